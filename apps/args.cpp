@@ -1,0 +1,63 @@
+#include "apps/args.h"
+
+#include <fmt/format.h>
+
+#include "lib/error.h"
+
+namespace glrmask::app {
+
+Args::Args(std::vector<std::string> argv, std::set<std::string> value_options,
+           std::set<std::string> flag_options) {
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    const std::string& arg = argv[i];
+    if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {
+      positional_.push_back(arg);
+      continue;
+    }
+    std::string name = arg.substr(2);
+    std::optional<std::string> inline_value;
+    if (auto eq = name.find('='); eq != std::string::npos) {
+      inline_value = name.substr(eq + 1);
+      name.resize(eq);
+    }
+    if (flag_options.count(name)) {
+      if (inline_value) throw Error(fmt::format("option --{} takes no value", name));
+      flags_.insert(name);
+    } else if (value_options.count(name)) {
+      if (inline_value) {
+        values_[name] = *inline_value;
+      } else {
+        if (i + 1 >= argv.size()) throw Error(fmt::format("option --{} needs a value", name));
+        values_[name] = argv[++i];
+      }
+    } else {
+      throw Error(fmt::format("unknown option --{}", name));
+    }
+  }
+}
+
+std::optional<std::string> Args::value(const std::string& name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string Args::value_or(const std::string& name, std::string fallback) const {
+  auto v = value(name);
+  return v ? *v : std::move(fallback);
+}
+
+std::string Args::required(const std::string& name) const {
+  auto v = value(name);
+  if (!v) throw Error(fmt::format("missing required option --{}", name));
+  return *v;
+}
+
+void Args::expect_positional(std::size_t min, std::size_t max, std::string_view usage) const {
+  if (positional_.size() < min || positional_.size() > max)
+    throw Error(fmt::format("expected {} argument{}; usage: {}",
+                            min == max ? fmt::format("{}", min) : fmt::format("{} to {}", min, max),
+                            max == 1 ? "" : "s", usage));
+}
+
+}  // namespace glrmask::app

@@ -1,0 +1,44 @@
+// `glrmask tokenize`: the ids a real tokenizer gives a file, the teacher-forcing input of every
+// experiment.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include "apps/args.h"
+#include "apps/commands.h"
+#include "lib/encoder.h"
+#include "lib/error.h"
+#include "lib/settings.h"
+
+namespace glrmask::app {
+
+int run_tokenize(const CommandArgs& argv) {
+  Args args(argv, {"tokenizer"}, {});
+  args.expect_positional(1, 1, "glrmask tokenize --tokenizer NAME|PATH FILE");
+  Encoder encoder = Encoder::load(resolve_tokenizer(args.required("tokenizer")));
+
+  const std::string& file = args.positional()[0];
+  std::string text;
+  if (file == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw Error(fmt::format("{}: cannot open file", file));
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    text = buffer.str();
+  }
+  std::vector<TokenId> ids;
+  try {
+    ids = encoder.encode(text);
+  } catch (const Error& e) {
+    throw Error(fmt::format("{}: {}", file, e.what()));
+  }
+  fmt::print("{}\n", fmt::join(ids, " "));
+  return 0;
+}
+
+}  // namespace glrmask::app

@@ -1,0 +1,36 @@
+// The subcommands of the `glrmask` program. Each lives in its own apps/cmd_*.cpp file, takes the
+// arguments after its name, prints to stdout, and returns the process exit code. Errors are thrown
+// as glrmask::Error; main() prints them on one line and exits with code 2.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace glrmask::app {
+
+using CommandArgs = std::vector<std::string>;
+
+int run_demo(const CommandArgs& args);
+int run_vocab(const CommandArgs& args);
+int run_tokenize(const CommandArgs& args);
+
+struct Command {
+  std::string_view name;
+  std::string_view usage;
+  std::string_view summary;
+  int (*run)(const CommandArgs&);
+};
+
+inline constexpr Command kCommands[] = {
+    {"demo", "glrmask demo [--tokenizer NAME|PATH] [--repeat N]",
+     "the main job on its embedded default: load a real tokenizer, encode a bundled example, "
+     "print vocabulary statistics and encode throughput",
+     run_demo},
+    {"vocab", "glrmask vocab --tokenizer NAME|PATH",
+     "vocabulary size, special tokens, EOS and the histogram of token byte lengths", run_vocab},
+    {"tokenize", "glrmask tokenize --tokenizer NAME|PATH FILE",
+     "the token ids of FILE (or - for standard input) on one line", run_tokenize},
+};
+
+}  // namespace glrmask::app

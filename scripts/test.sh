@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Command (2) of the README: set up (idempotent), build with warnings as errors, and run the whole
+# test suite through CTest. Then, unless GLRMASK_SKIP_SANITIZE=1, build again with AddressSanitizer
+# and UndefinedBehaviorSanitizer and run the suite there too (the slow reference comparisons
+# against the JavaScript tokenizers run in the optimized build only).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+JOBS="$(nproc)"
+
+bash "$ROOT/scripts/setup.sh"
+
+cmake -S "$ROOT" -B "$ROOT/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGLRMASK_WERROR=ON >/dev/null
+cmake --build "$ROOT/build" -j "$JOBS"
+ctest --test-dir "$ROOT/build" --output-on-failure -j "$JOBS"
+
+if [[ "${GLRMASK_SKIP_SANITIZE:-0}" != 1 ]]; then
+  cmake -S "$ROOT" -B "$ROOT/build-sanitize" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DGLRMASK_WERROR=ON -DGLRMASK_SANITIZE=ON -DGLRMASK_BUILD_BENCHMARKS=OFF >/dev/null
+  cmake --build "$ROOT/build-sanitize" -j "$JOBS"
+  ctest --test-dir "$ROOT/build-sanitize" --output-on-failure -j "$JOBS" -LE reference
+fi
