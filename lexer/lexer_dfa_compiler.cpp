@@ -1,0 +1,240 @@
+#include "lexer/lexer_dfa_compiler.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lexer/dfa_minimization.h"
+#include "lexer/nfa.h"
+#include "lexer/regex_parser.h"
+#include "lexer/subset_construction.h"
+#include "lib/error.h"
+
+namespace glrmask::lexer {
+
+namespace {
+
+std::string where(const TerminalSpec& spec) {
+  return fmt::format("{}: terminal {}", spec.origin.empty() ? "<unknown>" : spec.origin, spec.name);
+}
+
+void validate_names(std::span<const TerminalSpec> terminals) {
+  if (terminals.empty()) throw Error("lexer: no terminals to compile");
+  std::map<std::string_view, const TerminalSpec*> seen;
+  for (const TerminalSpec& spec : terminals) {
+    if (spec.name.empty()) {
+      throw Error(fmt::format("{}: terminal without a name", spec.origin));
+    }
+    auto [it, inserted] = seen.emplace(spec.name, &spec);
+    if (!inserted) {
+      throw Error(fmt::format("{}: duplicate terminal name (first defined at {})", where(spec),
+                              it->second->origin));
+    }
+  }
+}
+
+Nfa build_nfa(std::span<const TerminalSpec> terminals, size_t max_states) {
+  Nfa nfa;
+  for (const TerminalSpec& spec : terminals) {
+    const std::string origin = where(spec);
+    const Regex regex = parse_regex(spec.regex, spec.flags, origin);
+    if (regex.min_length() == 0) {
+      throw Error(
+          fmt::format("{}: /{}/ matches the empty string; a lexer terminal must consume "
+                      "at least one character",
+                      origin, spec.regex));
+    }
+    nfa.add_terminal(regex, origin, max_states);
+  }
+  return nfa;
+}
+
+// Names the terminal responsible when the combined DFA is too large.
+[[noreturn]] void report_too_many_states(std::span<const TerminalSpec> terminals,
+                                         const LexerDfaLimits& limits) {
+  for (size_t i = 0; i < terminals.size(); ++i) {
+    const Nfa alone = build_nfa(terminals.subspan(i, 1), limits.max_nfa_states);
+    if (!build_leftmost_first_dfa(alone, limits.max_dfa_states)) {
+      throw Error(fmt::format("{}: /{}/ needs more than {} DFA states", where(terminals[i]),
+                              terminals[i].regex, limits.max_dfa_states));
+    }
+  }
+  throw Error(fmt::format("lexer: the {} terminals together need more than {} DFA states",
+                          terminals.size(), limits.max_dfa_states));
+}
+
+}  // namespace
+
+// Turns the minimized class DFA into the LexerDfa layout; a friend of LexerDfa.
+class LexerDfaAssembler {
+ public:
+  LexerDfaAssembler(std::span<const TerminalSpec> terminals, const LexerDfaLimits& limits)
+      : terminals_(terminals), limits_(limits) {}
+
+  LexerDfa assemble() {
+    const auto started = std::chrono::steady_clock::now();
+    validate_names(terminals_);
+    const Nfa nfa = build_nfa(terminals_, limits_.max_nfa_states);
+    std::optional<ClassDfa> subset = build_leftmost_first_dfa(nfa, limits_.max_dfa_states);
+    if (!subset) report_too_many_states(terminals_, limits_);
+
+    dfa_.terminals_.assign(terminals_.begin(), terminals_.end());
+    dfa_.label_begin_ = {0, 0};
+    dfa_.label_ignored_ = {0};
+    std::vector<uint32_t> subset_label(subset->num_states);
+    for (uint32_t s = 0; s < subset->num_states; ++s) {
+      subset_label[s] = intern_label(reduce_ties(
+          std::vector<uint32_t>(subset->matched.begin() + subset->matched_begin[s],
+                                subset->matched.begin() + subset->matched_begin[s + 1])));
+    }
+    uint32_t num_blocks = 0;
+    const std::vector<uint32_t> block = minimize_dfa(
+        subset->next, subset->num_states, subset->classes.count(), subset_label, num_blocks);
+    lay_out(*subset, block, num_blocks, subset_label);
+    compute_final_states();
+    compute_viable_terminals();
+
+    LexerDfaStats& stats = dfa_.stats_;
+    stats.terminals = terminals_.size();
+    stats.nfa_states = nfa.states.size();
+    stats.byte_classes = subset->classes.count();
+    stats.subset_states = subset->num_states;
+    stats.states = dfa_.num_states();
+    stats.build_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return std::move(dfa_);
+  }
+
+ private:
+  std::vector<uint32_t> reduce_ties(std::vector<uint32_t> matched) const {
+    if (matched.size() <= 1) return matched;
+    int best = terminals_[matched[0]].priority;
+    for (uint32_t t : matched) best = std::max(best, terminals_[t].priority);
+    std::erase_if(matched, [&](uint32_t t) { return terminals_[t].priority != best; });
+    const bool any_literal = std::any_of(matched.begin(), matched.end(),
+                                         [&](uint32_t t) { return terminals_[t].is_literal; });
+    if (any_literal) {
+      std::erase_if(matched, [&](uint32_t t) { return !terminals_[t].is_literal; });
+    }
+    std::sort(matched.begin(), matched.end());
+    return matched;
+  }
+
+  LabelId intern_label(const std::vector<uint32_t>& members) {
+    if (members.empty()) return LexerDfa::kNoLabel;
+    auto [it, inserted] =
+        label_ids_.try_emplace(members, static_cast<LabelId>(dfa_.label_ignored_.size()));
+    if (inserted) {
+      dfa_.label_terminals_.insert(dfa_.label_terminals_.end(), members.begin(), members.end());
+      dfa_.label_begin_.push_back(static_cast<uint32_t>(dfa_.label_terminals_.size()));
+      const bool ignored = std::all_of(members.begin(), members.end(),
+                                       [&](uint32_t t) { return terminals_[t].ignored; });
+      dfa_.label_ignored_.push_back(ignored ? 1 : 0);
+    }
+    return it->second;
+  }
+
+  // Numbers the blocks: the dead state's block becomes 0, the rest in breadth-first order from
+  // the start (neighbouring states end up close together in the table).
+  void lay_out(const ClassDfa& subset, const std::vector<uint32_t>& block, uint32_t num_blocks,
+               const std::vector<uint32_t>& subset_label) {
+    const uint32_t num_classes = subset.classes.count();
+    std::vector<uint32_t> member(num_blocks, 0);  // one subset state of every block
+    for (uint32_t s = subset.num_states; s-- > 0;) member[block[s]] = s;
+    constexpr uint32_t kUnnumbered = UINT32_MAX;
+    std::vector<uint32_t> number(num_blocks, kUnnumbered);
+    std::vector<uint32_t> order;
+    auto visit = [&](uint32_t b) {
+      if (number[b] != kUnnumbered) return;
+      number[b] = static_cast<uint32_t>(order.size());
+      order.push_back(b);
+    };
+    visit(block[0]);  // subset state 0 is the dead state
+    visit(block[subset.start]);
+    for (size_t i = 0; i < order.size(); ++i) {
+      const uint32_t s = member[order[i]];
+      for (uint32_t c = 0; c < num_classes; ++c) visit(block[subset.next[s * num_classes + c]]);
+    }
+    dfa_.start_ = number[block[subset.start]];
+    dfa_.transitions_.resize(order.size() * 256);
+    dfa_.labels_.resize(order.size());
+    for (uint32_t state = 0; state < order.size(); ++state) {
+      const uint32_t s = member[order[state]];
+      dfa_.labels_[state] = subset_label[s];
+      for (int byte = 0; byte < 256; ++byte) {
+        const uint32_t target = subset.next[s * num_classes + subset.classes.class_of[byte]];
+        dfa_.transitions_[size_t{state} * 256 + byte] = number[block[target]];
+      }
+    }
+  }
+
+  void compute_final_states() {
+    const uint32_t n = dfa_.num_states();
+    dfa_.final_.assign(n, 0);
+    for (uint32_t s = 1; s < n; ++s) {
+      if (dfa_.labels_[s] == LexerDfa::kNoLabel) continue;
+      const uint32_t* row = &dfa_.transitions_[size_t{s} * 256];
+      dfa_.final_[s] =
+          std::all_of(row, row + 256, [](uint32_t t) { return t == LexerDfa::kDeadState; });
+    }
+  }
+
+  // Backward reachability from the accepting states of each terminal.
+  void compute_viable_terminals() {
+    const uint32_t n = dfa_.num_states();
+    std::vector<std::vector<uint32_t>> predecessors(n);
+    for (uint32_t s = 0; s < n; ++s) {
+      const uint32_t* row = &dfa_.transitions_[size_t{s} * 256];
+      std::vector<uint32_t> successors(row, row + 256);
+      std::sort(successors.begin(), successors.end());
+      successors.erase(std::unique(successors.begin(), successors.end()), successors.end());
+      for (uint32_t t : successors) predecessors[t].push_back(s);
+    }
+    std::vector<std::vector<uint32_t>> viable(n);
+    std::vector<uint32_t> seen(n, UINT32_MAX);
+    std::vector<uint32_t> queue;
+    for (uint32_t terminal = 0; terminal < terminals_.size(); ++terminal) {
+      queue.clear();
+      for (uint32_t s = 1; s < n; ++s) {
+        const auto members = dfa_.label_terminals(dfa_.labels_[s]);
+        if (std::binary_search(members.begin(), members.end(), terminal)) {
+          seen[s] = terminal;
+          queue.push_back(s);
+        }
+      }
+      for (size_t i = 0; i < queue.size(); ++i) {
+        viable[queue[i]].push_back(terminal);
+        for (uint32_t p : predecessors[queue[i]]) {
+          if (seen[p] != terminal) {
+            seen[p] = terminal;
+            queue.push_back(p);
+          }
+        }
+      }
+    }
+    dfa_.viable_begin_ = {0};
+    for (uint32_t s = 0; s < n; ++s) {
+      dfa_.viable_.insert(dfa_.viable_.end(), viable[s].begin(), viable[s].end());
+      dfa_.viable_begin_.push_back(static_cast<uint32_t>(dfa_.viable_.size()));
+    }
+  }
+
+  std::span<const TerminalSpec> terminals_;
+  LexerDfaLimits limits_;
+  LexerDfa dfa_;
+  std::map<std::vector<uint32_t>, LabelId> label_ids_;
+};
+
+LexerDfa compile_lexer_dfa(std::span<const TerminalSpec> terminals, const LexerDfaLimits& limits) {
+  return LexerDfaAssembler(terminals, limits).assemble();
+}
+
+}  // namespace glrmask::lexer

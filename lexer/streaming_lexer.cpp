@@ -1,0 +1,111 @@
+#include "lexer/streaming_lexer.h"
+
+#include <fmt/format.h>
+
+#include <string>
+
+#include "lib/error.h"
+
+namespace glrmask::lexer {
+namespace {
+
+std::string render_bytes(std::string_view bytes, size_t limit = 40) {
+  std::string text;
+  for (size_t i = 0; i < bytes.size() && i < limit; ++i) {
+    const auto byte = static_cast<unsigned char>(bytes[i]);
+    if (byte == '\\' || byte == '"') {
+      text += '\\';
+      text += static_cast<char>(byte);
+    } else if (byte >= 0x20 && byte < 0x7F) {
+      text += static_cast<char>(byte);
+    } else if (byte == '\n') {
+      text += "\\n";
+    } else if (byte == '\t') {
+      text += "\\t";
+    } else {
+      text += fmt::format("\\x{:02x}", byte);
+    }
+  }
+  if (bytes.size() > limit) text += "...";
+  return "\"" + text + "\"";
+}
+
+std::string render_terminals(const LexerDfa& dfa, uint32_t state) {
+  const auto viable = dfa.viable_terminals(state);
+  if (viable.empty()) return "no terminal";
+  std::string text;
+  constexpr size_t kShown = 8;
+  for (size_t i = 0; i < viable.size() && i < kShown; ++i) {
+    if (i > 0) text += ", ";
+    text += dfa.terminals()[viable[i]].name;
+  }
+  if (viable.size() > kShown) text += fmt::format(" and {} more", viable.size() - kShown);
+  return text;
+}
+
+}  // namespace
+
+StreamingLexer::StreamingLexer(const LexerDfa& dfa, bool keep_ignored)
+    : dfa_(dfa), keep_ignored_(keep_ignored), configuration_(initial_configuration(dfa)) {}
+
+void StreamingLexer::feed(std::string_view chunk, std::vector<Token>& out) {
+  const uint64_t chunk_offset = fed_;
+  emitted_.clear();
+  const std::optional<LexFailure> failure = lexer::feed(dfa_, configuration_, chunk, emitted_);
+  deliver(chunk_offset, out);
+  if (failure) fail(chunk_offset, *failure);
+  fed_ += chunk.size();
+}
+
+void StreamingLexer::finish(std::vector<Token>& out) {
+  emitted_.clear();
+  const std::optional<LexFailure> failure = lexer::finish(dfa_, configuration_, emitted_);
+  deliver(fed_, out);
+  if (failure) fail(fed_, *failure);
+  fed_ = 0;
+  token_begin_ = 0;
+}
+
+void StreamingLexer::deliver(uint64_t chunk_offset, std::vector<Token>& out) {
+  for (const EmittedToken& token : emitted_) {
+    const auto end = static_cast<uint64_t>(static_cast<int64_t>(chunk_offset) + token.end);
+    if (keep_ignored_ || !dfa_.label_is_ignored(token.label)) {
+      out.push_back({token.label, token_begin_, end});
+    }
+    token_begin_ = end;
+  }
+}
+
+void StreamingLexer::fail(uint64_t chunk_offset, const LexFailure& failure) const {
+  const auto at = [&](int64_t relative) {
+    return static_cast<uint64_t>(static_cast<int64_t>(chunk_offset) + relative);
+  };
+  const uint64_t offset = at(failure.offset);
+  if (failure.at_end_of_input) {
+    throw Error(fmt::format(
+        "lexer error at byte offset {} (end of input): the lexeme {} that began at byte offset {} "
+        "is incomplete; it could still become {}",
+        offset, render_bytes(failure.lexeme), at(failure.lexeme_begin),
+        render_terminals(dfa_, failure.state)));
+  }
+  const std::string byte = render_bytes(std::string(1, static_cast<char>(failure.offending_byte)));
+  if (failure.lexeme.empty()) {
+    throw Error(fmt::format("lexer error at byte offset {}: no terminal starts with byte {}",
+                            offset, byte));
+  }
+  throw Error(fmt::format(
+      "lexer error at byte offset {}: byte {} cannot continue the lexeme {} that began at byte "
+      "offset {}; it could still become {}",
+      offset, byte, render_bytes(failure.lexeme), at(failure.lexeme_begin),
+      render_terminals(dfa_, failure.state)));
+}
+
+std::vector<Token> lex_text(const LexerDfa& dfa, std::string_view text, bool keep_ignored) {
+  StreamingLexer lexer(dfa, keep_ignored);
+  std::vector<Token> tokens;
+  lexer.feed(text, tokens);
+  lexer.finish(tokens);
+  return tokens;
+}
+
+}  // namespace glrmask::lexer

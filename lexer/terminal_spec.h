@@ -1,0 +1,19 @@
+// What the lexer needs to know about one terminal. The grammar front-ends produce these; the lexer
+// never looks at a grammar itself.
+#pragma once
+
+#include <string>
+
+namespace glrmask::lexer {
+
+struct TerminalSpec {
+  std::string name;         // e.g. "NAME", "LPAR", "__ANON_3"
+  std::string regex;        // Python `re` syntax; literals arrive already escaped as regex
+  std::string flags;        // subset of "imsx" applied to the whole pattern
+  int priority = 0;         // Lark terminal priority (may be negative)
+  bool is_literal = false;  // defined by a string literal (wins equal-length ties over patterns)
+  bool ignored = false;     // %ignore: matched and dropped
+  std::string origin;       // "file:line:col" of the definition, used in every error about it
+};
+
+}  // namespace glrmask::lexer
