@@ -1,0 +1,77 @@
+#include "glr/cfg.h"
+
+#include <fmt/format.h>
+
+#include "lib/error.h"
+
+namespace glrmask::glr {
+namespace {
+
+// Actions pack a state or rule id with a 2-bit kind into 32 bits (glr/lr_action.h).
+constexpr std::uint64_t kMaxRules = (std::uint64_t{1} << 30) - 2;
+// Two symbols are added by the LR builder ($END and the augmented start symbol).
+constexpr std::uint64_t kMaxSymbols = std::uint64_t{kNoSymbol} - 3;
+
+std::string describe_rule(const Cfg& cfg, std::size_t index) {
+  const Cfg::Rule& rule = cfg.rules[index];
+  std::string text = fmt::format("rule {}", index);
+  if (!rule.origin.empty()) text += fmt::format(" ({})", rule.origin);
+  return text;
+}
+
+}  // namespace
+
+void validate(const Cfg& cfg) {
+  const std::uint64_t num_symbols = cfg.symbol_names.size();
+  if (num_symbols > kMaxSymbols) {
+    throw Error(
+        fmt::format("grammar has {} symbols; at most {} are supported", num_symbols, kMaxSymbols));
+  }
+  if (cfg.num_terminals > num_symbols) {
+    throw Error(fmt::format("grammar declares {} terminals but names only {} symbols",
+                            cfg.num_terminals, num_symbols));
+  }
+  if (cfg.rules.size() > kMaxRules) {
+    throw Error(
+        fmt::format("grammar has {} rules; at most {} are supported", cfg.rules.size(), kMaxRules));
+  }
+  if (cfg.start >= num_symbols || cfg.is_terminal(cfg.start)) {
+    throw Error(fmt::format("start symbol {} is not a nonterminal (terminals 0..{}, symbols 0..{})",
+                            cfg.start, cfg.num_terminals, num_symbols));
+  }
+  std::vector<char> has_rule(num_symbols, 0);
+  for (std::size_t i = 0; i < cfg.rules.size(); ++i) {
+    const Cfg::Rule& rule = cfg.rules[i];
+    if (rule.lhs >= num_symbols) {
+      throw Error(
+          fmt::format("{}: left-hand side symbol {} is out of range (grammar has {} symbols)",
+                      describe_rule(cfg, i), rule.lhs, num_symbols));
+    }
+    if (cfg.is_terminal(rule.lhs)) {
+      throw Error(fmt::format("{}: left-hand side '{}' is a terminal", describe_rule(cfg, i),
+                              cfg.symbol_names[rule.lhs]));
+    }
+    has_rule[rule.lhs] = 1;
+    for (std::size_t k = 0; k < rule.rhs.size(); ++k) {
+      if (rule.rhs[k] >= num_symbols) {
+        throw Error(
+            fmt::format("{}: symbol {} at right-hand side position {} is out of range "
+                        "(grammar has {} symbols)",
+                        describe_rule(cfg, i), rule.rhs[k], k, num_symbols));
+      }
+    }
+  }
+  if (!has_rule[cfg.start]) {
+    throw Error(fmt::format("start symbol '{}' has no rule", cfg.symbol_names[cfg.start]));
+  }
+  for (std::size_t i = 0; i < cfg.rules.size(); ++i) {
+    for (SymbolId symbol : cfg.rules[i].rhs) {
+      if (!cfg.is_terminal(symbol) && !has_rule[symbol]) {
+        throw Error(fmt::format("{}: nonterminal '{}' is used but has no rule",
+                                describe_rule(cfg, i), cfg.symbol_names[symbol]));
+      }
+    }
+  }
+}
+
+}  // namespace glrmask::glr
