@@ -122,6 +122,25 @@ icu::UnicodeSet category_set(char32_t letter, const Flags& flags) {
   return set;
 }
 
+// Pairs (a, b), both directions, where b is the simple lowercase or uppercase mapping of a but
+// case folding keeps them apart. Computed once from ICU's data.
+const std::vector<std::pair<UChar32, UChar32>>& simple_mapping_pairs_missing_from_folding() {
+  static const std::vector<std::pair<UChar32, UChar32>> pairs = [] {
+    std::vector<std::pair<UChar32, UChar32>> found;
+    for (UChar32 c = 0; c <= static_cast<UChar32>(kMaxCodePoint); ++c) {
+      for (UChar32 mapped : {u_tolower(c), u_toupper(c)}) {
+        if (mapped != c &&
+            u_foldCase(c, U_FOLD_CASE_DEFAULT) != u_foldCase(mapped, U_FOLD_CASE_DEFAULT)) {
+          found.emplace_back(c, mapped);
+          found.emplace_back(mapped, c);
+        }
+      }
+    }
+    return found;
+  }();
+  return pairs;
+}
+
 // Adds every case variant of the set's members (simple case closure). Python's IGNORECASE
 // matches a character when its lowercase form matches; that is the same equivalence for the
 // single code points a str pattern can hold. Under the ASCII flag only ASCII letters fold.
@@ -138,6 +157,21 @@ void close_over_case(icu::UnicodeSet& set, const Flags& flags) {
   }
   set.closeOver(USET_CASE_INSENSITIVE);
   set.removeAllStrings();  // multi-character foldings ("ß" -> "ss") have no code-point form
+  // Python also equates characters with the same simple lowercase or uppercase mapping where case
+  // folding does not (İ ~ i, ı ~ I). Those pairs are few; add them and close again.
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [a, b] : simple_mapping_pairs_missing_from_folding()) {
+      if (set.contains(a) && !set.contains(b)) {
+        set.add(b);
+        grew = true;
+      }
+    }
+    if (grew) {
+      set.closeOver(USET_CASE_INSENSITIVE);
+      set.removeAllStrings();
+    }
+  }
 }
 
 class RegexParser {
