@@ -36,32 +36,44 @@ def byte_offsets(text):
     return offsets
 
 
-def main(argv):
-    if len(argv) != 3:
-        print(__doc__.strip().splitlines()[2], file=sys.stderr)
-        return 2
-    grammar_path, file_path = argv[1], argv[2]
+def build_parser(grammar_path):
+    """The parser exactly as SynCode builds it; raises LarkError for a bad grammar."""
     with open(grammar_path, encoding="utf-8") as grammar_file:
         grammar = grammar_file.read()
-    with open(file_path, encoding="utf-8") as input_file:
-        text = input_file.read()
-    try:
-        parser = Lark(grammar, parser="lalr", lexer="basic", start="start",
-                      import_paths=[os.path.dirname(os.path.abspath(grammar_path))])
-    except LarkError as error:
-        print(f"{grammar_path}: {error}", file=sys.stderr)
-        return 2
+    return Lark(grammar, parser="lalr", lexer="basic", start="start",
+                import_paths=[os.path.dirname(os.path.abspath(grammar_path))])
+
+
+def lex_lines(parser, text):
+    """Returns (lines, error): the token lines, and None or the message of a lexing error."""
     offsets = byte_offsets(text)
     lines = []
     try:
         for token in parser.lex(text):
             lines.append(f"{token.type}\t{offsets[token.start_pos]}\t{offsets[token.end_pos]}")
     except UnexpectedCharacters as error:
-        sys.stdout.write("".join(line + "\n" for line in lines))
-        print(f"{file_path}: lexer error at byte offset {offsets[error.pos_in_stream]}: "
-              f"{str(error).strip().splitlines()[0]}", file=sys.stderr)
-        return 1
+        return lines, (f"lexer error at byte offset {offsets[error.pos_in_stream]}: "
+                       f"{str(error).strip().splitlines()[0]}")
+    return lines, None
+
+
+def main(argv):
+    if len(argv) != 3:
+        print("usage: lark_lex.py GRAMMAR FILE", file=sys.stderr)
+        return 2
+    grammar_path, file_path = argv[1], argv[2]
+    try:
+        parser = build_parser(grammar_path)
+    except LarkError as error:
+        print(f"{grammar_path}: {error}", file=sys.stderr)
+        return 2
+    with open(file_path, encoding="utf-8") as input_file:
+        text = input_file.read()
+    lines, error = lex_lines(parser, text)
     sys.stdout.write("".join(line + "\n" for line in lines))
+    if error is not None:
+        print(f"{file_path}: {error}", file=sys.stderr)
+        return 1
     return 0
 
 
