@@ -145,6 +145,7 @@ class BnfReader {
 
   // Reads `alt | alt | ...` to the end of the line.
   void read_alternatives() {
+    skip_space();
     Production production{*current_, {}, current_priority_, here()};
     while (true) {
       skip_space();

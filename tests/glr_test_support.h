@@ -195,9 +195,16 @@ inline bool earley_accepts(const Cfg& cfg, std::span<const SymbolId> input) {
   return false;
 }
 
-// Calls visit(string) for every string of terminals 0..num_terminals-1 up to max_length.
-inline void for_each_string(std::uint32_t num_terminals, std::size_t max_length,
+// Calls visit(string) for every string of terminals 0..num_terminals-1, shortest first, up to the
+// longest length whose strings all fit in `budget` calls.
+inline void for_each_string(std::uint32_t num_terminals, std::size_t budget,
                             const std::function<void(std::span<const SymbolId>)>& visit) {
+  std::size_t max_length = 0;
+  for (std::size_t count = 1, total = 1; total + count * num_terminals <= budget;) {
+    count *= num_terminals;
+    total += count;
+    ++max_length;
+  }
   std::vector<SymbolId> string;
   std::function<void()> extend = [&] {
     visit(string);
