@@ -233,6 +233,10 @@ TEST_CASE("one chunk, byte by byte and random chunks give the same tokens") {
       "\tfor _, x := range xs {\n\t\ts += x &^ 0x0F // mask\n\t}\n\treturn s...\n}\n";
   check_chunking_invariance(go, go_text, random);
   check_chunking_invariance(go, "a..b....c", random);
+  // Longer than the lexer's internal slice (16 KiB), with a token across the slice boundary.
+  std::string long_text = "s := \"" + std::string(20000, 'a') + "\"\n";
+  for (int i = 0; i < 800; ++i) long_text += "x.y(" + std::to_string(i) + ")...\n";
+  check_chunking_invariance(go, long_text, random);
   check_chunking_invariance(go, "x := 'ab'", random);  // an error, found at the same place
   check_chunking_invariance(go, "s := \"unterminated", random);
   check_chunking_invariance(json, R"({"a": [1.5e-3, true, null, "", -0]})", random);
