@@ -1,0 +1,120 @@
+// Sets of LLM token ids, interned: each distinct set is stored once in a TokenSetPool and named by
+// a 4-byte TokenSetId, so equal sets have equal ids and set equality is an integer comparison.
+// The weights of the compiled automata are such ids; compiling a grammar builds 1e4–1e6 distinct
+// sets and asks for ∪ and ∩ of them millions of times, which is why the operations are memoized
+// on the id pair.
+//
+// Storage is CRoaring (compressed: sparse sets as sorted arrays, dense ones as bitmaps, ranges as
+// runs). At decoding time a set leaves as a dense mask (lib/dense_mask.h layout); for sets exported
+// often, the pool keeps their dense words so the runtime only ORs words, without converting or
+// allocating.
+//
+// Thread safety: a pool is single-threaded for mutation. The non-const members (intern*, unite,
+// intersect, subtract, dense_words, clear_memo) need exclusive access. All const members may run
+// concurrently with each other — in particular many decoding threads may call to_dense,
+// or_into_dense and cached_dense_words on one pool once its construction is over.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <span>
+#include <vector>
+
+#include "lib/dense_mask.h"
+#include "lib/token_id.h"
+#include "lib/token_set_id.h"
+#include "lib/token_set_memo.h"
+#include "lib/token_set_roaring.h"
+
+namespace glrmask {
+
+class TokenSetPool {
+ public:
+  // Hashes a set's contents for interning; equal sets must hash equally.
+  using ContentHasher = std::uint64_t (*)(const RoaringBitmap&);
+
+  // Token ids of this pool must be < universe_size (the vocabulary size), which must be >= 1.
+  // `hasher` is replaceable so tests can force hash collisions; keep the default otherwise.
+  explicit TokenSetPool(std::uint32_t universe_size, ContentHasher hasher = &content_hash);
+
+  TokenSetPool(const TokenSetPool&) = delete;  // ids are only meaningful in the pool that made them
+  TokenSetPool& operator=(const TokenSetPool&) = delete;
+  TokenSetPool(TokenSetPool&&) = default;
+  TokenSetPool& operator=(TokenSetPool&&) = default;
+
+  static constexpr TokenSetId empty() { return TokenSetId{0}; }
+  static constexpr TokenSetId full() { return TokenSetId{1}; }
+
+  // Interning. Each throws glrmask::Error naming the first token id >= universe_size().
+  TokenSetId intern(RoaringBitmap set);
+  TokenSetId intern(std::span<const TokenId> ids);  // any order, duplicates allowed
+  TokenSetId singleton(TokenId id);
+  TokenSetId range(TokenId first, TokenId last);  // [first, last); empty when first >= last
+
+  // Memoized. unite and intersect are commutative: (a, b) and (b, a) share a memo entry. The
+  // identities with empty(), full() and a == b are answered without touching the memo.
+  TokenSetId unite(TokenSetId a, TokenSetId b);
+  TokenSetId intersect(TokenSetId a, TokenSetId b);
+  TokenSetId subtract(TokenSetId a, TokenSetId b);  // a \ b
+  TokenSetId complement(TokenSetId a) { return subtract(full(), a); }
+
+  // Queries. A TokenSetId not made by this pool, or a token id >= universe_size(), throws.
+  bool contains(TokenSetId s, TokenId token) const;
+  std::uint64_t cardinality(TokenSetId s) const;
+  bool is_subset(TokenSetId a, TokenSetId b) const;  // a ⊆ b
+  bool intersects(TokenSetId a, TokenSetId b) const;
+  // The stored set; the reference stays valid (and unchanged) for the pool's lifetime.
+  const RoaringBitmap& get(TokenSetId s) const;
+  std::vector<TokenId> to_vector(TokenSetId s) const;
+
+  // Dense export, bit i of word i/32 = token i. `words.size()` must be >= dense_word_count() or
+  // glrmask::Error is thrown. to_dense overwrites all of `words` (words past the universe become
+  // zero); or_into_dense only sets bits. Both use the cached dense words when there are some, and
+  // never allocate.
+  std::size_t dense_word_count() const { return glrmask::dense_word_count(universe_size_); }
+  void to_dense(TokenSetId s, std::span<std::uint32_t> words) const;
+  void or_into_dense(TokenSetId s, std::span<std::uint32_t> words) const;
+  DenseMask to_dense_mask(TokenSetId s) const;
+
+  // Dense cache: the set's dense words (dense_word_count() of them, 64-byte aligned), made on the
+  // first call and kept, at the same address, for the pool's lifetime. A mask costs
+  // universe/8 bytes (16 KiB for 128k tokens), so cache the sets the runtime exports, not all.
+  const std::uint32_t* dense_words(TokenSetId s);
+  // The cached words, or nullptr when dense_words(s) was never called. Safe concurrently.
+  const std::uint32_t* cached_dense_words(TokenSetId s) const;
+
+  std::uint32_t universe_size() const { return universe_size_; }
+  std::size_t distinct_sets() const { return sets_.size(); }
+  std::size_t memo_entries() const;
+  std::size_t memo_bytes() const;
+  std::size_t dense_cache_bytes() const;
+  // Forgets every memoized result (ids and sets stay). For long compilations short of memory.
+  void clear_memo();
+
+ private:
+  enum class Operation { kUnite, kIntersect, kSubtract };
+  TokenSetId apply(Operation op, TokenSetId a, TokenSetId b);
+  TokenSetId insert_new(RoaringBitmap&& set, std::uint64_t hash);
+  TokenSetId find(const RoaringBitmap& set, std::uint64_t hash) const;
+  void check(TokenSetId s) const;
+  void check_token(TokenId token, const char* what) const;
+  void check_dense_span(std::span<std::uint32_t> words) const;
+  void grow_index();
+
+  std::uint32_t universe_size_;
+  ContentHasher hasher_;
+  // A deque, so references from get() survive later insertions.
+  std::deque<RoaringBitmap> sets_;
+  std::vector<std::uint64_t> hashes_;  // content_hash of sets_[id]
+  // Open-addressing hash index over the set ids (0 = vacant: the empty set is never looked up).
+  std::vector<std::uint32_t> index_;
+  TokenSetMemo unite_memo_;
+  TokenSetMemo intersect_memo_;
+  TokenSetMemo subtract_memo_;
+  // dense_slot_[id] = 1 + position in dense_masks_, or 0 when not cached.
+  std::vector<std::uint32_t> dense_slot_;
+  std::deque<DenseMask> dense_masks_;
+};
+
+}  // namespace glrmask

@@ -1,0 +1,30 @@
+// The two things TokenSetPool needs from a CRoaring bitmap that the library's public API does not
+// give cheaply: a content hash that does not depend on how the bitmap happens to be encoded, and
+// a fast conversion to the dense 32-bit-word layout of lib/dense_mask.h.
+//
+// Both walk CRoaring's containers directly (array, bitset and run containers of 2^16 ids each).
+// This file is the only place that knows that layout, so a CRoaring upgrade touches it alone.
+#pragma once
+
+#include <cstdint>
+#include <roaring/roaring.hh>
+#include <span>
+
+namespace glrmask {
+
+// CRoaring 0.2.x names its C++ class ::Roaring; later releases call it roaring::Roaring.
+using RoaringBitmap = ::Roaring;
+
+// A 64-bit hash of the set's contents. Equal sets hash equally whatever their container types
+// (array, bitset, run, shared) — two bitmaps with the same ids may be encoded differently
+// depending on how they were built and whether runOptimize ran. Cost: linear in the number of
+// nonzero 64-bit words of the set, at most 1024 per 2^16 ids.
+std::uint64_t content_hash(const RoaringBitmap& set);
+
+// Writes the set into `words` (bit i of word i/32 = id i) and zeroes every other word of the span.
+// ORs the set into `words`, leaving the other bits alone.
+// Both throw glrmask::Error if the set holds an id >= 32 * words.size(). Neither allocates.
+void write_dense(const RoaringBitmap& set, std::span<std::uint32_t> words);
+void or_dense(const RoaringBitmap& set, std::span<std::uint32_t> words);
+
+}  // namespace glrmask
