@@ -72,8 +72,12 @@ TokenSetId TokenSetPool::find(const RoaringBitmap& set, std::uint64_t hash) cons
 TokenSetId TokenSetPool::insert_new(RoaringBitmap&& set, std::uint64_t hash) {
   if (sets_.size() >= std::uint64_t{UINT32_MAX}) throw Error("TokenSetPool: more than 2^32 sets");
   if (2 * sets_.size() >= index_.size()) grow_index();
-  // Sets live for the whole compilation: pay once for the most compact encoding.
+  // Sets live for the whole compilation: pay once for the most compact encoding. runOptimize also
+  // gives the set its own copy of any container it shared with a copy-on-write bitmap, and with
+  // copy-on-write off, copies taken of get() never share (CRoaring counts sharing without atomics,
+  // which would break concurrent const use).
   set.runOptimize();
+  set.setCopyOnWrite(false);
   set.shrinkToFit();
   const auto id = static_cast<std::uint32_t>(sets_.size());
   sets_.push_back(std::move(set));

@@ -292,6 +292,24 @@ TEST_CASE("equal contents get one id however they were built") {
   }
 }
 
+TEST_CASE("a stored set shares no container with the bitmap it was interned from") {
+  RoaringBitmap original;
+  for (TokenId t = 0; t < 200000; t += 3) original.add(t);
+  original.setCopyOnWrite(true);
+  TokenSetPool pool(200000);
+  const TokenSetId id = pool.intern(RoaringBitmap(original));  // a copy sharing all containers
+  const RoaringBitmap& stored = pool.get(id);
+  CHECK_FALSE(stored.getCopyOnWrite());
+  const roaring_array_t& containers = stored.roaring.high_low_container;
+  REQUIRE(containers.size == 4);
+  for (std::int32_t i = 0; i < containers.size; ++i) {
+    CHECK(containers.typecodes[i] != SHARED_CONTAINER_TYPE_CODE);
+  }
+  original.add(1);  // the stored set does not see later changes to the original
+  CHECK_FALSE(pool.contains(id, 1));
+  CHECK(pool.cardinality(id) == 66667);
+}
+
 TEST_CASE("content hash does not depend on the container encoding") {
   // Same ids as a bitset container (added one by one) and as a run container (one range).
   RoaringBitmap bitset_encoded;
