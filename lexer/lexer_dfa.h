@@ -66,6 +66,7 @@ class LexerDfa {
 
  private:
   friend class LexerDfaAssembler;
+  LexerDfa() = default;  // only compile_lexer_dfa() makes one
 
   std::vector<TerminalSpec> terminals_;
   uint32_t start_ = 0;

@@ -4,10 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <deque>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>

@@ -1,7 +1,6 @@
 #include "lexer/subset_construction.h"
 
 #include <boost/container_hash/hash.hpp>
-#include <string_view>
 #include <unordered_map>
 
 namespace glrmask::lexer {
