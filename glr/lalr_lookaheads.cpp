@@ -38,7 +38,6 @@ class NonterminalTransitions {
   std::span<const Transition> of_state(StateId state) const {
     return lr0_.transitions(state).subspan(first_nonterminal_[state]);
   }
-  std::uint32_t first_of_state(StateId state) const { return base_[state]; }
   // The index of (state, nonterminal); the transition must exist.
   std::uint32_t index(StateId state, SymbolId nonterminal) const {
     const std::span<const Transition> row = of_state(state);
