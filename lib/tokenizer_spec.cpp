@@ -5,7 +5,7 @@
 
 #include <algorithm>
 #include <array>
-#include <limits>
+#include <cstdint>
 #include <string_view>
 #include <system_error>
 
@@ -15,7 +15,10 @@ namespace glrmask {
 namespace {
 
 using simdjson::dom::element;
-using simdjson::dom::element_type;
+
+// Ids index dense arrays and leave the top of the 32-bit range free for markers, so they are
+// kept well below it (the largest vocabulary in use has ~262k ids).
+constexpr std::uint64_t kTokenIdLimit = std::uint64_t{1} << 26;
 
 // The pre-tokenizer expressions as tokenizer.json writes them (after JSON unescaping).
 struct KnownRegex {
@@ -53,10 +56,11 @@ void blank_huge_integers(simdjson::padded_string& json) {
     if (c == '"') {
       in_string = true;
     } else if ((c >= '0' && c <= '9') || c == '-') {
-      std::size_t end = i + (c == '-' ? 1 : 0);
+      const std::size_t digits_begin = i + (c == '-' ? 1 : 0);
+      std::size_t end = digits_begin;
       while (end < size && text[end] >= '0' && text[end] <= '9') ++end;
       const bool more = end < size && (text[end] == '.' || text[end] == 'e' || text[end] == 'E');
-      if (!more && end - i >= 20) {
+      if (!more && end - digits_begin >= 20) {
         text[i] = '0';
         std::fill(text + i + 1, text + end, ' ');
       }
@@ -96,8 +100,6 @@ class JsonFile {
   [[noreturn]] void fail(std::string_view where, std::string_view problem) const {
     throw Error(fmt::format("{}: {}: {}", path_.string(), where.empty() ? "/" : where, problem));
   }
-
-  element_type type(element value) const { return value.type(); }
 
   // The member `key` of object `object` (at JSON path `where`), or nullopt when it is absent.
   std::optional<element> member(element object, std::string_view key) const {
@@ -155,8 +157,8 @@ class JsonFile {
 
   TokenId token_id_at(element value, std::string_view where) const {
     auto number = value.get_uint64();
-    if (number.error() || number.value_unsafe() >= std::numeric_limits<TokenId>::max())
-      fail(where, "expected a token id (an integer from 0 to 2^32-2)");
+    if (number.error() || number.value_unsafe() >= kTokenIdLimit)
+      fail(where, fmt::format("expected a token id (an integer from 0 to {})", kTokenIdLimit - 1));
     return static_cast<TokenId>(number.value_unsafe());
   }
 
@@ -194,7 +196,7 @@ void read_model(const JsonFile& file, element model, TokenizerSpec& spec) {
   spec.vocab.reserve(vocab_object.size());
   for (auto [key, value] : vocab_object) {
     auto id = value.get_uint64();
-    if (id.error() || id.value_unsafe() >= std::numeric_limits<TokenId>::max())
+    if (id.error() || id.value_unsafe() >= kTokenIdLimit)
       file.token_id_at(value, fmt::format("{}/vocab/{:?}", where, key));  // throws
     spec.vocab.emplace_back(key, static_cast<TokenId>(id.value_unsafe()));
   }

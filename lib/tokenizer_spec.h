@@ -61,7 +61,8 @@ struct TokenizerSpec {
   std::filesystem::path path;  // the tokenizer.json
   VocabularyKind kind = VocabularyKind::SentencePiece;
 
-  // The BPE model. Token strings are as written in the file (byte-level ones in the byte alphabet).
+  // The BPE model. Token strings are as written in the file (byte-level ones in the byte alphabet);
+  // ids are below 2^26.
   // The views point into `storage`, the parsed file, so that the half million merges of a large
   // tokenizer cost no allocations; copy what must outlive the spec.
   std::vector<std::pair<std::string_view, TokenId>> vocab;            // model.vocab, file order
