@@ -4,8 +4,6 @@
 
 #include <fstream>
 #include <functional>
-#include <map>
-#include <optional>
 #include <sstream>
 #include <unordered_map>
 #include <unordered_set>
@@ -77,6 +75,7 @@ class Loader {
     compile_terminals();
     expand_rules();
     check_declared_terminals();
+    collect_used_terminals();
     warn_unused_terminals();
     return build();
   }
@@ -332,15 +331,20 @@ class Loader {
     }
   }
 
-  void warn_unused_terminals() {
-    std::unordered_set<std::string> used;
+  // The terminals the grammar hands on: those some rule uses (the builder later drops those only
+  // unreachable rules use) and the ignored ones. The others are building blocks of terminals.
+  void collect_used_terminals() {
     for (const lark::BnfRule& rule : rules_) {
       for (const lark::BnfAlternative& alternative : rule.alternatives) {
-        used.insert(alternative.symbols.begin(), alternative.symbols.end());
+        used_in_rules_or_ignored_.insert(alternative.symbols.begin(), alternative.symbols.end());
       }
     }
-    for (const auto& [name, pos] : ignored_) used.insert(name);
-    used_in_rules_or_ignored_ = used;
+    for (const auto& [name, pos] : ignored_) used_in_rules_or_ignored_.insert(name);
+  }
+
+  // Warns about named terminals used nowhere, not even inside another terminal.
+  void warn_unused_terminals() {
+    std::unordered_set<std::string> used = used_in_rules_or_ignored_;
     for (const Entry& entry : entries_) {
       if (!entry.definition.is_terminal || entry.declared) continue;
       for_each_expr(entry.definition.body, [&](const Expr& expr) {
