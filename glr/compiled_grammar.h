@@ -1,0 +1,62 @@
+// A grammar made ready for parsing: the Grammar model, the lexing DFA of its terminals and the
+// LALR(1) automaton with its action table under the chosen conflict policy. Immutable once built,
+// so any number of sessions (and threads) can share one through a shared_ptr.
+//
+// Ids line up across the three: grammar terminal i is lexer terminal i is parser terminal i; the
+// parser's end-of-input terminal is num_terminals() (LrGrammar::end_of_input()).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "glr/lalr_automaton.h"
+#include "lexer/lexer_dfa.h"
+#include "lib/grammar.h"
+
+namespace glrmask::glr {
+
+struct ParseOptions {
+  // Lark's `start=` option.
+  std::string start = "start";
+  // kKeepAll (GLR: the language is exactly the grammar's) or kLark (what Lark's LALR and the
+  // papers' engines do: shift wins shift/reduce, rule priority decides reduce/reduce).
+  ConflictPolicy policy = ConflictPolicy::kKeepAll;
+  // Terminals that are dropped when the parser cannot accept them where they occur (SynCode's
+  // convention for Go's statement-end EOS). Each name must be a terminal of the grammar.
+  std::vector<std::string> skippable;
+};
+
+class CompiledGrammar {
+ public:
+  // Throws glrmask::Error (grammar, regex or option errors, each naming the place).
+  static std::shared_ptr<const CompiledGrammar> compile(Grammar grammar,
+                                                        const ParseOptions& options = {});
+  static std::shared_ptr<const CompiledGrammar> load_lark(const std::filesystem::path& path,
+                                                          const ParseOptions& options = {});
+
+  const Grammar& grammar() const { return grammar_; }
+  const lexer::LexerDfa& dfa() const { return dfa_; }
+  const LalrAutomaton& lalr() const { return lalr_; }
+  // The action table under options().policy.
+  const LrTable& table() const { return lalr_.table(options_.policy); }
+  const ParseOptions& options() const { return options_; }
+
+  SymbolId end_of_input() const { return lalr_.grammar().end_of_input(); }
+  // Sorted terminal ids named by options().skippable.
+  const std::vector<SymbolId>& skippable_terminals() const { return skippable_; }
+  bool is_skippable(SymbolId terminal) const;
+
+ private:
+  CompiledGrammar(Grammar grammar, lexer::LexerDfa dfa, LalrAutomaton lalr, ParseOptions options,
+                  std::vector<SymbolId> skippable);
+
+  Grammar grammar_;
+  lexer::LexerDfa dfa_;
+  LalrAutomaton lalr_;
+  ParseOptions options_;
+  std::vector<SymbolId> skippable_;
+};
+
+}  // namespace glrmask::glr
