@@ -1,0 +1,77 @@
+// A vocabulary subtrie walked from one lexer fork: depth first over the trie below a node, every
+// live branch of the lexer stepped by each trie byte (the same step as lexer_fork.h's
+// step_fork, on interned inhibitor sets), tokens grouped by (label sequence, end fork). The
+// bytes on the way to the start node are taken as already read. Local numbering throughout;
+// the Terminal DWA builder merges the results.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "lexer/flat_u64_map.h"
+#include "lexer/inhibitor_sets.h"
+#include "lexer/lexer_dfa.h"
+#include "lexer/lexer_fork.h"
+#include "lexer/vocabulary_trie.h"
+#include "lib/token_set_roaring.h"
+
+namespace glrmask::lexer {
+
+struct SubtrieWalk {
+  // The label trie of the sequences emitted; node 0 is the root (the empty sequence) and a
+  // node's parent always has a smaller id.
+  std::vector<uint32_t> parent;
+  std::vector<LabelId> label;   // on the edge into the node
+  std::vector<LexerFork> ends;  // end forks, in local numbering
+  struct Group {
+    uint32_t node;
+    uint32_t end;
+    RoaringBitmap tokens;
+  };
+  std::vector<Group> groups;  // one per (node, end) that some token reaches
+  RoaringBitmap alive;        // tokens in some group
+  uint64_t steps = 0;         // branch steps taken
+};
+
+// Reusable per thread: the scratch buffers and the inhibitor-set memo survive across walks.
+class ForkTrieWalker {
+ public:
+  ForkTrieWalker(const LexerDfa& dfa, const VocabularyTrie& trie);
+
+  // The tokens of the subtrie below `trie_node` (those ending at it included), read from `fork`.
+  SubtrieWalk walk(uint32_t trie_node, const LexerFork& fork);
+
+ private:
+  struct Branch {
+    uint32_t node;        // label-trie node of the labels emitted so far
+    uint32_t state;       // DFA state of the current lexeme
+    uint32_t inhibitors;  // InhibitorSets id
+    auto operator<=>(const Branch&) const = default;
+  };
+  struct Frame {
+    uint32_t trie_node;
+    uint32_t next_child;
+    uint32_t branches_begin, branches_end;
+  };
+
+  void step(Branch branch, uint8_t byte, SubtrieWalk& out);
+  uint32_t label_child(uint32_t node, LabelId label, SubtrieWalk& out);
+  void record(uint32_t trie_node, uint32_t begin, uint32_t end);
+  void build_groups(SubtrieWalk& out);
+
+  const LexerDfa& dfa_;
+  const VocabularyTrie& trie_;
+  InhibitorSets inhibitor_sets_;
+  FlatU64Map label_children_;
+  FlatU64Map end_ids_;
+  FlatU64Map group_ids_;
+  std::vector<std::pair<uint32_t, uint32_t>> end_keys_;    // local end -> (state, inhibitors)
+  std::vector<std::pair<uint32_t, uint32_t>> group_keys_;  // group -> (node, end)
+  std::vector<Branch> branches_;
+  std::vector<Frame> stack_;
+  std::vector<uint64_t> memberships_;  // token << 32 | group, one per (token, live branch)
+  std::vector<uint32_t> group_begin_;
+  std::vector<TokenId> group_tokens_;
+};
+
+}  // namespace glrmask::lexer

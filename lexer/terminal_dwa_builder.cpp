@@ -1,0 +1,404 @@
+#include "lexer/terminal_dwa_builder.h"
+
+#include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <bit>
+#include <boost/container_hash/hash.hpp>
+#include <chrono>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "lexer/flat_u64_map.h"
+#include "lexer/fork_assembly.h"
+#include "lexer/fork_next_terminals.h"
+#include "lexer/fork_trie_walk.h"
+#include "lib/error.h"
+
+namespace glrmask::lexer {
+
+namespace {
+
+// The process's peak resident set (VmHWM), or 0 where /proc is not available.
+size_t peak_memory_bytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+  }
+  return 0;
+}
+
+std::string escaped_bytes(std::string_view bytes) {
+  std::string text = "\"";
+  for (const char c : bytes) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      text += '\\';
+      text += c;
+    } else if (byte >= 0x20 && byte < 0x7f) {
+      text += c;
+    } else {
+      text += fmt::format("\\x{:02x}", byte);
+    }
+  }
+  return text + "\"";
+}
+
+struct VectorHash {
+  size_t operator()(const std::vector<uint32_t>& values) const {
+    return boost::hash_range(values.begin(), values.end());
+  }
+};
+
+}  // namespace
+
+class TerminalDwaBuilder {
+ public:
+  TerminalDwaBuilder(const LexerDfa& dfa, const VocabularyTrie& trie, TokenSetPool& pool,
+                     const TerminalDwaOptions& options)
+      : dfa_(dfa), trie_(trie), pool_(pool), options_(options), dwa_(dfa) {
+    if (pool.universe_size() != trie.universe_size()) {
+      throw Error(
+          fmt::format("Terminal DWA: the token-set pool is for {} token ids, the vocabulary has {}",
+                      pool.universe_size(), trie.universe_size()));
+    }
+  }
+
+  TerminalDwa build() {
+    const auto started = std::chrono::steady_clock::now();
+    intern_fork(initial_fork(dfa_), TerminalDwa::kInitialFork, 0);
+    tbb::enumerable_thread_specific<ForkTrieWalker> walkers(
+        [&] { return ForkTrieWalker(dfa_, trie_); });
+    tbb::enumerable_thread_specific<ForkAssembler> assemblers;
+    const size_t batch_size = std::max<size_t>(1, options_.batch_size);
+    for (size_t first = 0; first < dwa_.forks_.size();) {
+      const size_t last = std::min(dwa_.forks_.size(), first + batch_size);
+      const auto walk_started = std::chrono::steady_clock::now();
+
+      // Which piece each fork needs below each first byte.
+      std::vector<std::vector<FirstStep>> first_steps(last - first);
+      parallel_over(first, last, [&](size_t f) { first_steps[f - first] = first_byte_steps(f); });
+      std::vector<std::vector<PieceUse>> uses(last - first);
+      const size_t new_pieces_begin = pieces_.size();
+      std::vector<std::pair<uint32_t, const LexerFork*>> new_pieces;  // (trie node, fork)
+      std::vector<ForkId> requested_by;
+      for (size_t f = first; f < last; ++f) {
+        for (FirstStep& step : first_steps[f - first]) {
+          const auto [at, inserted] =
+              piece_ids_.emplace(PieceKey{step.trie_node, std::move(step.fork)},
+                                 static_cast<uint32_t>(pieces_.size() + new_pieces.size()));
+          if (inserted) {
+            new_pieces.emplace_back(at->first.trie_node, &at->first.fork);
+            requested_by.push_back(static_cast<ForkId>(f));
+          }
+          uses[f - first].push_back({step.label, at->second});
+        }
+      }
+
+      // Walk the new pieces, then number their end forks (queueing the new ones).
+      std::vector<SubtrieWalk> walks(new_pieces.size());
+      parallel_over(0, new_pieces.size(), [&](size_t p) {
+        walks[p] = walkers.local().walk(new_pieces[p].first, *new_pieces[p].second);
+      });
+      for (size_t p = 0; p < walks.size(); ++p) add_piece(walks[p], requested_by[p]);
+      walks.clear();
+
+      // Assemble each fork from its pieces and merge it.
+      std::vector<LabelTrieWeights> assembled(last - first);
+      parallel_over(first, last, [&](size_t f) {
+        assembled[f - first] = assemblers.local().assemble(uses[f - first], pieces_);
+      });
+      dwa_.stats_.walk_seconds += seconds_since(walk_started);
+      for (size_t f = first; f < last; ++f) {
+        merge(static_cast<ForkId>(f), assembled[f - first]);
+        assembled[f - first] = LabelTrieWeights{};  // release its bitmaps now
+      }
+      dwa_.stats_.pieces += pieces_.size() - new_pieces_begin;
+      first = last;
+    }
+    finish();
+    dwa_.stats_.build_seconds = seconds_since(started);
+    dwa_.stats_.peak_memory_bytes = peak_memory_bytes();
+    return std::move(dwa_);
+  }
+
+ private:
+  struct FirstStep {
+    uint32_t trie_node;  // a child of the root
+    LabelId label;       // emitted by its byte, or kNoLabel
+    LexerFork fork;      // the branch after it
+  };
+  struct PieceKey {
+    uint32_t trie_node;
+    LexerFork fork;
+    bool operator==(const PieceKey&) const = default;
+  };
+  struct PieceKeyHash {
+    size_t operator()(const PieceKey& key) const {
+      size_t seed = LexerForkHash{}(key.fork);
+      boost::hash_combine(seed, key.trie_node);
+      return seed;
+    }
+  };
+
+  template <typename Body>
+  static void parallel_over(size_t begin, size_t end, const Body& body) {
+    tbb::parallel_for(tbb::blocked_range<size_t>(begin, end, 1),
+                      [&](const tbb::blocked_range<size_t>& range) {
+                        for (size_t i = range.begin(); i < range.end(); ++i) body(i);
+                      });
+  }
+
+  static double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  std::vector<FirstStep> first_byte_steps(size_t fork) const {
+    std::vector<FirstStep> steps;
+    std::vector<ForkedLexing> next;
+    const ForkedLexing from{{}, dwa_.forks_[fork]};
+    for (uint32_t child = trie_.first_child(VocabularyTrie::kRoot);
+         child < trie_.child_end(VocabularyTrie::kRoot); ++child) {
+      next.clear();
+      step_fork(dfa_, from, trie_.byte(child), next);
+      for (ForkedLexing& branch : next) {
+        steps.push_back({child, branch.labels.empty() ? LexerDfa::kNoLabel : branch.labels.front(),
+                         std::move(branch.fork)});
+      }
+    }
+    if (trie_.has_tokens(VocabularyTrie::kRoot)) {  // empty token strings leave the fork as is
+      steps.push_back({VocabularyTrie::kRoot, LexerDfa::kNoLabel, dwa_.forks_[fork]});
+    }
+    return steps;
+  }
+
+  void add_piece(SubtrieWalk& walk, ForkId requested_by) {
+    LabelTrieWeights& piece = pieces_.emplace_back();
+    piece.parent = std::move(walk.parent);
+    piece.label = std::move(walk.label);
+    std::vector<std::optional<TokenId>> example(walk.ends.size());
+    for (const SubtrieWalk::Group& group : walk.groups) {
+      if (!example[group.end]) example[group.end] = group.tokens.minimum();
+    }
+    std::vector<ForkId> ends(walk.ends.size());
+    for (size_t e = 0; e < walk.ends.size(); ++e) {
+      ends[e] = intern_fork(std::move(walk.ends[e]), requested_by, example[e].value_or(0));
+    }
+    for (SubtrieWalk::Group& group : walk.groups) {
+      piece.groups.push_back({group.node, ends[group.end], std::move(group.tokens)});
+    }
+    piece.alive = std::move(walk.alive);
+    dwa_.stats_.trie_steps += walk.steps;
+  }
+
+  ForkId intern_fork(LexerFork fork, ForkId origin, TokenId token) {
+    const auto [at, inserted] =
+        dwa_.fork_ids_.emplace(std::move(fork), static_cast<ForkId>(dwa_.forks_.size()));
+    if (!inserted) return at->second;
+    if (dwa_.forks_.size() >= options_.max_forks) fail_fork_limit(at->first, origin, token);
+    dwa_.forks_.push_back(at->first);
+    dwa_.origin_fork_.push_back(origin);
+    dwa_.origin_token_.push_back(token);
+    dwa_.roots_.push_back(0);
+    dwa_.alive_.push_back(TokenSetPool::empty());
+    return at->second;
+  }
+
+  [[noreturn]] void fail_fork_limit(const LexerFork& fork, ForkId origin, TokenId token) const {
+    std::vector<TokenId> path = dwa_.example_path(origin);
+    path.push_back(token);
+    std::string tokens;
+    for (const TokenId t : path) {
+      tokens +=
+          fmt::format("{}{} {}", tokens.empty() ? "" : ", ", t, escaped_bytes(trie_.bytes_of(t)));
+    }
+    std::string viable;
+    for (const uint32_t t : dfa_.viable_terminals(fork.state)) {
+      viable += (viable.empty() ? "" : "|") + dfa_.terminals()[t].name;
+    }
+    throw Error(fmt::format(
+        "Terminal DWA: the lexer's configurations between tokens do not close within {} forks; "
+        "e.g. the fork {} (a lexeme that could still become {}) is reached from the start by the "
+        "tokens {}",
+        options_.max_forks, describe_fork(fork), viable.empty() ? "nothing" : viable, tokens));
+  }
+
+  uint32_t sequence_child(uint32_t sequence, LabelId label) {
+    const auto [child, inserted] =
+        sequence_children_.find_or_insert((uint64_t{sequence} << 32) | label, sequence_count_);
+    if (inserted) {
+      ++sequence_count_;
+      sequence_emitted_.push_back(0);
+    }
+    return child;
+  }
+
+  void merge(ForkId fork, LabelTrieWeights& walk) {
+    TerminalDwaStats& stats = dwa_.stats_;
+    // Weights per local node, ascending end fork.
+    const size_t nodes = walk.parent.size();
+    std::vector<uint32_t> weight_begin(nodes + 1, 0);
+    for (const LabelTrieWeights::Group& group : walk.groups) ++weight_begin[group.node + 1];
+    for (size_t n = 0; n < nodes; ++n) weight_begin[n + 1] += weight_begin[n];
+    std::vector<DwaWeight> weights(walk.groups.size());
+    {
+      std::vector<uint32_t> cursor(weight_begin.begin(), weight_begin.end() - 1);
+      for (LabelTrieWeights::Group& group : walk.groups) {
+        stats.token_alternatives += group.tokens.cardinality();
+        weights[cursor[group.node]++] = {group.end, pool_.intern(std::move(group.tokens))};
+      }
+    }
+    // Children per local node, ascending label.
+    std::vector<uint32_t> edge_begin(nodes + 1, 0);
+    for (size_t n = 1; n < nodes; ++n) ++edge_begin[walk.parent[n] + 1];
+    for (size_t n = 0; n < nodes; ++n) edge_begin[n + 1] += edge_begin[n];
+    std::vector<uint32_t> children(nodes > 0 ? nodes - 1 : 0);
+    {
+      std::vector<uint32_t> cursor(edge_begin.begin(), edge_begin.end() - 1);
+      for (size_t n = 1; n < nodes; ++n)
+        children[cursor[walk.parent[n]]++] = static_cast<uint32_t>(n);
+    }
+
+    // Hash-cons bottom up: a child always has a larger local id than its parent.
+    std::vector<DwaNodeId> global(nodes);
+    std::vector<uint32_t> signature;
+    for (size_t n = nodes; n-- > 0;) {
+      auto mine =
+          std::span(weights).subspan(weight_begin[n], weight_begin[n + 1] - weight_begin[n]);
+      std::sort(mine.begin(), mine.end(), [](const DwaWeight& a, const DwaWeight& b) {
+        return a.end != b.end ? a.end < b.end : a.tokens < b.tokens;
+      });
+      std::vector<DwaEdge> edges;
+      for (uint32_t i = edge_begin[n]; i < edge_begin[n + 1]; ++i) {
+        edges.push_back({walk.label[children[i]], global[children[i]]});
+      }
+      std::sort(edges.begin(), edges.end(),
+                [](const DwaEdge& a, const DwaEdge& b) { return a.label < b.label; });
+      signature.clear();
+      signature.push_back(static_cast<uint32_t>(mine.size()));
+      for (const DwaWeight& w : mine) signature.insert(signature.end(), {w.end, w.tokens.value()});
+      for (const DwaEdge& e : edges) signature.insert(signature.end(), {e.label, e.child});
+      global[n] = intern_node(signature, mine, edges);
+    }
+    dwa_.roots_[fork] = global[0];
+
+    // Statistics over label sequences, shared between forks through one global sequence trie.
+    std::vector<uint32_t> sequence(nodes, 0), depth(nodes, 0);
+    for (size_t n = 1; n < nodes; ++n) {
+      sequence[n] = sequence_child(sequence[walk.parent[n]], walk.label[n]);
+      depth[n] = depth[walk.parent[n]] + 1;
+    }
+    for (size_t n = 0; n < nodes; ++n) {
+      for (uint32_t i = weight_begin[n]; i < weight_begin[n + 1]; ++i) {
+        sequence_emitted_[sequence[n]] = 1;
+        sequence_ends_.insert((uint64_t{sequence[n]} << 32) | weights[i].end);
+        if (depth[n] > stats.longest_sequence) {
+          stats.longest_sequence = depth[n];
+          stats.longest_sequence_token = pool_.get(weights[i].tokens).minimum();
+          stats.longest_sequence_fork = fork;
+        }
+      }
+    }
+    stats.trie_nodes += nodes;
+    stats.dead_pairs += trie_.tokens().size() - walk.alive.cardinality();
+    dwa_.alive_[fork] = pool_.intern(std::move(walk.alive));
+  }
+
+  DwaNodeId intern_node(const std::vector<uint32_t>& signature, std::span<const DwaWeight> weights,
+                        std::span<const DwaEdge> edges) {
+    const auto [at, inserted] =
+        node_ids_.emplace(signature, static_cast<DwaNodeId>(dwa_.edge_begin_.size() - 1));
+    if (inserted) {
+      dwa_.edges_.insert(dwa_.edges_.end(), edges.begin(), edges.end());
+      dwa_.edge_begin_.push_back(static_cast<uint32_t>(dwa_.edges_.size()));
+      dwa_.weights_.insert(dwa_.weights_.end(), weights.begin(), weights.end());
+      dwa_.weight_begin_.push_back(static_cast<uint32_t>(dwa_.weights_.size()));
+    }
+    return at->second;
+  }
+
+  ForkPosition position_of(const LexerFork& fork) const {
+    if (fork.state == dfa_.start_state()) return ForkPosition::kBoundary;
+    const auto viable = dfa_.viable_terminals(fork.state);
+    if (std::all_of(viable.begin(), viable.end(),
+                    [&](uint32_t t) { return dfa_.terminals()[t].ignored; })) {
+      return ForkPosition::kInsideIgnored;
+    }
+    return dfa_.label(fork.state) != LexerDfa::kNoLabel ? ForkPosition::kExtendableMatch
+                                                        : ForkPosition::kInsideTerminal;
+  }
+
+  void finish() {
+    TerminalDwaStats& stats = dwa_.stats_;
+    NextTerminalsResult next = fork_next_terminals(dfa_, dwa_.forks_);
+    for (const std::vector<uint32_t>& terminals : next.terminals) {
+      dwa_.next_terminals_.insert(dwa_.next_terminals_.end(), terminals.begin(), terminals.end());
+      dwa_.next_begin_.push_back(static_cast<uint32_t>(dwa_.next_terminals_.size()));
+    }
+    stats.product_states = next.product_states;
+
+    for (const LexerFork& fork : dwa_.forks_) {
+      const ForkPosition position = position_of(fork);
+      dwa_.positions_.push_back(position);
+      stats.forks_at_boundary += position == ForkPosition::kBoundary;
+      stats.forks_inside_terminal += position == ForkPosition::kInsideTerminal;
+      stats.forks_at_extendable_match += position == ForkPosition::kExtendableMatch;
+      stats.forks_inside_ignored += position == ForkPosition::kInsideIgnored;
+      stats.forks_inhibited += !fork.inhibitors.empty();
+    }
+
+    // GreatGramma's realizable sequences T1..Tk T: an emitted sequence followed by a terminal
+    // its end fork can still produce.
+    const size_t words = (dfa_.terminals().size() + 63) / 64;
+    std::vector<uint64_t> followers(size_t{sequence_count_} * words, 0);
+    for (const uint64_t pair : sequence_ends_) {
+      uint64_t* bits = &followers[(pair >> 32) * words];
+      for (const uint32_t t : dwa_.next_terminals(static_cast<ForkId>(pair & 0xffffffffu))) {
+        bits[t / 64] |= uint64_t{1} << (t % 64);
+      }
+    }
+    for (const uint64_t word : followers) stats.realizable_sequences += std::popcount(word);
+    stats.label_sequences =
+        static_cast<size_t>(std::count(sequence_emitted_.begin(), sequence_emitted_.end(), 1));
+
+    std::vector<TokenSetId> sets;
+    for (const DwaWeight& weight : dwa_.weights_) sets.push_back(weight.tokens);
+    std::sort(sets.begin(), sets.end());
+    stats.distinct_weights =
+        static_cast<size_t>(std::unique(sets.begin(), sets.end()) - sets.begin());
+    stats.vocabulary_tokens = trie_.tokens().size();
+    stats.vocabulary_trie_nodes = trie_.num_nodes();
+    stats.forks = dwa_.forks_.size();
+    stats.nodes = dwa_.num_nodes();
+    stats.edges = dwa_.edges_.size();
+    stats.weights = dwa_.weights_.size();
+  }
+
+  const LexerDfa& dfa_;
+  const VocabularyTrie& trie_;
+  TokenSetPool& pool_;
+  TerminalDwaOptions options_;
+  TerminalDwa dwa_;
+  std::unordered_map<std::vector<uint32_t>, DwaNodeId, VectorHash> node_ids_;
+  FlatU64Map sequence_children_;
+  uint32_t sequence_count_ = 1;  // sequence 0: the empty one
+  std::vector<uint8_t> sequence_emitted_ = {0};
+  std::unordered_set<uint64_t> sequence_ends_;
+  std::unordered_map<PieceKey, uint32_t, PieceKeyHash> piece_ids_;
+  std::vector<LabelTrieWeights> pieces_;
+};
+
+TerminalDwa build_terminal_dwa(const LexerDfa& dfa, const VocabularyTrie& vocabulary,
+                               TokenSetPool& pool, const TerminalDwaOptions& options) {
+  return TerminalDwaBuilder(dfa, vocabulary, pool, options).build();
+}
+
+}  // namespace glrmask::lexer
