@@ -14,6 +14,9 @@ using CommandArgs = std::vector<std::string>;
 int run_demo(const CommandArgs& args);
 int run_vocab(const CommandArgs& args);
 int run_tokenize(const CommandArgs& args);
+int run_lex(const CommandArgs& args);
+int run_conflicts(const CommandArgs& args);
+int run_stats(const CommandArgs& args);
 
 struct Command {
   std::string_view name;
@@ -31,6 +34,14 @@ inline constexpr Command kCommands[] = {
      "vocabulary size, special tokens, EOS and the histogram of token byte lengths", run_vocab},
     {"tokenize", "glrmask tokenize --tokenizer NAME|PATH FILE",
      "the token ids of FILE (or - for standard input) on one line", run_tokenize},
+    {"lex", "glrmask lex GRAMMAR FILE [--start S] [--chunk N] [--keep-ignored]",
+     "the terminal stream of FILE (or -): NAME<TAB>begin<TAB>end<TAB>text per token, ties as A|B",
+     run_lex},
+    {"conflicts", "glrmask conflicts GRAMMAR [--start S] [--policy glr|lark]",
+     "every LALR(1) table cell with several actions: items, example prefix, what Lark keeps",
+     run_conflicts},
+    {"stats", "glrmask stats GRAMMAR [--start S] [--policy glr|lark] [--skippable T,...]",
+     "sizes of the grammar, lexer DFA and LR table, conflict counts and build times", run_stats},
 };
 
 }  // namespace glrmask::app

@@ -1,0 +1,138 @@
+// `glrmask lex`: the terminal stream the grammar's lexer makes of a file, one token per line. It is
+// how the lexer is checked against Lark's (tests/cli_lex_reference_test.cpp) and how a grammar
+// author sees what the parser will be given.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "apps/args.h"
+#include "apps/commands.h"
+#include "apps/grammar_options.h"
+#include "lexer/grammar_terminals.h"
+#include "lexer/lexer_dfa_compiler.h"
+#include "lexer/streaming_lexer.h"
+#include "lib/error.h"
+#include "lib/lark_loader.h"
+#include "lib/unicode_utf8.h"
+
+namespace glrmask::app {
+namespace {
+
+constexpr std::string_view kUsage =
+    "glrmask lex GRAMMAR FILE [--start S] [--chunk N] [--keep-ignored]";
+
+std::string read_input(const std::string& file) {
+  if (file == "-")
+    return {std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Error(fmt::format("{}: cannot open file", file));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+std::size_t parse_chunk_size(const std::string& text) {
+  std::size_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (error != std::errc() || stop != end || value == 0)
+    throw Error(fmt::format("option --chunk: expected a positive byte count, got '{}'", text));
+  return value;
+}
+
+// One output field per lexeme, so tabs and newlines must not appear raw: `\n`, `\t` and `\\` are
+// escaped, other control characters (C0, DEL, C1) become `\xNN` per byte. Other non-ASCII
+// characters stay as UTF-8 so string literals remain readable.
+void append_escaped(std::string_view lexeme, fmt::memory_buffer& out) {
+  // Lexemes are valid UTF-8 (the DFA matches nothing else); the check keeps the decoder safe if
+  // that ever changes.
+  const bool valid = !find_invalid_utf8(lexeme).has_value();
+  std::size_t pos = 0;
+  while (pos < lexeme.size()) {
+    const auto byte = static_cast<unsigned char>(lexeme[pos]);
+    if (byte < 0x80 || !valid) {
+      if (byte == '\n') {
+        fmt::format_to(std::back_inserter(out), "\\n");
+      } else if (byte == '\t') {
+        fmt::format_to(std::back_inserter(out), "\\t");
+      } else if (byte == '\\') {
+        fmt::format_to(std::back_inserter(out), "\\\\");
+      } else if (byte >= 0x20 && byte < 0x7f) {
+        out.push_back(static_cast<char>(byte));
+      } else {
+        fmt::format_to(std::back_inserter(out), "\\x{:02x}", byte);
+      }
+      ++pos;
+      continue;
+    }
+    const std::size_t begin = pos;
+    const char32_t code_point = decode_utf8(lexeme, pos);
+    if (code_point < 0xA0) {  // C1 controls
+      for (std::size_t i = begin; i < pos; ++i)
+        fmt::format_to(std::back_inserter(out), "\\x{:02x}", static_cast<unsigned char>(lexeme[i]));
+    } else {
+      out.append(lexeme.substr(begin, pos - begin));
+    }
+  }
+}
+
+void print_tokens(const lexer::LexerDfa& dfa, std::string_view text,
+                  const std::vector<lexer::Token>& tokens) {
+  fmt::memory_buffer out;
+  for (const lexer::Token& token : tokens) {
+    fmt::format_to(std::back_inserter(out), "{}\t{}\t{}\t", dfa.describe_label(token.label),
+                   token.begin, token.end);
+    append_escaped(text.substr(token.begin, token.end - token.begin), out);
+    out.push_back('\n');
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+}
+
+}  // namespace
+
+int run_lex(const CommandArgs& argv) {
+  CommandArgs rest = argv;
+  const glr::ParseOptions options = take_grammar_options(rest, kStartOption);
+  Args args(rest, {"chunk"}, {"keep-ignored"});
+  args.expect_positional(2, 2, kUsage);
+  const std::string& grammar_path = args.positional()[0];
+  const std::string& file = args.positional()[1];
+  const auto chunk_option = args.value("chunk");
+  const std::size_t chunk = chunk_option ? parse_chunk_size(*chunk_option) : 0;
+
+  LarkOptions lark;
+  lark.start = options.start;
+  const Grammar grammar = load_lark_file(grammar_path, lark);
+  const lexer::LexerDfa dfa = lexer::compile_lexer_dfa(lexer::terminal_specs(grammar));
+  const std::string text = read_input(file);
+
+  // Tokens are printed as they become final, so the ones before a lexing error are still shown.
+  lexer::StreamingLexer lexer(dfa, args.flag("keep-ignored"));
+  std::vector<lexer::Token> tokens;
+  try {
+    const std::size_t step = chunk == 0 ? std::max<std::size_t>(text.size(), 1) : chunk;
+    for (std::size_t offset = 0; offset < text.size(); offset += step) {
+      lexer.feed(std::string_view(text).substr(offset, step), tokens);
+      print_tokens(dfa, text, tokens);
+      tokens.clear();
+    }
+    lexer.finish(tokens);
+    print_tokens(dfa, text, tokens);
+  } catch (const Error& e) {
+    print_tokens(dfa, text, tokens);
+    std::fflush(stdout);
+    throw Error(fmt::format("{}: {}", file, e.what()));
+  }
+  return 0;
+}
+
+}  // namespace glrmask::app
