@@ -1,0 +1,243 @@
+#include "glr/glr_parser.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "lib/error.h"
+
+namespace glrmask::glr {
+
+namespace {
+
+// The nodes one step creates: the level on which the reductions for `lookahead` run (starting as
+// copies of the heads, so the heads themselves stay immutable) and, after them, the shifted
+// nodes. All of them live in one fresh block.
+class Level {
+ public:
+  Level(const LrTable& table, SymbolId lookahead)
+      : table_(table), lookahead_(lookahead), block_(new GssBlock), building_(block_.get()) {}
+  Level(const Level&) = delete;
+  Level& operator=(const Level&) = delete;
+
+  // Copies the heads into the level and runs every reduction to a fixed point.
+  void reduce(std::span<const GssNodeRef> heads) {
+    for (const GssNodeRef& head : heads) {
+      GssNode* copy = building_->add_node(head->state());
+      for (const GssNode* below : head->below()) building_->add_edge(copy, below);
+      nodes_.push_back(copy);
+    }
+    for (GssNode* node : nodes_) queue_reductions(node, nullptr);
+    while (!pending_.empty()) {
+      const auto [below, nonterminal] = pending_.back();
+      pending_.pop_back();
+      const StateId target = table_.goto_state(below->state(), nonterminal);
+      if (target == kNoState) {
+        throw Error(fmt::format(
+            "internal error: LR state {} has no goto on nonterminal {} after a reduction",
+            below->state(), nonterminal));
+      }
+      add_link(target, below);
+    }
+  }
+
+  // Whether some level node shifts (or accepts) the lookahead.
+  bool any_shift() const {
+    return std::any_of(nodes_.begin(), nodes_.end(), [&](const GssNode* node) {
+      for (const Action action : table_.actions(node->state(), lookahead_))
+        if (action.is_shift() || action.is_accept()) return true;
+      return false;
+    });
+  }
+
+  // The shift itself: the new heads, sorted by state.
+  GssHeads shift() {
+    std::vector<GssNode*> shifted;
+    for (GssNode* node : nodes_) {
+      for (const Action action : table_.actions(node->state(), lookahead_)) {
+        if (!action.is_shift()) continue;
+        auto it = std::find_if(shifted.begin(), shifted.end(), [&](const GssNode* head) {
+          return head->state() == action.target();
+        });
+        GssNode* head =
+            it != shifted.end() ? *it : shifted.emplace_back(building_->add_node(action.target()));
+        building_->add_edge(head, node);
+      }
+    }
+    std::sort(shifted.begin(), shifted.end(),
+              [](const GssNode* a, const GssNode* b) { return a->state() < b->state(); });
+    GssHeads heads;
+    heads.reserve(shifted.size());
+    for (const GssNode* node : shifted) heads.emplace_back(node);
+    return heads;
+  }
+
+ private:
+  GssNode* find(StateId state) const {
+    for (GssNode* node : nodes_)
+      if (node->state() == state) return node;
+    return nullptr;
+  }
+
+  // The goto on a reduced nonterminal from `below` lands in `target`: link a level node in that
+  // state to `below`, creating the node if needed.
+  void add_link(StateId target, const GssNode* below) {
+    const bool internal = building_->contains(below);
+    GssNode* node = find(target);
+    if (node == nullptr) {
+      node = building_->add_node(target);
+      building_->add_edge(node, below);
+      nodes_.push_back(node);
+      has_internal_edges_ = has_internal_edges_ || internal;
+      queue_reductions(node, nullptr);
+      return;
+    }
+    if (!building_->add_edge(node, below)) return;
+    has_internal_edges_ = has_internal_edges_ || internal;
+    if (!has_internal_edges_) {
+      // Nothing in the level sits above another level node, so only paths that start with the
+      // new edge are new.
+      queue_reductions(node, below);
+      return;
+    }
+    // Farshi's correction: a level node above `node` may have a reduction path that runs through
+    // the new edge. Redo every reduction of the level, restricted to paths using the new edge.
+    for (std::size_t i = 0; i < nodes_.size(); ++i)
+      queue_reductions_through(nodes_[i], node, below);
+  }
+
+  // Queues the gotos of the node's reductions: over every path (first_edge == nullptr), or only
+  // over paths whose first edge leads to `first_edge` (ε-reductions do not depend on edges and
+  // are queued only in the first case).
+  void queue_reductions(const GssNode* node, const GssNode* first_edge) {
+    for (const Action action : table_.actions(node->state(), lookahead_)) {
+      if (!action.is_reduce()) continue;
+      const std::uint32_t length = table_.rule_length(action.rule());
+      const SymbolId lhs = table_.rule_lhs(action.rule());
+      if (length == 0) {
+        if (first_edge == nullptr) pending_.emplace_back(node, lhs);
+        continue;
+      }
+      for (const GssNode* below : node->below()) {
+        if (first_edge != nullptr && below != first_edge) continue;
+        walk(below, length - 1, true, nullptr, nullptr, lhs);
+      }
+    }
+  }
+
+  // As queue_reductions, but only paths from `node` that contain the edge above -> below.
+  void queue_reductions_through(const GssNode* node, const GssNode* above, const GssNode* below) {
+    for (const Action action : table_.actions(node->state(), lookahead_)) {
+      if (!action.is_reduce()) continue;
+      const std::uint32_t length = table_.rule_length(action.rule());
+      if (length == 0) continue;
+      walk(node, length, false, above, below, table_.rule_lhs(action.rule()));
+    }
+  }
+
+  // Queues a goto on `lhs` from every node that a path of `steps` edges down from `node` reaches,
+  // counting only paths that take the edge edge_above -> edge_below unless `used` is already set.
+  // The paths are followed layer by layer with duplicates merged, so an ambiguous GSS (where the
+  // number of paths grows much faster than the number of nodes) costs only its edges.
+  void walk(const GssNode* node, std::uint32_t steps, bool used, const GssNode* edge_above,
+            const GssNode* edge_below, SymbolId lhs) {
+    frontier_.assign(1, {node, used});
+    for (std::uint32_t step = 0; step < steps && !frontier_.empty(); ++step) {
+      next_frontier_.clear();
+      for (const auto& [at, at_used] : frontier_) {
+        for (const GssNode* below : at->below())
+          next_frontier_.emplace_back(below, at_used || (at == edge_above && below == edge_below));
+      }
+      if (next_frontier_.size() > 1) {
+        std::sort(next_frontier_.begin(), next_frontier_.end());
+        next_frontier_.erase(std::unique(next_frontier_.begin(), next_frontier_.end()),
+                             next_frontier_.end());
+      }
+      frontier_.swap(next_frontier_);
+    }
+    for (const auto& [end, end_used] : frontier_)
+      if (end_used) pending_.emplace_back(end, lhs);
+  }
+
+  const LrTable& table_;
+  SymbolId lookahead_;
+  boost::intrusive_ptr<GssBlock> block_;  // keeps the level alive while it is built
+  GssBlock* building_;
+  std::vector<GssNode*> nodes_;
+  std::vector<std::pair<const GssNode*, SymbolId>> pending_;  // gotos still to perform
+  bool has_internal_edges_ = false;  // some level node sits directly on another level node
+  std::vector<std::pair<const GssNode*, bool>> frontier_;  // walk() scratch
+  std::vector<std::pair<const GssNode*, bool>> next_frontier_;
+};
+
+}  // namespace
+
+GlrParser::GlrParser(const LrTable& table)
+    : table_(&table), end_of_input_(table.num_terminals() - 1) {}
+
+GssHeads GlrParser::initial_heads() const {
+  boost::intrusive_ptr<GssBlock> block(new GssBlock);
+  const GssNode* start = block->add_node(0);
+  GssHeads heads;
+  heads.emplace_back(start);
+  return heads;
+}
+
+GssHeads GlrParser::shift(std::span<const GssNodeRef> heads, SymbolId terminal) const {
+  Level level(*table_, terminal);
+  level.reduce(heads);
+  return level.shift();
+}
+
+bool GlrParser::can_shift(std::span<const GssNodeRef> heads, SymbolId terminal) const {
+  // Fast paths: a head that shifts at once, or no head with any action on the terminal.
+  bool any_reduction = false;
+  for (const GssNodeRef& head : heads) {
+    for (const Action action : table_->actions(head->state(), terminal)) {
+      if (!action.is_reduce()) return true;
+      any_reduction = true;
+    }
+  }
+  if (!any_reduction) return false;
+  Level level(*table_, terminal);
+  level.reduce(heads);
+  return level.any_shift();
+}
+
+std::vector<SymbolId> GlrParser::shiftable_terminals(std::span<const GssNodeRef> heads) const {
+  std::vector<SymbolId> terminals;
+  for (SymbolId terminal = 0; terminal <= end_of_input_; ++terminal)
+    if (can_shift(heads, terminal)) terminals.push_back(terminal);
+  return terminals;
+}
+
+GssHeads GlrParser::merge(std::span<const GssNodeRef> a, std::span<const GssNodeRef> b) {
+  GssHeads merged;
+  merged.reserve(a.size() + b.size());
+  boost::intrusive_ptr<GssBlock> block;  // created on the first state both sides hold
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && a[i]->state() < b[j]->state())) {
+      merged.push_back(a[i++]);
+    } else if (i == a.size() || b[j]->state() < a[i]->state()) {
+      merged.push_back(b[j++]);
+    } else if (a[i].get() == b[j].get()) {
+      merged.push_back(a[i++]);
+      ++j;
+    } else {
+      if (!block) block.reset(new GssBlock);
+      GssBlock* building = block.get();
+      GssNode* node = building->add_node(a[i]->state());
+      for (const GssNode* below : a[i]->below()) building->add_edge(node, below);
+      for (const GssNode* below : b[j]->below()) building->add_edge(node, below);
+      merged.emplace_back(node);
+      ++i;
+      ++j;
+    }
+  }
+  return merged;
+}
+
+}  // namespace glrmask::glr

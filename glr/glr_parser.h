@@ -1,0 +1,60 @@
+// A GLR recognizer over the graph-structured stack: given the heads of all live stacks and one
+// terminal, it performs every reduction the table allows on that lookahead and then the shift.
+// No parse trees; the result is the new set of heads.
+//
+// Algorithm: Tomita's GSS with Farshi's correction (docs/glr.md). Reductions of the current step
+// build a new level of nodes; a reduction of length m follows every path of m edges. When an edge
+// is added to a node that already existed in the level, the reductions whose paths can run through
+// that edge are done again (restricted to such paths), which is what makes ε-rules and hidden
+// left/right recursion come out right. Nodes of the level are merged by LR state, heads that cannot
+// shift the terminal die, and the table's conflict policy decides which actions exist at all.
+//
+// A GlrParser is stateless apart from the table it reads; every method is const and may be called
+// from several threads at once.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "glr/gss.h"
+#include "glr/ids.h"
+#include "glr/lr_table.h"
+
+namespace glrmask::glr {
+
+class GlrParser {
+ public:
+  // `table` must outlive the parser.
+  explicit GlrParser(const LrTable& table);
+
+  const LrTable& table() const { return *table_; }
+  SymbolId end_of_input() const { return end_of_input_; }
+
+  // One stack holding the start state.
+  GssHeads initial_heads() const;
+
+  // Reduces on `terminal`, then shifts it. Empty when no head, after its reductions, can shift
+  // it (the input is a syntax error there). `terminal` must not be the end of input.
+  GssHeads shift(std::span<const GssNodeRef> heads, SymbolId terminal) const;
+
+  // Whether some head, after its reductions on `terminal`, shifts it (or, for the end of input,
+  // accepts). Exactly the test shift(heads, terminal) is non-empty, without building the result.
+  bool can_shift(std::span<const GssNodeRef> heads, SymbolId terminal) const;
+
+  // Whether the stacks form a complete sentence: $END is accepted after reductions.
+  bool accepts_end(std::span<const GssNodeRef> heads) const {
+    return can_shift(heads, end_of_input_);
+  }
+
+  // Every terminal can_shift() allows, ascending; the end of input last when accepted.
+  std::vector<SymbolId> shiftable_terminals(std::span<const GssNodeRef> heads) const;
+
+  // Union of two head sets: equal states become one node whose edges are both nodes' edges.
+  static GssHeads merge(std::span<const GssNodeRef> a, std::span<const GssNodeRef> b);
+
+ private:
+  const LrTable* table_;
+  SymbolId end_of_input_;
+};
+
+}  // namespace glrmask::glr

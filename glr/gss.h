@@ -1,0 +1,108 @@
+// The graph-structured stack (GSS) of the GLR parser. A node is an LR state; its edges point to the
+// nodes that can sit directly below it. A set of parser stacks is then a small set of head nodes,
+// and every stack is a path from a head down to the start state.
+//
+// Ownership is per *block*: all nodes created by one parser step (its reductions and its shifts)
+// live in one reference-counted GssBlock. Edges are plain pointers; an edge into an earlier block
+// makes the block hold a reference to that block. Why blocks and not one count per node: with
+// ε-rules and hidden left recursion a step can create cycles (a node below itself), which per-node
+// counts would leak, while blocks only ever point to earlier blocks. Blocks are immutable once the
+// step that built them returns, so a set of heads is a cheap value (a few counted pointers),
+// sharing everything below, and any number of threads can read the same GSS.
+#pragma once
+
+#include <atomic>
+#include <boost/container/small_vector.hpp>
+#include <boost/intrusive_ptr.hpp>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "glr/ids.h"
+
+namespace glrmask::glr {
+
+class GssBlock;
+
+class GssNode {
+ public:
+  StateId state() const { return state_; }
+  // The nodes directly below, in insertion order. May include the node itself or nodes above it
+  // within the same block (stacks grown by ε-reductions at one input position).
+  std::span<const GssNode* const> below() const { return {below_.data(), below_.size()}; }
+  const GssBlock& block() const { return *block_; }
+
+ private:
+  friend class GssBlock;
+  GssNode(StateId state, const GssBlock* block) : state_(state), block_(block) {}
+
+  StateId state_;
+  const GssBlock* block_;
+  boost::container::small_vector<const GssNode*, 2> below_;
+};
+
+class GssBlock {
+ public:
+  GssBlock() = default;
+  GssBlock(const GssBlock&) = delete;
+  GssBlock& operator=(const GssBlock&) = delete;
+
+  // Building (only by the step that owns the block, before any head refers to it).
+  GssNode* add_node(StateId state);
+  // Adds the edge `above` -> `below` unless it exists; returns whether it was added. `above`
+  // must belong to this block.
+  bool add_edge(GssNode* above, const GssNode* below);
+
+  bool contains(const GssNode* node) const { return &node->block() == this; }
+  std::size_t num_nodes() const { return nodes_.size(); }
+
+ private:
+  friend void intrusive_ptr_add_ref(const GssBlock* block) noexcept;
+  friend void intrusive_ptr_release(const GssBlock* block) noexcept;
+
+  mutable std::atomic<std::uint32_t> references_{0};
+  std::vector<std::unique_ptr<GssNode>> nodes_;
+  // Earlier blocks this block's edges point into, each once.
+  std::vector<boost::intrusive_ptr<const GssBlock>> referenced_;
+  // Intrusive list of blocks being destroyed, so releasing a long chain needs no recursion.
+  mutable const GssBlock* next_dying_ = nullptr;
+};
+
+void intrusive_ptr_add_ref(const GssBlock* block) noexcept;
+// Frees the block when the count drops to zero, and then, iteratively, every earlier block that
+// only it kept alive.
+void intrusive_ptr_release(const GssBlock* block) noexcept;
+
+using GssBlockRef = boost::intrusive_ptr<const GssBlock>;
+
+// A counted pointer to a node: keeps the node's block, and so everything below it, alive.
+class GssNodeRef {
+ public:
+  GssNodeRef() = default;
+  explicit GssNodeRef(const GssNode* node) : node_(node) {
+    if (node_ != nullptr) intrusive_ptr_add_ref(&node_->block());
+  }
+  GssNodeRef(const GssNodeRef& other) : GssNodeRef(other.node_) {}
+  GssNodeRef(GssNodeRef&& other) noexcept : node_(other.node_) { other.node_ = nullptr; }
+  GssNodeRef& operator=(GssNodeRef other) noexcept {
+    std::swap(node_, other.node_);
+    return *this;
+  }
+  ~GssNodeRef() {
+    if (node_ != nullptr) intrusive_ptr_release(&node_->block());
+  }
+
+  const GssNode* get() const { return node_; }
+  const GssNode* operator->() const { return node_; }
+  const GssNode& operator*() const { return *node_; }
+  explicit operator bool() const { return node_ != nullptr; }
+
+ private:
+  const GssNode* node_ = nullptr;
+};
+
+// The tops of all live parser stacks: distinct LR states, sorted by state.
+using GssHeads = std::vector<GssNodeRef>;
+
+}  // namespace glrmask::glr

@@ -1,0 +1,198 @@
+#include "glr/incremental_recognizer.h"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "glr/lexer_byte_classes.h"
+
+namespace glrmask::glr {
+
+namespace {
+
+// How many fall-backs in a row the viability test follows into a hypothetical next byte. Each
+// level tries one byte per byte class, and a second level is already needed only by contrived
+// terminal sets (docs/glr.md), so a small bound keeps the worst case in check.
+constexpr int kMaxFallbackDepth = 3;
+
+}  // namespace
+
+IncrementalRecognizer::IncrementalRecognizer(std::shared_ptr<const CompiledGrammar> grammar)
+    : grammar_(std::move(grammar)),
+      parser_(grammar_->table()),
+      byte_classes_(byte_class_representatives(grammar_->dfa())) {
+  const auto& terminals = grammar_->dfa().terminals();
+  ignored_.resize(terminals.size());
+  skippable_.resize(terminals.size());
+  for (std::size_t t = 0; t < terminals.size(); ++t) {
+    ignored_[t] = terminals[t].ignored;
+    skippable_[t] = grammar_->is_skippable(static_cast<SymbolId>(t));
+  }
+}
+
+ParsePosition IncrementalRecognizer::start() const {
+  ParsePosition position;
+  position.heads = parser_.initial_heads();
+  position.lexer = lexer::initial_configuration(grammar_->dfa());
+  return position;
+}
+
+bool IncrementalRecognizer::feed_token(GssHeads& heads, lexer::LabelId label) const {
+  const lexer::LexerDfa& dfa = grammar_->dfa();
+  if (dfa.label_is_ignored(label)) return true;
+  const std::span<const std::uint32_t> alternatives = dfa.label_terminals(label);
+  if (alternatives.size() == 1) {  // the common case: no tie
+    const SymbolId terminal = alternatives.front();
+    GssHeads next = parser_.shift(heads, terminal);
+    if (next.empty()) return skippable_[terminal] != 0;  // skipped: the stacks stay
+    heads = std::move(next);
+    return true;
+  }
+  // A tie: every alternative is tried on the same stacks and the survivors are merged.
+  GssHeads merged;
+  bool keep_unchanged = false;
+  for (const SymbolId terminal : alternatives) {
+    if (ignored_[terminal]) {
+      keep_unchanged = true;
+      continue;
+    }
+    GssHeads next = parser_.shift(heads, terminal);
+    if (next.empty()) {
+      keep_unchanged = keep_unchanged || skippable_[terminal];
+    } else {
+      merged = merged.empty() ? std::move(next) : GlrParser::merge(merged, next);
+    }
+  }
+  if (keep_unchanged) merged = GlrParser::merge(merged, heads);
+  if (merged.empty()) return false;
+  heads = std::move(merged);
+  return true;
+}
+
+bool IncrementalRecognizer::can_take(std::span<const GssNodeRef> heads, SymbolId terminal) const {
+  return ignored_[terminal] || skippable_[terminal] || parser_.can_shift(heads, terminal);
+}
+
+bool IncrementalRecognizer::any_takeable(std::span<const GssNodeRef> heads,
+                                         std::span<const std::uint32_t> terminals) const {
+  for (const std::uint32_t terminal : terminals)
+    if (ignored_[terminal] || skippable_[terminal]) return true;
+  for (const std::uint32_t terminal : terminals)
+    if (parser_.can_shift(heads, terminal)) return true;
+  return false;
+}
+
+bool IncrementalRecognizer::advance(ParsePosition& position, std::string_view bytes,
+                                    Rejection* why) const {
+  return advance(position, bytes, why, 0);
+}
+
+bool IncrementalRecognizer::advance(ParsePosition& position, std::string_view bytes, Rejection* why,
+                                    int fallback_depth) const {
+  const lexer::LexerDfa& dfa = grammar_->dfa();
+  std::vector<lexer::EmittedToken> tokens;
+  const std::optional<lexer::LexFailure> failure = lexer::feed(dfa, position.lexer, bytes, tokens);
+  // Tokens that became final before a lexing failure are parsed first: an earlier syntax error
+  // is the one to report.
+  const auto chunk_begin = static_cast<std::int64_t>(position.offset);
+  for (const lexer::EmittedToken& token : tokens) {
+    const auto end = static_cast<std::uint64_t>(chunk_begin + token.end);
+    if (why != nullptr) why->heads = position.heads;
+    if (!feed_token(position.heads, token.label)) {
+      if (why != nullptr) {
+        why->kind = Rejection::Kind::kUnexpectedToken;
+        why->begin = position.lexeme_begin;
+        why->end = end;
+        why->label = token.label;
+      }
+      return false;
+    }
+    position.lexeme_begin = end;
+  }
+  if (failure) {
+    if (why != nullptr) {
+      why->kind = Rejection::Kind::kNoTerminal;
+      why->heads = position.heads;
+      why->begin = static_cast<std::uint64_t>(chunk_begin + failure->lexeme_begin);
+      why->end = static_cast<std::uint64_t>(chunk_begin + failure->offset);
+      why->lexeme = failure->lexeme;
+    }
+    return false;
+  }
+  position.offset += bytes.size();
+  if (!is_viable(position, fallback_depth)) {
+    if (why != nullptr) {
+      why->kind = Rejection::Kind::kDeadEnd;
+      why->heads = position.heads;
+      why->begin = position.lexeme_begin;
+      why->end = position.offset;
+    }
+    return false;
+  }
+  return true;
+}
+
+// Viability (docs/glr.md, "Viability"). The lexer sits inside a lexeme L that began at
+// lexeme_begin; the stacks hold every token before it. A future exists iff
+//  (a) L grows into one of viable_terminals(state) that the stacks can take; or
+//  (e) the text ends here: the lexer is flushed and the sentence is complete; or
+//  (b) L has an accepted prefix A and pending bytes P, and some next byte kills the DFA: then A
+//      is emitted, P and that byte are lexed again, and that text must still be viable.
+bool IncrementalRecognizer::is_viable(const ParsePosition& position, int fallback_depth) const {
+  const lexer::LexerDfa& dfa = grammar_->dfa();
+  const lexer::LexerConfiguration& lexer = position.lexer;
+  if (lexer.accepted == lexer::LexerDfa::kNoLabel) {
+    if (lexer.pending.empty()) {  // between two tokens
+      return any_takeable(position.heads, dfa.viable_terminals(dfa.start_state())) ||
+             parser_.accepts_end(position.heads);
+    }
+    // Inside a lexeme that is no token yet: only growing it can help; ending here cannot.
+    return any_takeable(position.heads, dfa.viable_terminals(lexer.state));
+  }
+  if (any_takeable(position.heads, dfa.viable_terminals(lexer.state))) return true;
+  if (is_accepting(position)) return true;
+  // With nothing pending the lexeme is exactly A, and ending it emits A, which (a) covered.
+  if (lexer.pending.empty() || fallback_depth >= kMaxFallbackDepth) return false;
+  for (const std::uint8_t byte : byte_classes_) {
+    if (dfa.next(lexer.state, byte) != lexer::LexerDfa::kDeadState) continue;
+    ParsePosition after = position;
+    const char c = static_cast<char>(byte);
+    if (advance(after, std::string_view(&c, 1), nullptr, fallback_depth + 1)) return true;
+  }
+  return false;
+}
+
+bool IncrementalRecognizer::is_accepting(const ParsePosition& position) const {
+  lexer::LexerConfiguration lexer = position.lexer;
+  std::vector<lexer::EmittedToken> tokens;
+  if (lexer::finish(grammar_->dfa(), lexer, tokens)) return false;
+  if (tokens.empty()) return parser_.accepts_end(position.heads);
+  GssHeads heads = position.heads;
+  for (const lexer::EmittedToken& token : tokens)
+    if (!feed_token(heads, token.label)) return false;
+  return parser_.accepts_end(heads);
+}
+
+std::string IncrementalRecognizer::describe_terminal(SymbolId terminal) const {
+  if (terminal == parser_.end_of_input()) return "end of input";
+  const Terminal& t = grammar_->grammar().terminal(terminal);
+  if (t.is_literal && t.flags.find('i') == std::string::npos)
+    return fmt::format("\"{}\"", t.literal);
+  return t.name;
+}
+
+std::string IncrementalRecognizer::describe_expected(std::span<const GssNodeRef> heads) const {
+  constexpr std::size_t kMaxListed = 40;
+  const std::vector<SymbolId> terminals = parser_.shiftable_terminals(heads);
+  if (terminals.empty()) return "nothing";
+  std::string text;
+  for (std::size_t i = 0; i < terminals.size() && i < kMaxListed; ++i) {
+    if (i > 0) text += ", ";
+    text += describe_terminal(terminals[i]);
+  }
+  if (terminals.size() > kMaxListed)
+    text += fmt::format(", ... ({} more)", terminals.size() - kMaxListed);
+  return text;
+}
+
+}  // namespace glrmask::glr

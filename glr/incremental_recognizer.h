@@ -1,0 +1,97 @@
+// Lexer and GLR parser driven together over a byte stream, one chunk at a time, with the exact
+// "can this text still be completed?" test the decoding Session needs after every token. The
+// state between chunks is a ParsePosition, a plain value; the recognizer itself is immutable and
+// shared by all sessions of a grammar (and all threads).
+//
+// docs/glr.md states the semantics: how emitted tokens feed the parser (ties, %ignore, skippable
+// terminals) and what "viable" means.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "glr/compiled_grammar.h"
+#include "glr/glr_parser.h"
+#include "glr/gss.h"
+#include "lexer/lexer_configuration.h"
+
+namespace glrmask::glr {
+
+// Where the text stands after some bytes: the parser stacks for the tokens emitted so far and the
+// lexer's configuration inside the lexeme that follows them.
+struct ParsePosition {
+  GssHeads heads;
+  lexer::LexerConfiguration lexer;
+  std::uint64_t offset = 0;        // bytes consumed
+  std::uint64_t lexeme_begin = 0;  // where the lexeme the lexer is inside began
+};
+
+// Why a text was rejected, for the error message.
+struct Rejection {
+  enum class Kind : std::uint8_t {
+    kNoTerminal,       // the lexer found no terminal for bytes [begin, end]
+    kUnexpectedToken,  // the token [begin, end) (all alternatives of `label`) cannot be parsed
+    kDeadEnd,          // the lexeme from `begin` can only become terminals the parser refuses
+    kIncomplete,       // the input ended before a complete sentence
+  };
+  Kind kind = Kind::kIncomplete;
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+  lexer::LabelId label = 0;  // kUnexpectedToken
+  std::string lexeme;        // the bytes from `begin` that were seen
+  GssHeads heads;            // the stacks where the offending lexeme began
+};
+
+class IncrementalRecognizer {
+ public:
+  explicit IncrementalRecognizer(std::shared_ptr<const CompiledGrammar> grammar);
+
+  const CompiledGrammar& grammar() const { return *grammar_; }
+  const std::shared_ptr<const CompiledGrammar>& grammar_ptr() const { return grammar_; }
+  const GlrParser& parser() const { return parser_; }
+
+  ParsePosition start() const;
+  // One representative byte per class of bytes the lexer cannot tell apart, ascending.
+  const std::vector<std::uint8_t>& byte_classes() const { return byte_classes_; }
+
+  // Feeds `bytes`: lexes them, parses every token that became final, then checks that the text
+  // is still viable. On success `position` has advanced; on failure it is unspecified and, when
+  // `why` is given, *why says what went wrong.
+  bool advance(ParsePosition& position, std::string_view bytes, Rejection* why = nullptr) const;
+
+  // Whether some continuation (possibly empty) makes the text a sentence.
+  bool is_viable(const ParsePosition& position) const { return is_viable(position, 0); }
+  // Whether the text is a sentence as it stands: the lexer flushed, $END accepted.
+  bool is_accepting(const ParsePosition& position) const;
+
+  // Feeds one token of the lexer (all alternatives of `label`) to the stacks; false when none
+  // parses. %ignore'd alternatives are "skip"; a skippable terminal no stack can shift is skipped.
+  bool feed_token(GssHeads& heads, lexer::LabelId label) const;
+  // Whether a lexeme becoming `terminal` could be taken by the stacks: it is ignored, skippable,
+  // or some stack shifts it after its reductions.
+  bool can_take(std::span<const GssNodeRef> heads, SymbolId terminal) const;
+
+  // "NAME", "\"(\"" (a literal) or "end of input", for messages.
+  std::string describe_terminal(SymbolId terminal) const;
+  // The terminals some stack can shift, and "end of input" when it accepts, as one line.
+  std::string describe_expected(std::span<const GssNodeRef> heads) const;
+
+ private:
+  bool advance(ParsePosition& position, std::string_view bytes, Rejection* why,
+               int fallback_depth) const;
+  bool is_viable(const ParsePosition& position, int fallback_depth) const;
+  bool any_takeable(std::span<const GssNodeRef> heads,
+                    std::span<const std::uint32_t> terminals) const;
+
+  std::shared_ptr<const CompiledGrammar> grammar_;
+  GlrParser parser_;
+  std::vector<std::uint8_t> byte_classes_;  // one representative byte per lexer byte class
+  std::vector<char> ignored_;               // per terminal: %ignore'd
+  std::vector<char> skippable_;             // per terminal: ParseOptions::skippable
+};
+
+}  // namespace glrmask::glr
