@@ -4,9 +4,11 @@
 // byte of a token, the lexer branch is usually in a state many forks reach too (a fresh lexeme
 // after a space or an operator, the inside of a string). So the builder walks each subtrie
 // below a first byte once per distinct branch state reached there (a *piece*), and a fork's
-// label trie is its pieces grafted under the label (if any) that the first byte emitted, with
-// the token sets of equal (label sequence, end fork) united. On the SynCode grammars with
-// Llama-3 this cuts the lexer steps about 20- to 60-fold.
+// label trie is its pieces grafted under the label (if any) that the first byte emitted. The
+// pieces' token sets are interned once; a fork's weight is one of them or the union of a few
+// (equal (label sequence, end fork) reached below different first bytes), so the same sets
+// recur across forks and their unions hit the pool's memo. On the SynCode grammars with
+// Llama-3 this cuts the lexer steps 20- to 60-fold and avoids building a bitmap per weight.
 #pragma once
 
 #include <cstdint>
@@ -16,19 +18,24 @@
 #include "lexer/flat_u64_map.h"
 #include "lexer/lexer_dfa.h"
 #include "lexer/terminal_dwa.h"
+#include "lib/token_set_id.h"
 #include "lib/token_set_roaring.h"
 
 namespace glrmask::lexer {
 
-// A label trie with token sets per (node, end fork); node 0 is the root and parents have smaller
-// ids than their children. Pieces and assembled forks both have this shape.
-struct LabelTrieWeights {
+// A label trie: node 0 is the root and parents have smaller ids than their children.
+struct LabelTrie {
   std::vector<uint32_t> parent = {UINT32_MAX};
-  std::vector<LabelId> label = {LexerDfa::kNoLabel};
+  std::vector<LabelId> label = {LexerDfa::kNoLabel};  // on the edge into the node
+};
+
+// A subtrie walk with its end forks numbered and its token sets interned.
+struct SubtriePiece {
+  LabelTrie trie;
   struct Group {
     uint32_t node;
     ForkId end;
-    RoaringBitmap tokens;
+    TokenSetId tokens;
   };
   std::vector<Group> groups;
   RoaringBitmap alive;  // the union of the groups' tokens
@@ -40,20 +47,33 @@ struct PieceUse {
   uint32_t piece;
 };
 
-// Reusable per thread.
+// A fork's label trie; each weight is the union of its `inputs` (ascending, at least one).
+struct AssembledFork {
+  LabelTrie trie;
+  struct Group {
+    uint32_t node;
+    ForkId end;
+    uint32_t inputs_begin, inputs_end;
+  };
+  std::vector<Group> groups;
+  std::vector<TokenSetId> inputs;
+  RoaringBitmap alive;
+};
+
+// Reusable per thread. Reads the pieces only (and no pool): safe to run on many forks at once.
 class ForkAssembler {
  public:
-  LabelTrieWeights assemble(std::span<const PieceUse> uses,
-                            std::span<const LabelTrieWeights> pieces);
+  AssembledFork assemble(std::span<const PieceUse> uses, std::span<const SubtriePiece> pieces);
 
  private:
-  uint32_t child(LabelTrieWeights& out, uint32_t node, LabelId label);
+  uint32_t child(LabelTrie& trie, uint32_t node, LabelId label);
 
   FlatU64Map children_;
   FlatU64Map groups_;
   std::vector<uint32_t> mapped_;
-  std::vector<std::pair<uint32_t, const RoaringBitmap*>> contributions_;
+  std::vector<std::pair<uint32_t, TokenSetId>> contributions_;  // (group, set)
   std::vector<std::pair<uint32_t, ForkId>> group_keys_;
+  std::vector<const RoaringBitmap*> alive_inputs_;
 };
 
 }  // namespace glrmask::lexer

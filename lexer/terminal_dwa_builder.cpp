@@ -112,14 +112,14 @@ class TerminalDwaBuilder {
       walks.clear();
 
       // Assemble each fork from its pieces and merge it.
-      std::vector<LabelTrieWeights> assembled(last - first);
+      std::vector<AssembledFork> assembled(last - first);
       parallel_over(first, last, [&](size_t f) {
         assembled[f - first] = assemblers.local().assemble(uses[f - first], pieces_);
       });
       dwa_.stats_.walk_seconds += seconds_since(walk_started);
       for (size_t f = first; f < last; ++f) {
         merge(static_cast<ForkId>(f), assembled[f - first]);
-        assembled[f - first] = LabelTrieWeights{};  // release its bitmaps now
+        assembled[f - first] = AssembledFork{};  // release it now
       }
       dwa_.stats_.pieces += pieces_.size() - new_pieces_begin;
       first = last;
@@ -181,9 +181,9 @@ class TerminalDwaBuilder {
   }
 
   void add_piece(SubtrieWalk& walk, ForkId requested_by) {
-    LabelTrieWeights& piece = pieces_.emplace_back();
-    piece.parent = std::move(walk.parent);
-    piece.label = std::move(walk.label);
+    SubtriePiece& piece = pieces_.emplace_back();
+    piece.trie.parent = std::move(walk.parent);
+    piece.trie.label = std::move(walk.label);
     std::vector<std::optional<TokenId>> example(walk.ends.size());
     for (const SubtrieWalk::Group& group : walk.groups) {
       if (!example[group.end]) example[group.end] = group.tokens.minimum();
@@ -193,7 +193,7 @@ class TerminalDwaBuilder {
       ends[e] = intern_fork(std::move(walk.ends[e]), requested_by, example[e].value_or(0));
     }
     for (SubtrieWalk::Group& group : walk.groups) {
-      piece.groups.push_back({group.node, ends[group.end], std::move(group.tokens)});
+      piece.groups.push_back({group.node, ends[group.end], pool_.intern(std::move(group.tokens))});
     }
     piece.alive = std::move(walk.alive);
     dwa_.stats_.trie_steps += walk.steps;
@@ -241,30 +241,35 @@ class TerminalDwaBuilder {
     return child;
   }
 
-  void merge(ForkId fork, LabelTrieWeights& walk) {
+  void merge(ForkId fork, AssembledFork& assembled) {
     TerminalDwaStats& stats = dwa_.stats_;
+    const LabelTrie& trie = assembled.trie;
     // Weights per local node, ascending end fork.
-    const size_t nodes = walk.parent.size();
+    const size_t nodes = trie.parent.size();
     std::vector<uint32_t> weight_begin(nodes + 1, 0);
-    for (const LabelTrieWeights::Group& group : walk.groups) ++weight_begin[group.node + 1];
+    for (const AssembledFork::Group& group : assembled.groups) ++weight_begin[group.node + 1];
     for (size_t n = 0; n < nodes; ++n) weight_begin[n + 1] += weight_begin[n];
-    std::vector<DwaWeight> weights(walk.groups.size());
+    std::vector<DwaWeight> weights(assembled.groups.size());
     {
       std::vector<uint32_t> cursor(weight_begin.begin(), weight_begin.end() - 1);
-      for (LabelTrieWeights::Group& group : walk.groups) {
-        stats.token_alternatives += group.tokens.cardinality();
-        weights[cursor[group.node]++] = {group.end, pool_.intern(std::move(group.tokens))};
+      for (const AssembledFork::Group& group : assembled.groups) {
+        TokenSetId tokens = assembled.inputs[group.inputs_begin];
+        for (uint32_t i = group.inputs_begin + 1; i < group.inputs_end; ++i) {
+          tokens = pool_.unite(tokens, assembled.inputs[i]);
+        }
+        stats.token_alternatives += pool_.cardinality(tokens);
+        weights[cursor[group.node]++] = {group.end, tokens};
       }
     }
     // Children per local node, ascending label.
     std::vector<uint32_t> edge_begin(nodes + 1, 0);
-    for (size_t n = 1; n < nodes; ++n) ++edge_begin[walk.parent[n] + 1];
+    for (size_t n = 1; n < nodes; ++n) ++edge_begin[trie.parent[n] + 1];
     for (size_t n = 0; n < nodes; ++n) edge_begin[n + 1] += edge_begin[n];
     std::vector<uint32_t> children(nodes > 0 ? nodes - 1 : 0);
     {
       std::vector<uint32_t> cursor(edge_begin.begin(), edge_begin.end() - 1);
       for (size_t n = 1; n < nodes; ++n)
-        children[cursor[walk.parent[n]]++] = static_cast<uint32_t>(n);
+        children[cursor[trie.parent[n]]++] = static_cast<uint32_t>(n);
     }
 
     // Hash-cons bottom up: a child always has a larger local id than its parent.
@@ -278,7 +283,7 @@ class TerminalDwaBuilder {
       });
       std::vector<DwaEdge> edges;
       for (uint32_t i = edge_begin[n]; i < edge_begin[n + 1]; ++i) {
-        edges.push_back({walk.label[children[i]], global[children[i]]});
+        edges.push_back({trie.label[children[i]], global[children[i]]});
       }
       std::sort(edges.begin(), edges.end(),
                 [](const DwaEdge& a, const DwaEdge& b) { return a.label < b.label; });
@@ -293,8 +298,8 @@ class TerminalDwaBuilder {
     // Statistics over label sequences, shared between forks through one global sequence trie.
     std::vector<uint32_t> sequence(nodes, 0), depth(nodes, 0);
     for (size_t n = 1; n < nodes; ++n) {
-      sequence[n] = sequence_child(sequence[walk.parent[n]], walk.label[n]);
-      depth[n] = depth[walk.parent[n]] + 1;
+      sequence[n] = sequence_child(sequence[trie.parent[n]], trie.label[n]);
+      depth[n] = depth[trie.parent[n]] + 1;
     }
     for (size_t n = 0; n < nodes; ++n) {
       for (uint32_t i = weight_begin[n]; i < weight_begin[n + 1]; ++i) {
@@ -308,8 +313,8 @@ class TerminalDwaBuilder {
       }
     }
     stats.trie_nodes += nodes;
-    stats.dead_pairs += trie_.tokens().size() - walk.alive.cardinality();
-    dwa_.alive_[fork] = pool_.intern(std::move(walk.alive));
+    stats.dead_pairs += trie_.tokens().size() - assembled.alive.cardinality();
+    dwa_.alive_[fork] = pool_.intern(std::move(assembled.alive));
   }
 
   DwaNodeId intern_node(const std::vector<uint32_t>& signature, std::span<const DwaWeight> weights,
@@ -393,7 +398,7 @@ class TerminalDwaBuilder {
   std::vector<uint8_t> sequence_emitted_ = {0};
   std::unordered_set<uint64_t> sequence_ends_;
   std::unordered_map<PieceKey, uint32_t, PieceKeyHash> piece_ids_;
-  std::vector<LabelTrieWeights> pieces_;
+  std::vector<SubtriePiece> pieces_;
 };
 
 TerminalDwa build_terminal_dwa(const LexerDfa& dfa, const VocabularyTrie& vocabulary,
