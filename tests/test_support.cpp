@@ -1,19 +1,26 @@
 #include "tests/test_support.h"
 
+#include <sys/wait.h>
+
 #include <array>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <sys/wait.h>
 
 #include "lib/settings.h"
 
 namespace glrmask::testing {
 
-std::filesystem::path fixtures_dir() { return GLRMASK_FIXTURES_DIR; }
-std::filesystem::path source_dir() { return GLRMASK_SOURCE_DIR; }
-std::filesystem::path glrmask_binary() { return GLRMASK_GLRMASK_BIN; }
+std::filesystem::path fixtures_dir() {
+  return GLRMASK_FIXTURES_DIR;
+}
+std::filesystem::path source_dir() {
+  return GLRMASK_SOURCE_DIR;
+}
+std::filesystem::path glrmask_binary() {
+  return GLRMASK_GLRMASK_BIN;
+}
 
 bool require_data_dir(std::string_view what) {
   if (have_data_dir()) return true;
@@ -45,7 +52,8 @@ CommandResult run_command(const std::string& command) {
   if (!pipe) return {-1, "popen failed"};
   std::array<char, 4096> buffer;
   size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), n);
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    result.output.append(buffer.data(), n);
   int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
