@@ -17,6 +17,7 @@ int run_tokenize(const CommandArgs& args);
 int run_lex(const CommandArgs& args);
 int run_conflicts(const CommandArgs& args);
 int run_stats(const CommandArgs& args);
+int run_check(const CommandArgs& args);
 
 struct Command {
   std::string_view name;
@@ -42,6 +43,10 @@ inline constexpr Command kCommands[] = {
      run_conflicts},
     {"stats", "glrmask stats GRAMMAR [--start S] [--policy glr|lark] [--skippable T,...]",
      "sizes of the grammar, lexer DFA and LR table, conflict counts and build times", run_stats},
+    {"check", "glrmask check GRAMMAR FILE... [--start S] [--policy glr|lark] [--skippable T,...]",
+     "whether each file is a sentence of the grammar; a rejection names the first byte offset "
+     "where the text stopped being a prefix of a sentence (exit 1 if any file is rejected)",
+     run_check},
 };
 
 }  // namespace glrmask::app

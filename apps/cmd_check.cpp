@@ -1,0 +1,59 @@
+// `glrmask check`: is each file a sentence of the grammar? Prints one line per file; a rejected
+// file names the first byte offset at which its text stopped being a prefix of any sentence.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "apps/args.h"
+#include "apps/commands.h"
+#include "apps/grammar_options.h"
+#include "glr/compiled_grammar.h"
+#include "glr/session.h"
+#include "lib/error.h"
+
+namespace glrmask::app {
+namespace {
+
+std::string read_input(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Error(fmt::format("{}: cannot open file", file));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+}  // namespace
+
+int run_check(const CommandArgs& argv) {
+  CommandArgs rest = argv;
+  glr::ParseOptions options = take_grammar_options(rest);
+  Args args(rest, {}, {"quiet"});
+  if (args.positional().size() < 2)
+    throw Error("expected a grammar and at least one file; usage: glrmask check GRAMMAR FILE...");
+  auto grammar = glr::CompiledGrammar::load_lark(args.positional()[0], options);
+
+  std::size_t rejected = 0;
+  for (std::size_t i = 1; i < args.positional().size(); ++i) {
+    const std::string& file = args.positional()[i];
+    std::string text = read_input(file);
+    glr::Session session(grammar);
+    std::string verdict = "accepted";
+    try {
+      session.commit_bytes(text);
+      if (!session.is_accepting())
+        throw Error(
+            fmt::format("byte offset {}: the text ends before a complete sentence", text.size()));
+    } catch (const Error& e) {
+      ++rejected;
+      verdict = fmt::format("rejected: {}", e.what());
+    }
+    if (!args.flag("quiet") || verdict != "accepted") fmt::print("{}: {}\n", file, verdict);
+  }
+  if (args.positional().size() > 2)
+    fmt::print("{} of {} accepted\n", args.positional().size() - 1 - rejected,
+               args.positional().size() - 1);
+  return rejected == 0 ? 0 : 1;
+}
+
+}  // namespace glrmask::app
