@@ -18,6 +18,7 @@
 #include "tests/glr_session_support.h"
 
 using namespace glrmask;
+using glrmask::testing::error_offset;
 using glrmask::testing::load_session_fixture;
 using glrmask::testing::reference_verdict;
 
@@ -42,14 +43,6 @@ void for_each_text(const std::vector<std::string>& pieces, int max_pieces,
   };
   std::string text;
   extend(text, 0);
-}
-
-// The offset reported by a glrmask::Error "syntax error at byte offset N ...", or -1.
-long long error_offset(const std::string& message) {
-  const std::string key = "byte offset ";
-  const auto at = message.find(key);
-  if (at == std::string::npos) return -1;
-  return std::stoll(message.substr(at + key.size()));
 }
 
 void check_against_reference(const std::string& fixture, const Enumeration& e,

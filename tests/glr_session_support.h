@@ -8,12 +8,14 @@
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <optional>
+#include <ostream>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "glr/compiled_grammar.h"
+#include "glr/session.h"
 #include "lexer/streaming_lexer.h"
 #include "lib/error.h"
 #include "lib/grammar.h"
@@ -153,6 +155,57 @@ inline std::shared_ptr<const glr::CompiledGrammar> compile_lark(std::string_view
 inline std::shared_ptr<const glr::CompiledGrammar> load_session_fixture(
     const std::string& name, glr::ParseOptions options = {}) {
   return glr::CompiledGrammar::load_lark(fixtures_dir() / "glr_session" / name, options);
+}
+
+// The offset a glrmask::Error names as "... byte offset N ...", or -1.
+inline long long error_offset(const std::string& message) {
+  const std::string key = "byte offset ";
+  const auto at = message.find(key);
+  if (at == std::string::npos) return -1;
+  return std::stoll(message.substr(at + key.size()));
+}
+
+// What happens to a whole text: accepted, or rejected at a byte offset (the end of the text when
+// it is only incomplete).
+struct Verdict {
+  bool accepted = false;
+  long long error_offset = -1;
+  std::string message;
+  bool operator==(const Verdict& other) const {
+    return accepted == other.accepted && error_offset == other.error_offset;
+  }
+};
+
+inline std::ostream& operator<<(std::ostream& out, const Verdict& verdict) {
+  return out << (verdict.accepted ? "accepted"
+                                  : "rejected at " + std::to_string(verdict.error_offset) + ": " +
+                                        verdict.message);
+}
+
+// Commits the pieces in order, then ends the text.
+inline Verdict verdict_of_pieces(
+    const std::shared_ptr<const glr::IncrementalRecognizer>& recognizer,
+    const std::vector<std::string_view>& pieces) {
+  glr::Session session(recognizer, nullptr, {.max_rollback = 0});
+  try {
+    for (const std::string_view piece : pieces) session.commit_bytes(piece);
+    session.commit_end();
+  } catch (const Error& error) {
+    return {false, error_offset(error.what()), error.what()};
+  }
+  return {true, -1, ""};
+}
+
+inline Verdict verdict_of(const std::shared_ptr<const glr::IncrementalRecognizer>& recognizer,
+                          std::string_view text) {
+  return verdict_of_pieces(recognizer, {text});
+}
+
+inline Verdict verdict_byte_by_byte(
+    const std::shared_ptr<const glr::IncrementalRecognizer>& recognizer, std::string_view text) {
+  std::vector<std::string_view> pieces;
+  for (std::size_t i = 0; i < text.size(); ++i) pieces.push_back(text.substr(i, 1));
+  return verdict_of_pieces(recognizer, pieces);
 }
 
 // A hand-made vocabulary: ids 0..n-1 are `tokens` (exact bytes; no '▁' needed, spaces are kept),

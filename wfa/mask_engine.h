@@ -1,0 +1,30 @@
+// The interface every mask engine implements, so experiments and tests can swap them: given a
+// decoding session, fill the dense bitmask of the tokens that may come next.
+//
+// Contract (DESIGN.md §1): bit i of `words` (bit i % 32 of word i / 32) is set iff token i is not
+// special and the session's text followed by the token's bytes is still viable; the vocabulary's
+// EOS bit is set iff the text is already a complete sentence (Session::is_accepting()). Every
+// other bit, including those past the vocabulary size, is zero. A finished session (EOS
+// committed) gets an empty mask. `words.size()` must be dense_word_count(vocabulary size).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "glr/session.h"
+
+namespace glrmask::wfa {
+
+class MaskEngine {
+ public:
+  virtual ~MaskEngine() = default;
+
+  // A short name for reports and command-line options ("oracle", "wfa", ...).
+  virtual std::string_view name() const = 0;
+
+  // Throws glrmask::Error when `words` has the wrong size.
+  virtual void fill_mask(const glr::Session& session, std::span<std::uint32_t> words) = 0;
+};
+
+}  // namespace glrmask::wfa
