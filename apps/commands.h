@@ -18,6 +18,7 @@ int run_lex(const CommandArgs& args);
 int run_conflicts(const CommandArgs& args);
 int run_stats(const CommandArgs& args);
 int run_check(const CommandArgs& args);
+int run_mask(const CommandArgs& args);
 
 struct Command {
   std::string_view name;
@@ -47,6 +48,12 @@ inline constexpr Command kCommands[] = {
      "whether each file is a sentence of the grammar; a rejection names the first byte offset "
      "where the text stopped being a prefix of a sentence (exit 1 if any file is rejected)",
      run_check},
+    {"mask",
+     "glrmask mask GRAMMAR --tokenizer NAME|PATH --input FILE [--engine NAME] [--compare NAME] "
+     "[--json] [--max-steps N] [--start S] [--policy glr|lark] [--skippable T,...]",
+     "teacher forcing: the mask at every token of FILE must allow it (and EOS at the end); "
+     "latency percentiles, bit-for-bit comparison with a second engine (exit 1 on a failure)",
+     run_mask},
 };
 
 }  // namespace glrmask::app

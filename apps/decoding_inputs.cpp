@@ -1,0 +1,51 @@
+#include "apps/decoding_inputs.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cstdlib>
+
+#include "lib/error.h"
+#include "lib/settings.h"
+#include "lib/tokenizer_spec.h"
+
+namespace glrmask::app {
+
+DecodingInputs load_decoding_inputs(const std::string& grammar_path,
+                                    const glr::ParseOptions& options, const std::string& tokenizer,
+                                    bool with_encoder) {
+  const TokenizerSpec spec = TokenizerSpec::load(resolve_tokenizer(tokenizer));
+  Vocabulary vocabulary(spec);
+  const auto eos = vocabulary.eos();
+  if (!eos) {
+    throw Error(fmt::format("tokenizer {}: no EOS token ({}); decoding needs one to end a text",
+                            tokenizer, vocabulary.description()));
+  }
+  DecodingInputs inputs{glr::CompiledGrammar::load_lark(grammar_path, options),
+                        std::move(vocabulary), std::nullopt, *eos};
+  if (with_encoder) inputs.encoder.emplace(spec);
+  return inputs;
+}
+
+std::uint64_t parse_count_option(std::string_view option, const std::string& text,
+                                 std::uint64_t minimum) {
+  std::uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (error != std::errc() || stop != end || value < minimum) {
+    throw Error(
+        fmt::format("option --{}: expected an integer >= {}, got '{}'", option, minimum, text));
+  }
+  return value;
+}
+
+double parse_probability_option(std::string_view option, const std::string& text) {
+  char* stop = nullptr;
+  const double value = std::strtod(text.c_str(), &stop);
+  if (text.empty() || stop != text.c_str() + text.size() || !(value >= 0.0 && value <= 1.0))
+    throw Error(
+        fmt::format("option --{}: expected a probability in [0, 1], got '{}'", option, text));
+  return value;
+}
+
+}  // namespace glrmask::app

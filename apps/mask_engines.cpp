@@ -1,0 +1,45 @@
+#include "apps/mask_engines.h"
+
+#include <fmt/format.h>
+
+#include "lib/error.h"
+#include "wfa/oracle_engine.h"
+
+namespace glrmask::app {
+namespace {
+
+const MaskEngineEntry kEngines[] = {
+    {"oracle", "tries every token on a copy of the session (the reference; slow)",
+     [](const MaskEngineInputs& inputs) -> std::unique_ptr<wfa::MaskEngine> {
+       return std::make_unique<wfa::OracleEngine>(*inputs.vocabulary);
+     }},
+};
+
+}  // namespace
+
+std::span<const MaskEngineEntry> mask_engines() {
+  return kEngines;
+}
+
+std::string mask_engine_names() {
+  std::string names;
+  for (const MaskEngineEntry& entry : mask_engines()) {
+    if (!names.empty()) names += ", ";
+    names += entry.name;
+  }
+  return names;
+}
+
+std::unique_ptr<wfa::MaskEngine> make_mask_engine(std::string_view name,
+                                                  const MaskEngineInputs& inputs,
+                                                  std::string_view option) {
+  if (!inputs.grammar || !inputs.vocabulary)
+    throw Error(
+        fmt::format("option {}: engine '{}' needs a grammar and a vocabulary", option, name));
+  for (const MaskEngineEntry& entry : mask_engines())
+    if (entry.name == name) return entry.make(inputs);
+  throw Error(fmt::format("option {}: unknown mask engine '{}' (known: {})", option, name,
+                          mask_engine_names()));
+}
+
+}  // namespace glrmask::app
