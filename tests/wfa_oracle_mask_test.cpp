@@ -115,7 +115,7 @@ TEST_CASE("oracle: mask size is checked, a finished session allows nothing") {
 }
 
 TEST_CASE("oracle with Llama-3: teacher-forced tokens always allowed, EOS only at the end") {
-  if (!glrmask::testing::require_data_dir("wfa_oracle_test (SynCode JSON and SQL grammars)") ||
+  if (!glrmask::testing::require_data_dir("wfa_oracle_mask_test (SynCode JSON and SQL grammars)") ||
       !glrmask::testing::require_tokenizer("llama3"))
     return;
   const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
