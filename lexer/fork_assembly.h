@@ -8,7 +8,7 @@
 // pieces' token sets are interned once; a fork's weight is one of them or the union of a few
 // (equal (label sequence, end fork) reached below different first bytes), so the same sets
 // recur across forks and their unions hit the pool's memo. On the SynCode grammars with
-// Llama-3 this cuts the lexer steps 20- to 60-fold and avoids building a bitmap per weight.
+// Llama-3 this cuts the lexer steps 30- to 60-fold and avoids building a bitmap per weight.
 #pragma once
 
 #include <cstdint>
