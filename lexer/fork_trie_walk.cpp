@@ -55,7 +55,7 @@ void ForkTrieWalker::record(uint32_t trie_node, uint32_t begin, uint32_t end) {
   }
 }
 
-SubtrieWalk ForkTrieWalker::walk(uint32_t trie_node, const LexerFork& fork) {
+SubtrieWalk ForkTrieWalker::walk(uint32_t trie_node, const LexerFork& fork, bool descend) {
   SubtrieWalk out;
   out.parent.push_back(UINT32_MAX);
   out.label.push_back(LexerDfa::kNoLabel);
@@ -70,7 +70,7 @@ SubtrieWalk ForkTrieWalker::walk(uint32_t trie_node, const LexerFork& fork) {
 
   branches_.push_back({0, fork.state, inhibitor_sets_.intern(fork.inhibitors)});
   record(trie_node, 0, 1);
-  stack_.push_back({trie_node, trie_.first_child(trie_node), 0, 1});
+  if (descend) stack_.push_back({trie_node, trie_.first_child(trie_node), 0, 1});
   while (!stack_.empty()) {
     Frame& frame = stack_.back();
     if (frame.next_child == trie_.child_end(frame.trie_node)) {

@@ -38,8 +38,9 @@ class ForkTrieWalker {
  public:
   ForkTrieWalker(const LexerDfa& dfa, const VocabularyTrie& trie);
 
-  // The tokens of the subtrie below `trie_node` (those ending at it included), read from `fork`.
-  SubtrieWalk walk(uint32_t trie_node, const LexerFork& fork);
+  // The tokens of the subtrie below `trie_node` (those ending at it included), read from `fork`;
+  // with `descend` false only those ending at it.
+  SubtrieWalk walk(uint32_t trie_node, const LexerFork& fork, bool descend = true);
 
  private:
   struct Branch {

@@ -106,7 +106,10 @@ class TerminalDwaBuilder {
       // Walk the new pieces, then number their end forks (queueing the new ones).
       std::vector<SubtrieWalk> walks(new_pieces.size());
       parallel_over(0, new_pieces.size(), [&](size_t p) {
-        walks[p] = walkers.local().walk(new_pieces[p].first, *new_pieces[p].second);
+        // The root's piece holds only the empty token strings: every other token is in the
+        // piece of its first byte.
+        const uint32_t node = new_pieces[p].first;
+        walks[p] = walkers.local().walk(node, *new_pieces[p].second, node != VocabularyTrie::kRoot);
       });
       for (size_t p = 0; p < walks.size(); ++p) add_piece(walks[p], requested_by[p]);
       walks.clear();
