@@ -1,6 +1,7 @@
-// `glrmask demo`: the main job on its embedded default. For now it loads a real tokenizer, encodes
-// the bundled example, and prints vocabulary statistics and encode throughput; it grows into the
-// grammar/mask latency demo as the mask engines land.
+// `glrmask demo`: the main job on its embedded default. It loads a real tokenizer, compiles the
+// bundled JSON grammar, teacher-forces the bundled JSON document through a decoding session with a
+// mask engine (every step: mask, check the real next token is in it, commit) and prints the
+// latency table; then the encoder's throughput. It needs nothing but the setup cache.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,8 +10,14 @@
 #include "apps/args.h"
 #include "apps/commands.h"
 #include "apps/demo_example.h"
+#include "apps/latency_stats.h"
+#include "apps/mask_engines.h"
+#include "glr/compiled_grammar.h"
+#include "glr/session.h"
+#include "lib/dense_mask.h"
 #include "lib/encoder.h"
 #include "lib/error.h"
+#include "lib/lark_loader.h"
 #include "lib/settings.h"
 #include "lib/tokenizer_spec.h"
 #include "lib/vocabulary.h"
@@ -24,61 +31,85 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+void print_latency_row(std::string_view what, const LatencySummary& s) {
+  fmt::print("  {:<8} {:>6} {:>10.1f} {:>10.1f} {:>10.1f} {:>10.1f} {:>10.1f} {:>10.1f}\n", what,
+             s.count, s.mean_us, s.p50_us, s.p90_us, s.p99_us, s.p999_us, s.max_us);
+}
+
 }  // namespace
 
 int run_demo(const CommandArgs& argv) {
-  Args args(argv, {"tokenizer", "repeat"}, {});
-  args.expect_positional(0, 0, "glrmask demo [--tokenizer NAME|PATH] [--repeat N]");
+  Args args(argv, {"tokenizer", "engine", "repeat"}, {});
+  args.expect_positional(0, 0, "glrmask demo [--tokenizer NAME|PATH] [--engine NAME] [--repeat N]");
   const std::string tokenizer = args.value_or("tokenizer", "llama3");
+  const std::string engine_name = args.value_or("engine", "oracle");
   const int repeat = std::stoi(args.value_or("repeat", "200"));
   if (repeat < 1) throw Error("--repeat must be at least 1");
 
+  // 1. The tokenizer.
   auto path = resolve_tokenizer(tokenizer);
   auto start = Clock::now();
   TokenizerSpec spec = TokenizerSpec::load(path);
-  double parse_s = seconds_since(start);
-  start = Clock::now();
   Vocabulary vocab(spec);
   Encoder encoder(spec);
-  double build_s = seconds_since(start);
+  fmt::print("glrmask demo\n  tokenizer  {} — loaded in {:.0f} ms\n", vocab.description(),
+             seconds_since(start) * 1e3);
 
-  fmt::print("glrmask demo: tokenizer {} ({})\n", tokenizer, vocab.description());
-  fmt::print("  load: parse tokenizer.json {:.0f} ms, build vocabulary and encoder {:.0f} ms\n",
-             parse_s * 1e3, build_s * 1e3);
-
-  std::size_t maskable = 0, longest = 0;
-  for (TokenId id = 0; id < vocab.size(); ++id) {
-    if (!vocab.contains(id) || vocab.is_special(id)) continue;
-    ++maskable;
-    longest = std::max(longest, vocab.bytes(id).size());
-  }
-  fmt::print("  vocabulary: {} ids, {} maskable, {} special, longest token {} bytes, EOS {}\n",
-             vocab.size(), maskable, vocab.special_ids().size(), longest,
-             vocab.eos() ? fmt::format("{}", *vocab.eos()) : std::string("none"));
-
-  std::vector<TokenId> ids = encoder.encode(kDemoExample);
-  if (vocab.decode(ids) != kDemoExample)
-    throw Error("internal error: decoding the example's ids does not give the example back");
+  // 2. The grammar.
+  start = Clock::now();
+  auto grammar =
+      glr::CompiledGrammar::compile(load_lark_text(kDemoGrammar, std::string(kDemoGrammarName)));
   fmt::print(
-      "  example: {} bytes -> {} tokens ({:.2f} bytes/token); first ids: {}\n", kDemoExample.size(),
-      ids.size(), static_cast<double>(kDemoExample.size()) / static_cast<double>(ids.size()),
-      fmt::join(ids.begin(),
-                ids.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(12, ids.size())),
-                " "));
+      "  grammar    {}: {} terminals, {} rules, {} LR states, {} lexer states — compiled in "
+      "{:.1f} ms\n",
+      kDemoGrammarName, grammar->grammar().num_terminals(), grammar->grammar().rules().size(),
+      grammar->lalr().lr0().num_states(), grammar->dfa().num_states(), seconds_since(start) * 1e3);
+  start = Clock::now();
+  auto engine = make_mask_engine(engine_name, {grammar, &vocab}, "--engine");
+  fmt::print("  engine     {} — built in {:.1f} ms\n", engine->name(), seconds_since(start) * 1e3);
 
-  // Throughput on many copies of the example, encoded as one text: the encoder's word cache is
-  // warm after the first copy, as it is on any real corpus.
+  // 3. Teacher forcing: every step computes the mask, checks the real next token, commits it.
+  std::vector<TokenId> ids = encoder.encode(kDemoJson);
+  if (auto eos = vocab.eos()) ids.push_back(*eos);
+  glr::Session session(grammar, &vocab);
+  DenseMask mask(static_cast<std::uint32_t>(vocab.size()));
+  std::vector<std::chrono::nanoseconds> mask_times, commit_times;
+  std::uint64_t allowed_total = 0;
+  for (std::size_t step = 0; step < ids.size(); ++step) {
+    auto t0 = Clock::now();
+    engine->fill_mask(session, mask.words());
+    auto t1 = Clock::now();
+    mask_times.push_back(t1 - t0);
+    allowed_total += mask.count();
+    if (!mask.test(ids[step]))
+      throw Error(fmt::format("internal error: step {}: the real next token {} is not in the mask",
+                              step, ids[step]));
+    t0 = Clock::now();
+    session.commit(ids[step]);
+    commit_times.push_back(Clock::now() - t0);
+  }
+  fmt::print(
+      "  input      the bundled JSON document: {} bytes, {} tokens + EOS; every real token "
+      "was in its mask (mean {:.0f} tokens allowed per step)\n",
+      kDemoJson.size(), ids.size() - 1,
+      static_cast<double>(allowed_total) / static_cast<double>(ids.size()));
+  fmt::print("\n  latency (µs)\n  {:<8} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "call",
+             "steps", "mean", "p50", "p90", "p99", "p99.9", "max");
+  print_latency_row("get_mask", summarize_latencies(mask_times));
+  print_latency_row("commit", summarize_latencies(commit_times));
+
+  // 4. The encoder's throughput on many copies of the Go example.
   std::string text;
-  text.reserve(kDemoExample.size() * static_cast<std::size_t>(repeat));
-  for (int i = 0; i < repeat; ++i) text += kDemoExample;
+  text.reserve(kDemoGo.size() * static_cast<std::size_t>(repeat));
+  for (int i = 0; i < repeat; ++i) text += kDemoGo;
   start = Clock::now();
   std::vector<TokenId> all = encoder.encode(text);
   double encode_s = seconds_since(start);
-  fmt::print("\n  {:<28} {:>12}\n", "encode throughput", "");
-  fmt::print("  {:<28} {:>12.2f}\n", "MB/s", static_cast<double>(text.size()) / encode_s / 1e6);
-  fmt::print("  {:<28} {:>12.0f}\n", "tokens/s", static_cast<double>(all.size()) / encode_s);
-  fmt::print("  {:<28} {:>12}\n", "text bytes", text.size());
-  fmt::print("  {:<28} {:>12}\n", "tokens", all.size());
+  if (vocab.decode(all) != text)
+    throw Error("internal error: decoding the encoder's ids does not give the text back");
+  fmt::print("\n  encoder    {:.1f} MB/s, {:.2f} M tokens/s ({} bytes -> {} tokens)\n",
+             static_cast<double>(text.size()) / encode_s / 1e6,
+             static_cast<double>(all.size()) / encode_s / 1e6, text.size(), all.size());
   return 0;
 }
 

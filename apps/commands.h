@@ -19,6 +19,7 @@ int run_conflicts(const CommandArgs& args);
 int run_stats(const CommandArgs& args);
 int run_check(const CommandArgs& args);
 int run_mask(const CommandArgs& args);
+int run_generate(const CommandArgs& args);
 
 struct Command {
   std::string_view name;
@@ -28,9 +29,10 @@ struct Command {
 };
 
 inline constexpr Command kCommands[] = {
-    {"demo", "glrmask demo [--tokenizer NAME|PATH] [--repeat N]",
-     "the main job on its embedded default: load a real tokenizer, encode a bundled example, "
-     "print vocabulary statistics and encode throughput",
+    {"demo", "glrmask demo [--tokenizer NAME|PATH] [--engine NAME] [--repeat N]",
+     "the main job on its embedded default: compile the bundled JSON grammar against a real "
+     "tokenizer (llama3), teacher-force the bundled JSON document through a mask engine and print "
+     "the get_mask/commit latency table, then the encoder's throughput",
      run_demo},
     {"vocab", "glrmask vocab --tokenizer NAME|PATH",
      "vocabulary size, special tokens, EOS and the histogram of token byte lengths", run_vocab},
@@ -54,6 +56,14 @@ inline constexpr Command kCommands[] = {
      "teacher forcing: the mask at every token of FILE must allow it (and EOS at the end); "
      "latency percentiles, bit-for-bit comparison with a second engine (exit 1 on a failure)",
      run_mask},
+    {"generate",
+     "glrmask generate GRAMMAR --tokenizer NAME|PATH --seed S --max-tokens N [--count K] "
+     "[--eos-bias P] [--max-token-bytes B] [--engine NAME] [--json-lines] [--start S] [--policy "
+     "glr|lark] "
+     "[--skippable T,...]",
+     "random walks: draw each token uniformly from the mask until EOS or N tokens; prints each "
+     "text and how it ended",
+     run_generate},
 };
 
 }  // namespace glrmask::app

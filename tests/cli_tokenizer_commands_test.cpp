@@ -61,6 +61,10 @@ TEST_CASE("demo runs the main job on its embedded default") {
   auto result = run_command(glrmask_cmd("demo --repeat 3"));
   REQUIRE(result.exit_code == 0);
   CHECK_THAT(result.output, Catch::Contains("128256 ids"));
+  // The bundled JSON document was teacher-forced through the oracle: every real token was in its
+  // mask (the demo fails otherwise), and the latency table has both calls.
+  CHECK_THAT(result.output, Catch::Contains("every real token was in its mask"));
+  CHECK_THAT(result.output, Catch::Contains("get_mask") && Catch::Contains("commit"));
   CHECK_THAT(result.output, Catch::Contains("MB/s"));
 }
 
