@@ -1,0 +1,211 @@
+// `glrmask generate`: random walks through the language. At each step a token is drawn uniformly
+// from the engine's mask and committed, until EOS is drawn or the token limit is reached. Every
+// text that ends by EOS must be a sentence of the grammar, which makes the walks a test of the
+// mask engine against any independent parser (tests/cli_generate_reference_test.cpp uses Lark).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "apps/args.h"
+#include "apps/commands.h"
+#include "apps/decoding_inputs.h"
+#include "apps/grammar_options.h"
+#include "apps/json_text.h"
+#include "apps/latency_stats.h"
+#include "apps/mask_engines.h"
+#include "glr/session.h"
+#include "lib/dense_mask.h"
+#include "lib/error.h"
+
+namespace glrmask::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::string_view kUsage =
+    "glrmask generate GRAMMAR --tokenizer NAME|PATH --seed S --max-tokens N [--count K] "
+    "[--eos-bias P] [--max-token-bytes B] [--engine NAME] [--json-lines] [--start S] [--policy "
+    "glr|lark] "
+    "[--skippable T,...]";
+
+enum class WalkEnd { kEos, kLimit, kDeadEnd };
+
+std::string_view end_name(WalkEnd end) {
+  switch (end) {
+    case WalkEnd::kEos:
+      return "eos";
+    case WalkEnd::kLimit:
+      return "limit";
+    default:
+      return "dead-end";
+  }
+}
+
+struct Walk {
+  std::string text;
+  std::size_t tokens = 0;  // committed tokens, EOS not counted
+  WalkEnd end = WalkEnd::kLimit;
+};
+
+struct WalkSettings {
+  std::uint64_t max_tokens = 0;
+  // Probability of taking EOS whenever the mask allows it; negative: EOS is one token among the
+  // others, drawn with the same uniform probability.
+  double eos_bias = -1;
+  // Draw only among allowed tokens of at most this many bytes (EOS aside) when there are any; 0:
+  // no limit. Short tokens end lexemes far more often than long ones (an identifier absorbs most
+  // long tokens), so walks reach EOS in fewer steps; the walk still follows the engine's mask.
+  std::size_t max_token_bytes = 0;
+};
+
+// The ids set in `words`, ascending, leaving out `skip`.
+void collect_ids(std::span<const std::uint32_t> words, TokenId skip, std::vector<TokenId>& out) {
+  out.clear();
+  for (std::size_t word = 0; word < words.size(); ++word) {
+    for (std::uint32_t bits = words[word]; bits != 0; bits &= bits - 1) {
+      const auto id =
+          static_cast<TokenId>(word * 32 + static_cast<std::size_t>(__builtin_ctz(bits)));
+      if (id != skip) out.push_back(id);
+    }
+  }
+}
+
+// Keeps the ids of at most `max_bytes` bytes, unless that would leave none.
+void keep_short_tokens(const Vocabulary& vocabulary, std::size_t max_bytes,
+                       std::vector<TokenId>& ids) {
+  const auto is_long = [&](TokenId id) { return vocabulary.bytes(id).size() > max_bytes; };
+  if (std::all_of(ids.begin(), ids.end(), is_long)) return;
+  ids.erase(std::remove_if(ids.begin(), ids.end(), is_long), ids.end());
+}
+
+class Walker {
+ public:
+  Walker(const DecodingInputs& inputs, wfa::MaskEngine& engine, WalkSettings settings)
+      : inputs_(inputs),
+        engine_(engine),
+        settings_(settings),
+        mask_(static_cast<std::uint32_t>(inputs.vocabulary.size())) {}
+
+  // Each walk has its own generator, so `--seed S --count 1` repeats any walk of a longer run.
+  Walk walk(std::uint64_t seed) {
+    random_.seed(seed);
+    glr::Session session(inputs_.grammar, &inputs_.vocabulary);
+    Walk walk;
+    while (true) {
+      auto start = Clock::now();
+      engine_.fill_mask(session, mask_.words());
+      mask_times_.push_back(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start));
+      const bool eos_allowed = mask_.test(inputs_.eos);
+      collect_ids(mask_.words(), inputs_.eos, candidates_);
+      if (settings_.max_token_bytes != 0)
+        keep_short_tokens(inputs_.vocabulary, settings_.max_token_bytes, candidates_);
+      if (eos_allowed && (candidates_.empty() || take_eos_first())) {
+        walk.end = WalkEnd::kEos;
+        return walk;
+      }
+      if (eos_allowed) candidates_.push_back(inputs_.eos);  // uniform among all, EOS included
+      if (candidates_.empty()) {
+        walk.end = WalkEnd::kDeadEnd;
+        return walk;
+      }
+      std::uniform_int_distribution<std::size_t> pick(0, candidates_.size() - 1);
+      const TokenId token = candidates_[pick(random_)];
+      if (token == inputs_.eos) {
+        walk.end = WalkEnd::kEos;
+        return walk;
+      }
+      if (walk.tokens == settings_.max_tokens) {
+        walk.end = WalkEnd::kLimit;
+        return walk;
+      }
+      start = Clock::now();
+      session.commit(token);  // a token the mask allowed; a refusal is an engine bug (exit 3)
+      commit_times_.push_back(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start));
+      walk.text += inputs_.vocabulary.bytes(token);
+      ++walk.tokens;
+    }
+  }
+
+  const std::vector<std::chrono::nanoseconds>& mask_times() const { return mask_times_; }
+  const std::vector<std::chrono::nanoseconds>& commit_times() const { return commit_times_; }
+
+ private:
+  // With --eos-bias: EOS is taken with that probability before the uniform draw (which then
+  // leaves it out). Without: never first; EOS joins the uniform draw.
+  bool take_eos_first() {
+    if (settings_.eos_bias < 0) return false;
+    return std::bernoulli_distribution(settings_.eos_bias)(random_);
+  }
+
+  const DecodingInputs& inputs_;
+  wfa::MaskEngine& engine_;
+  WalkSettings settings_;
+  std::mt19937_64 random_;
+  DenseMask mask_;
+  std::vector<TokenId> candidates_;
+  std::vector<std::chrono::nanoseconds> mask_times_, commit_times_;
+};
+
+}  // namespace
+
+int run_generate(const CommandArgs& argv) {
+  CommandArgs rest = argv;
+  const glr::ParseOptions options = take_grammar_options(rest);
+  Args args(rest,
+            {"tokenizer", "seed", "max-tokens", "count", "eos-bias", "max-token-bytes", "engine"},
+            {"json-lines"});
+  args.expect_positional(1, 1, kUsage);
+  const std::uint64_t seed = parse_count_option("seed", args.required("seed"), 0);
+  WalkSettings settings;
+  settings.max_tokens = parse_count_option("max-tokens", args.required("max-tokens"), 1);
+  if (const auto bias = args.value("eos-bias"))
+    settings.eos_bias = parse_probability_option("eos-bias", *bias);
+  if (const auto bytes = args.value("max-token-bytes"))
+    settings.max_token_bytes =
+        static_cast<std::size_t>(parse_count_option("max-token-bytes", *bytes, 1));
+  const std::uint64_t count =
+      args.value("count") ? parse_count_option("count", *args.value("count"), 1) : 1;
+  const std::string engine_name = args.value_or("engine", "oracle");
+  const bool json_lines = args.flag("json-lines");
+
+  const DecodingInputs inputs =
+      load_decoding_inputs(args.positional()[0], options, args.required("tokenizer"), false);
+  auto engine = make_mask_engine(engine_name, {inputs.grammar, &inputs.vocabulary}, "--engine");
+
+  Walker walker(inputs, *engine, settings);
+  std::uint64_t ended[3] = {0, 0, 0};
+  for (std::uint64_t k = 0; k < count; ++k) {
+    const Walk walk = walker.walk(seed + k);
+    ++ended[static_cast<int>(walk.end)];
+    if (json_lines) {
+      fmt::print(
+          "{{\"walk\":{},\"seed\":{},\"end\":\"{}\",\"tokens\":{},\"bytes\":{},\"valid_utf8\":{},"
+          "\"text\":{}}}\n",
+          k, seed + k, end_name(walk.end), walk.tokens, walk.text.size(), is_valid_utf8(walk.text),
+          json_string(walk.text));
+    } else {
+      fmt::print("walk {} (seed {}): {} after {} tokens, {} bytes: {}\n", k, seed + k,
+                 end_name(walk.end), walk.tokens, walk.text.size(), json_string(walk.text));
+    }
+    std::fflush(stdout);  // walks can be slow; show each as it completes
+  }
+  if (!json_lines) {
+    fmt::print("walks        {}: {} ended by EOS, {} by the limit, {} dead ends\n", count, ended[0],
+               ended[1], ended[2]);
+    fmt::print("mask us      {}\n", format_latency_line(summarize_latencies(walker.mask_times())));
+    fmt::print("commit us    {}\n",
+               format_latency_line(summarize_latencies(walker.commit_times())));
+  }
+  // A dead end (no token, not even EOS, allowed after a viable text) means the engine or the
+  // vocabulary cannot continue a text the grammar can: a failure.
+  return ended[2] == 0 ? 0 : 1;
+}
+
+}  // namespace glrmask::app

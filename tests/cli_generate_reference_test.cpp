@@ -1,0 +1,221 @@
+// `glrmask generate` against Lark: random walks that draw every token uniformly from the oracle's
+// mask must, when they end by EOS, be sentences Lark accepts (tests/reference/lark_accepts.py).
+//
+// Under `--policy lark` glrmask's table is Lark's LALR table, so Lark's LALR parser must accept
+// every completed walk. Under the default `glr` policy the language is the grammar's full one,
+// a superset of what LALR (shift wins shift/reduce) accepts, so a completed walk must be accepted
+// by LALR or, failing that, by Lark's Earley parser on the same basic lexer.
+//
+// Seeds and limits are chosen so that walks reach EOS (uniform draws favour long texts: an
+// identifier or a string absorbs most tokens); the test requires that some do, since walks that
+// stop at the token limit prove nothing about acceptance.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "lib/settings.h"
+#include "tests/grammar_test_support.h"
+#include "tests/test_support.h"
+
+using namespace glrmask;
+using glrmask::testing::run_command;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string quoted(const fs::path& path) {
+  std::string out = "'";
+  for (char c : path.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+struct Scratch {
+  fs::path path =
+      fs::temp_directory_path() / ("glrmask_generate_test_" + std::to_string(::getpid()));
+  Scratch() { fs::create_directories(path); }
+  ~Scratch() { fs::remove_all(path); }
+};
+
+struct WalkRun {
+  std::string name;
+  std::string policy;
+  std::uint64_t seed = 0;
+  std::uint64_t count = 0;
+  std::uint64_t max_tokens = 0;
+  std::string eos_bias;
+};
+
+struct WalkCounts {
+  std::size_t eos = 0;
+  std::size_t limit = 0;
+  std::size_t lalr = 0;         // accepted by Lark's LALR parser
+  std::size_t earley_only = 0;  // rejected by LALR, accepted by Earley (glr policy only)
+};
+
+std::string run_command_line(const fs::path& grammar, const WalkRun& run,
+                             const std::string& tokenizer) {
+  return quoted(testing::glrmask_binary()) + " generate " + quoted(grammar) + " --tokenizer " +
+         tokenizer + " --seed " + std::to_string(run.seed) + " --count " +
+         std::to_string(run.count) + " --max-tokens " + std::to_string(run.max_tokens) +
+         " --eos-bias " + run.eos_bias + " --policy " + run.policy + " --json-lines";
+}
+
+// Runs the walks, has Lark judge every one that ended by EOS, and checks the verdicts.
+WalkCounts check_walks_with_lark(const std::string& python, const fs::path& grammar,
+                                 const WalkRun& run, const fs::path& scratch,
+                                 const std::string& tokenizer = "llama2") {
+  INFO(run.name << " under --policy " << run.policy);
+  const fs::path walks = scratch / (run.name + "_" + run.policy + ".jsonl");
+  const auto generated =
+      run_command(run_command_line(grammar, run, tokenizer) + " >" + quoted(walks));
+  INFO(generated.output);
+  REQUIRE(generated.exit_code == 0);  // 1 would mean a dead end
+
+  WalkCounts counts;
+  std::map<std::string, std::string> eos_lines;  // walk index -> its JSON line
+  std::ifstream in(walks);
+  for (std::string line; std::getline(in, line);) {
+    const auto at = line.find("\"walk\":");
+    REQUIRE(at == 1);
+    const std::string walk = line.substr(8, line.find(',') - 8);
+    if (line.find("\"end\":\"eos\"") != std::string::npos) {
+      ++counts.eos;
+      eos_lines[walk] = line;
+      // A sentence of these grammars is valid UTF-8 (the lexer never matches invalid UTF-8), so
+      // its JSON form is exact.
+      CHECK_THAT(line, Catch::Contains("\"valid_utf8\":true"));
+    } else {
+      CHECK_THAT(line, Catch::Contains("\"end\":\"limit\""));
+      ++counts.limit;
+    }
+  }
+  CHECK(counts.eos + counts.limit == run.count);
+
+  const auto verdicts = run_command(
+      python + " " + quoted(testing::source_dir() / "tests/reference/lark_accepts.py") + " " +
+      quoted(grammar) + " " + quoted(walks) + (run.policy == "glr" ? " --earley" : ""));
+  INFO(verdicts.output);
+  REQUIRE(verdicts.exit_code == 0);
+  std::istringstream lines(verdicts.output);
+  std::size_t judged = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const auto tab = line.find('\t');
+    REQUIRE(tab != std::string::npos);
+    const std::string walk = line.substr(0, tab);
+    const std::string verdict = line.substr(tab + 1, line.find('\t', tab + 1) - tab - 1);
+    REQUIRE(eos_lines.count(walk) == 1);
+    ++judged;
+    if (verdict == "lalr") {
+      ++counts.lalr;
+    } else if (verdict == "earley" && run.policy == "glr") {
+      ++counts.earley_only;
+    } else {
+      FAIL_CHECK("Lark does not accept walk " << walk << ": " << line << "\n" << eos_lines[walk]);
+    }
+  }
+  CHECK(judged == counts.eos);
+  std::cout << run.name << " (--policy " << run.policy << ", seeds " << run.seed << ".."
+            << run.seed + run.count - 1 << ", max " << run.max_tokens << " tokens): " << counts.eos
+            << " ended by EOS (" << counts.lalr << " accepted by Lark LALR, " << counts.earley_only
+            << " only by Earley), " << counts.limit << " hit the limit\n";
+  return counts;
+}
+
+}  // namespace
+
+TEST_CASE("generate: the walks through a small list grammar are sentences for Lark") {
+  if (!testing::require_tokenizer("llama2")) return;
+  const auto python = testing::python_with_lark();
+  if (!python) return;
+  Scratch scratch;
+  const fs::path grammar = testing::fixtures_dir() / "cli" / "check_list.lark";
+  for (const std::string policy : {"lark", "glr"}) {
+    const auto counts =
+        check_walks_with_lark(*python, grammar, {"list", policy, 1, 20, 60, "0.5"}, scratch.path);
+    CHECK(counts.eos >= 10);
+  }
+}
+
+TEST_CASE("generate: random walks on SynCode's JSON grammar with Llama-2 are accepted by Lark") {
+  if (!testing::require_tokenizer("llama2")) return;
+  if (!testing::require_data_dir("cli_generate_reference_test (SynCode JSON)")) return;
+  const auto python = testing::python_with_lark();
+  if (!python) return;
+  Scratch scratch;
+  const fs::path grammar = data_dir() / "grammars/syncode/json_grammar.lark";
+  std::size_t eos = 0;
+  for (const std::string policy : {"lark", "glr"}) {
+    // Many short walks, and a few long ones that go deep into strings and nesting.
+    eos += check_walks_with_lark(*python, grammar, {"json_short", policy, 2000, 30, 150, "0.9"},
+                                 scratch.path)
+               .eos;
+    eos += check_walks_with_lark(*python, grammar, {"json_long", policy, 3000, 10, 400, "0.5"},
+                                 scratch.path)
+               .eos;
+  }
+  CHECK(eos >= 10);
+  // The JSON grammar has no LR conflicts, so both policies give the same table, the same masks,
+  // and therefore the same walks.
+  CHECK(testing::read_file(scratch.path / "json_short_lark.jsonl") ==
+        testing::read_file(scratch.path / "json_short_glr.jsonl"));
+}
+
+TEST_CASE("generate: random walks on SynCode's SQL grammar with Llama-2 are accepted by Lark") {
+  if (!testing::require_tokenizer("llama2")) return;
+  if (!testing::require_data_dir("cli_generate_reference_test (SynCode SQL)")) return;
+  const auto python = testing::python_with_lark();
+  if (!python) return;
+  Scratch scratch;
+  const fs::path grammar = data_dir() / "grammars/syncode/sql_grammar.lark";
+  for (const std::string policy : {"lark", "glr"}) {
+    // Identifiers, strings and comments absorb almost every token, so most SQL walks hit the
+    // limit; these seeds include walks that complete a query.
+    const auto counts =
+        check_walks_with_lark(*python, grammar, {"sql", policy, 1000, 40, 80, "0.9"}, scratch.path);
+    CHECK(counts.eos >= 2);
+  }
+}
+
+TEST_CASE("generate: walks are reproducible from their own seed; bad options exit 2") {
+  if (!testing::require_tokenizer("llama2")) return;
+  const fs::path grammar = testing::fixtures_dir() / "cli" / "check_list.lark";
+  const std::string base = quoted(testing::glrmask_binary()) + " generate " + quoted(grammar) +
+                           " --tokenizer llama2 --max-tokens 40 --eos-bias 0.3 --json-lines";
+  const auto three = run_command(base + " --seed 5 --count 3");
+  REQUIRE(three.exit_code == 0);
+  CHECK(run_command(base + " --seed 5 --count 3").output == three.output);  // deterministic
+  std::istringstream lines(three.output);
+  std::vector<std::string> walks;
+  for (std::string line; std::getline(lines, line);) walks.push_back(line);
+  REQUIRE(walks.size() == 3);
+  // Walk 2 of seed 5 is walk 0 of seed 7, apart from its index.
+  const auto alone = run_command(base + " --seed 7 --count 1");
+  REQUIRE(alone.exit_code == 0);
+  CHECK(alone.output.substr(alone.output.find(',')) == walks[2].substr(walks[2].find(',')) + "\n");
+  CHECK_THAT(walks[2], Catch::Contains("\"seed\":7,"));
+
+  // Without --json-lines: one line per walk and a summary.
+  const auto text = run_command(quoted(testing::glrmask_binary()) + " generate " + quoted(grammar) +
+                                " --tokenizer llama2 --max-tokens 1 --seed 1");
+  INFO(text.output);
+  CHECK(text.exit_code == 0);
+  CHECK_THAT(text.output, Catch::Contains("walk 0 (seed 1): "));
+  CHECK_THAT(text.output, Catch::Contains("walks        1: "));
+
+  for (const std::string bad : {"--seed x --max-tokens 5", "--seed 1 --max-tokens 0",
+                                "--seed 1 --max-tokens 5 --eos-bias 1.5",
+                                "--seed 1 --max-tokens 5 --engine nope", "--max-tokens 5"}) {
+    const auto result = run_command(quoted(testing::glrmask_binary()) + " generate " +
+                                    quoted(grammar) + " --tokenizer llama2 " + bad);
+    INFO(bad << ": " << result.output);
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.output, Catch::StartsWith("glrmask generate: "));
+  }
+}

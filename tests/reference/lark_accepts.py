@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Reference acceptance: does Lark accept each text that `glrmask generate` ended by EOS?
+
+Usage: lark_accepts.py GRAMMAR WALKS [--start S] [--earley]
+
+WALKS is the output of `glrmask generate ... --json-lines`: one JSON object per line with the keys
+"walk", "end" ("eos", "limit" or "dead-end") and "text". Walks that did not end by EOS are not
+sentences and are skipped. For each EOS walk one line is printed:
+
+    <walk><TAB>lalr                    Lark's LALR parser accepts the text
+    <walk><TAB>earley<TAB><message>    LALR rejects it, Lark's Earley parser accepts it (--earley)
+    <walk><TAB>rejected<TAB><message>  rejected (by both parsers with --earley)
+
+The LALR parser is built the way SynCode builds it: Lark(grammar, parser='lalr', lexer='basic')
+(Debian's python3-lark 1.1.5). Its table resolves shift/reduce conflicts by shifting, so it accepts
+a subset of the grammar's language. With --earley, a text LALR rejects is given to Lark's Earley
+parser with the same basic lexer, which decides the grammar's full context-free language over the
+same token stream: that is the check for walks generated under glrmask's default `glr` policy.
+The message is the first line of the LALR error (the Earley one for `rejected`).
+"""
+
+import json
+import os
+import sys
+
+from lark import Lark
+from lark.exceptions import LarkError
+
+
+def build(grammar_path, start, parser):
+    with open(grammar_path, encoding="utf-8") as grammar_file:
+        grammar = grammar_file.read()
+    return Lark(grammar, parser=parser, lexer="basic", start=start,
+                import_paths=[os.path.dirname(os.path.abspath(grammar_path))])
+
+
+def first_line(error):
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
+
+
+def main(argv):
+    args = argv[1:]
+    start, earley = "start", False
+    if "--earley" in args:
+        args.remove("--earley")
+        earley = True
+    if "--start" in args:
+        at = args.index("--start")
+        start = args[at + 1]
+        del args[at:at + 2]
+    if len(args) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    grammar_path, walks_path = args
+    lalr = build(grammar_path, start, "lalr")
+    full = build(grammar_path, start, "earley") if earley else None
+    with open(walks_path, encoding="utf-8") as walks:
+        for line in walks:
+            if not line.strip():
+                continue
+            walk = json.loads(line)
+            if walk["end"] != "eos":
+                continue
+            text = walk["text"]
+            try:
+                lalr.parse(text)
+                print(f"{walk['walk']}\tlalr")
+                continue
+            except LarkError as error:
+                lalr_error = first_line(error)
+            if full is not None:
+                try:
+                    full.parse(text)
+                    print(f"{walk['walk']}\tearley\t{lalr_error}")
+                    continue
+                except LarkError as error:
+                    print(f"{walk['walk']}\trejected\t{first_line(error)}")
+                    continue
+            print(f"{walk['walk']}\trejected\t{lalr_error}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
