@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 
 #include "apps/args.h"
 #include "apps/commands.h"
@@ -82,8 +83,8 @@ int run_demo(const CommandArgs& argv) {
     mask_times.push_back(t1 - t0);
     allowed_total += mask.count();
     if (!mask.test(ids[step]))
-      throw Error(fmt::format("internal error: step {}: the real next token {} is not in the mask",
-                              step, ids[step]));
+      throw std::logic_error(
+          fmt::format("step {}: the real next token {} is not in the mask", step, ids[step]));
     t0 = Clock::now();
     session.commit(ids[step]);
     commit_times.push_back(Clock::now() - t0);
@@ -106,7 +107,7 @@ int run_demo(const CommandArgs& argv) {
   std::vector<TokenId> all = encoder.encode(text);
   double encode_s = seconds_since(start);
   if (vocab.decode(all) != text)
-    throw Error("internal error: decoding the encoder's ids does not give the text back");
+    throw std::logic_error("decoding the encoder's ids does not give the text back");
   fmt::print("\n  encoder    {:.1f} MB/s, {:.2f} M tokens/s ({} bytes -> {} tokens)\n",
              static_cast<double>(text.size()) / encode_s / 1e6,
              static_cast<double>(all.size()) / encode_s / 1e6, text.size(), all.size());
