@@ -1,0 +1,170 @@
+// The spanner engine against the oracle (the definition of a mask): bit for bit at every prefix
+// of small grammars with a hand-made vocabulary (every short text the session accepts), and at
+// every teacher-forced step of real JSON and SQL with real tokenizers.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "glr/session.h"
+#include "lib/dense_mask.h"
+#include "lib/encoder.h"
+#include "lib/error.h"
+#include "lib/settings.h"
+#include "tests/glr_session_support.h"
+#include "wfa/oracle_engine.h"
+#include "wfa/spanner_engine.h"
+
+using namespace glrmask;
+using glrmask::testing::load_session_fixture;
+using glrmask::testing::tiny_vocabulary;
+
+namespace {
+
+DenseMask mask_of(wfa::MaskEngine& engine, const glr::Session& session,
+                  const Vocabulary& vocabulary) {
+  DenseMask mask(static_cast<std::uint32_t>(vocabulary.size()));
+  engine.fill_mask(session, mask.words());
+  return mask;
+}
+
+// Every string over `alphabet` of length 0..n, shortest first.
+std::vector<std::string> strings_up_to(const std::string& alphabet, std::size_t n) {
+  std::vector<std::string> all{""};
+  for (std::size_t begin = 0, length = 0; length < n; ++length) {
+    const std::size_t end = all.size();
+    for (std::size_t i = begin; i < end; ++i)
+      for (const char c : alphabet) all.push_back(all[i] + c);
+    begin = end;
+  }
+  return all;
+}
+
+// Compares the engines after every viable prefix of length <= max_prefix. The vocabulary has
+// every string of 1 or 2 alphabet bytes and the runs of three, so tokens cross lexeme
+// boundaries, emit several labels and end inside lexemes.
+void check_against_oracle(const std::string& fixture, const std::string& alphabet,
+                          std::size_t max_prefix, glr::ParseOptions options = {}) {
+  INFO("fixture " << fixture);
+  const auto grammar = load_session_fixture(fixture, options);
+  std::vector<std::string> tokens;
+  for (const std::string& s : strings_up_to(alphabet, 2))
+    if (!s.empty()) tokens.push_back(s);
+  for (const char c : alphabet) tokens.push_back(std::string(3, c));
+  const Vocabulary vocabulary = tiny_vocabulary(tokens);
+  wfa::OracleEngine oracle(vocabulary, {.sequential = true});
+  wfa::SpannerEngine spanner(grammar, vocabulary);
+  CHECK(spanner.name() == "spanner");
+
+  std::size_t prefixes = 0;
+  std::size_t allowed = 0;
+  std::size_t refused = 0;
+  for (const std::string& prefix : strings_up_to(alphabet, max_prefix)) {
+    glr::Session session(grammar, &vocabulary);
+    if (!session.try_commit_bytes(prefix)) continue;
+    INFO("prefix \"" << prefix << "\"");
+    const DenseMask expected = mask_of(oracle, session, vocabulary);
+    const DenseMask actual = mask_of(spanner, session, vocabulary);
+    for (TokenId id = 0; id < vocabulary.size(); ++id) {
+      INFO("token " << id << " \"" << (id < tokens.size() ? tokens[id] : "<special>") << "\"");
+      CHECK(actual.test(id) == expected.test(id));
+    }
+    allowed += expected.count();
+    refused += vocabulary.size() - expected.count();
+    ++prefixes;
+  }
+  CHECK(prefixes > 5);
+  CHECK(allowed > 0);
+  CHECK(refused > 0);
+}
+
+// Teacher-forces `text` and compares the engines at every step, including the final one.
+void check_teacher_forced(const std::shared_ptr<const glr::CompiledGrammar>& grammar,
+                          wfa::SpannerEngine& spanner, wfa::OracleEngine& oracle,
+                          const Vocabulary& vocabulary, const Encoder& encoder,
+                          const std::string& text) {
+  INFO("text " << text);
+  const std::vector<TokenId> ids = encoder.encode(text);
+  glr::Session session(grammar, &vocabulary);
+  std::string committed;
+  for (std::size_t step = 0; step <= ids.size(); ++step) {
+    INFO("step " << step << " of " << ids.size() << ", after \"" << committed << "\"");
+    const DenseMask expected = mask_of(oracle, session, vocabulary);
+    const DenseMask actual = mask_of(spanner, session, vocabulary);
+    if (actual != expected) {
+      // Name the first few differing tokens rather than dumping the masks.
+      int shown = 0;
+      for (TokenId id = 0; id < vocabulary.size() && shown < 5; ++id) {
+        if (actual.test(id) == expected.test(id)) continue;
+        INFO("token " << id << " \"" << vocabulary.bytes(id) << "\" oracle " << expected.test(id));
+        CHECK(actual.test(id) == expected.test(id));
+        ++shown;
+      }
+    }
+    REQUIRE(actual == expected);
+    if (step == ids.size()) break;
+    CHECK(actual.test(ids[step]));
+    session.commit(ids[step]);
+    committed += vocabulary.bytes(ids[step]);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("spanner = oracle on small grammars with a hand-made vocabulary") {
+  check_against_oracle("ambiguous_sum.lark", "12+ ", 5);
+  check_against_oracle("fallback_dots.lark", "a. ", 6);
+  check_against_oracle("keyword_ties.lark", "ifa= ", 4);
+  check_against_oracle("ignored_tie.lark", "a# ;", 5);
+  check_against_oracle("epsilon_rules.lark", "xyz ", 5);
+  check_against_oracle("cyclic.lark", "a ", 6);
+  check_against_oracle("hidden_left_recursion.lark", "nxy ", 5);
+  check_against_oracle("hidden_right_recursion.lark", "ab ", 6);
+  glr::ParseOptions skippable;
+  skippable.skippable = {"EOS"};
+  check_against_oracle("skippable_eos.lark", "a{}\n; ", 4, skippable);
+}
+
+TEST_CASE("spanner: mask size and grammar are checked, a finished session allows nothing") {
+  const Vocabulary vocabulary = tiny_vocabulary({"1", "+", " "});
+  const auto grammar = load_session_fixture("ambiguous_sum.lark");
+  wfa::SpannerEngine spanner(grammar, vocabulary);
+  glr::Session session(grammar, &vocabulary);
+  std::vector<std::uint32_t> wrong(7);
+  CHECK_THROWS_WITH(spanner.fill_mask(session, wrong), Catch::Contains("words"));
+  glr::Session other(load_session_fixture("ambiguous_sum.lark"), &vocabulary);
+  DenseMask mask(static_cast<std::uint32_t>(vocabulary.size()));
+  CHECK_THROWS_WITH(spanner.fill_mask(other, mask.words()), Catch::Contains("another grammar"));
+  session.commit(0);
+  mask = mask_of(spanner, session, vocabulary);
+  CHECK(mask.to_vector() == std::vector<TokenId>{0, 1, 2, 3});  // "1", "+", " ", EOS
+  session.commit(3);                                            // EOS
+  CHECK(mask_of(spanner, session, vocabulary).count() == 0);
+}
+
+TEST_CASE("spanner = oracle at every teacher-forced step: SynCode JSON (Llama-3), SQL (Llama-2)") {
+  if (!glrmask::testing::require_data_dir("wfa_spanner_engine_test (SynCode JSON and SQL)")) return;
+  const auto syncode = data_dir() / "grammars" / "syncode";
+  if (glrmask::testing::require_tokenizer("llama3")) {
+    const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
+    const Encoder encoder = Encoder::load(resolve_tokenizer("llama3"));
+    const auto grammar = glr::CompiledGrammar::load_lark(syncode / "json_grammar.lark");
+    wfa::OracleEngine oracle(vocabulary);
+    wfa::SpannerEngine spanner(grammar, vocabulary);
+    check_teacher_forced(grammar, spanner, oracle, vocabulary, encoder,
+                         R"({"id": 17, "name": "Ada", "tags": ["x", "y z"], "r": -0.25e3})");
+    check_teacher_forced(grammar, spanner, oracle, vocabulary, encoder,
+                         "[true, false, null, {\"a\": {}}, [], \"\\u00e9\\n\"]");
+  }
+  if (glrmask::testing::require_tokenizer("llama2")) {
+    const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama2"));
+    const Encoder encoder = Encoder::load(resolve_tokenizer("llama2"));
+    const auto grammar = glr::CompiledGrammar::load_lark(syncode / "sql_grammar.lark");
+    wfa::OracleEngine oracle(vocabulary);
+    wfa::SpannerEngine spanner(grammar, vocabulary);
+    check_teacher_forced(grammar, spanner, oracle, vocabulary, encoder,
+                         "SELECT T2.name , count(*) FROM concert AS T1 JOIN stadium AS T2 ON "
+                         "T1.stadium_id  =  T2.stadium_id GROUP BY T1.stadium_id");
+    check_teacher_forced(grammar, spanner, oracle, vocabulary, encoder,
+                         "SELECT name FROM singer WHERE age > 20 ORDER BY name DESC");
+  }
+}
