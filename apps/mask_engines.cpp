@@ -4,6 +4,7 @@
 
 #include "lib/error.h"
 #include "wfa/oracle_engine.h"
+#include "wfa/spanner_engine.h"
 
 namespace glrmask::app {
 namespace {
@@ -12,6 +13,12 @@ const MaskEngineEntry kEngines[] = {
     {"oracle", "tries every token on a copy of the session (the reference; slow)",
      [](const MaskEngineInputs& inputs) -> std::unique_ptr<wfa::MaskEngine> {
        return std::make_unique<wfa::OracleEngine>(*inputs.vocabulary);
+     }},
+    {"spanner",
+     "Terminal DWA label tries walked on the GSS heads (docs/spanner.md; no per-state "
+     "precomputation yet)",
+     [](const MaskEngineInputs& inputs) -> std::unique_ptr<wfa::MaskEngine> {
+       return std::make_unique<wfa::SpannerEngine>(inputs.grammar, *inputs.vocabulary);
      }},
 };
 
