@@ -1,8 +1,9 @@
 #include "lib/settings.h"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <cstdlib>
-#include <fmt/format.h>
 
 #include "lib/error.h"
 
@@ -19,7 +20,9 @@ constexpr std::array<std::string_view, 5> kTokenizerNames = {"llama2", "llama3",
 
 }  // namespace
 
-std::filesystem::path data_dir() { return from_env_or("GLRMASK_DATA", GLRMASK_DEFAULT_DATA_DIR); }
+std::filesystem::path data_dir() {
+  return from_env_or("GLRMASK_DATA", GLRMASK_DEFAULT_DATA_DIR);
+}
 
 std::filesystem::path cache_dir() {
   return from_env_or("GLRMASK_CACHE", GLRMASK_DEFAULT_CACHE_DIR);
@@ -33,8 +36,8 @@ bool have_data_dir() {
 std::filesystem::path resolve_tokenizer(std::string_view name_or_path) {
   for (std::string_view name : kTokenizerNames) {
     if (name_or_path != name) continue;
-    auto path = cache_dir() / "tokenizers" / std::string(name) / "package" / "models" /
-                "tokenizer.json";
+    auto path =
+        cache_dir() / "tokenizers" / std::string(name) / "package" / "models" / "tokenizer.json";
     if (!std::filesystem::exists(path))
       throw Error(fmt::format("{}: tokenizer '{}' is not in the setup cache; run scripts/setup.sh",
                               path.string(), name));
