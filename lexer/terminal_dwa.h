@@ -20,8 +20,10 @@
 // How the next stage uses it (the Parser DWA): for the session's LexerConfiguration, enter()
 // gives the forks with the labels each emitted early. A token of weight (node, end fork) under
 // such a fork is allowed iff the early labels followed by the node's labels parse, and then
-// either some terminal of next_terminals(end fork) can be shifted, or can_finish(end fork) and
-// the end-of-input terminal is accepted (the output may stop right after the token).
+// either some terminal of next_terminals(end fork) can be shifted, or the end of input is
+// accepted and the end fork can finish — can_finish(end fork), or the fork reaches a token
+// boundary through ignored text only (a token that opens a trailing comment after a complete
+// sentence; wfa/spanner_engine.cpp precomputes this).
 //
 // EOS is not in the trie: it emits end-of-input. EOS is allowed iff the lexer can finish: some
 // entry of enter(configuration) has can_finish(fork) (there is at most one, and its labels are
