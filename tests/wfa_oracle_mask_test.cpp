@@ -12,33 +12,17 @@
 #include "lib/error.h"
 #include "lib/settings.h"
 #include "tests/glr_session_support.h"
+#include "tests/wfa_test_support.h"
 #include "wfa/oracle_engine.h"
 
 using namespace glrmask;
+using glrmask::testing::engine_mask;
 using glrmask::testing::load_session_fixture;
 using glrmask::testing::reference_verdict;
+using glrmask::testing::strings_up_to;
 using glrmask::testing::tiny_vocabulary;
 
 namespace {
-
-DenseMask oracle_mask(wfa::MaskEngine& engine, const glr::Session& session,
-                      const Vocabulary& vocabulary) {
-  DenseMask mask(static_cast<std::uint32_t>(vocabulary.size()));
-  engine.fill_mask(session, mask.words());
-  return mask;
-}
-
-// Every string over `alphabet` of length 0..n, shortest first.
-std::vector<std::string> strings_up_to(const std::string& alphabet, std::size_t n) {
-  std::vector<std::string> all{""};
-  for (std::size_t begin = 0, length = 0; length < n; ++length) {
-    const std::size_t end = all.size();
-    for (std::size_t i = begin; i < end; ++i)
-      for (const char c : alphabet) all.push_back(all[i] + c);
-    begin = end;
-  }
-  return all;
-}
 
 // Brute force, independent of the session: S = sentences of length <= L (lex_text + Earley),
 // V = their byte prefixes. For a prefix x and token v with |x v| <= L - K, where K bounds the
@@ -73,7 +57,7 @@ void check_oracle_brute_force(const std::string& fixture, const std::string& alp
     INFO("prefix \"" << prefix << "\"");
     glr::Session session(grammar, &vocabulary);
     session.commit_bytes(prefix);
-    const DenseMask mask = oracle_mask(oracle, session, vocabulary);
+    const DenseMask mask = engine_mask(oracle, session, vocabulary);
     for (TokenId id = 0; id < tokens.size(); ++id) {
       INFO("token \"" << tokens[id] << "\"");
       const bool expected = viable.count(prefix + tokens[id]) != 0;
@@ -107,10 +91,10 @@ TEST_CASE("oracle: mask size is checked, a finished session allows nothing") {
   std::vector<std::uint32_t> wrong(7);
   CHECK_THROWS_WITH(oracle.fill_mask(session, wrong), Catch::Contains("words"));
   session.commit(0);
-  DenseMask mask = oracle_mask(oracle, session, vocabulary);
+  DenseMask mask = engine_mask(oracle, session, vocabulary);
   CHECK(mask.to_vector() == std::vector<TokenId>{0, 1, 2, 3});  // "1", "+", " ", EOS
   session.commit(3);                                            // EOS
-  mask = oracle_mask(oracle, session, vocabulary);
+  mask = engine_mask(oracle, session, vocabulary);
   CHECK(mask.count() == 0);
 }
 
@@ -132,7 +116,7 @@ TEST_CASE("oracle with Llama-3: teacher-forced tokens always allowed, EOS only a
     const std::vector<TokenId> ids = encoder.encode(text);
     glr::Session session(grammar, &vocabulary);
     for (std::size_t step = 0; step <= ids.size(); ++step) {
-      const DenseMask mask = oracle_mask(oracle, session, vocabulary);
+      const DenseMask mask = engine_mask(oracle, session, vocabulary);
       const bool at_end = step == ids.size();
       INFO("step " << step << " of " << ids.size());
       CHECK(mask.test(eos) == at_end);
@@ -155,12 +139,12 @@ TEST_CASE("oracle with Llama-3: teacher-forced tokens always allowed, EOS only a
     glr::Session session(grammar, &vocabulary);
     for (std::size_t step = 0; step < ids.size(); ++step) {
       INFO("step " << step << ", next token \"" << vocabulary.bytes(ids[step]) << "\"");
-      const DenseMask mask = oracle_mask(oracle, session, vocabulary);
+      const DenseMask mask = engine_mask(oracle, session, vocabulary);
       CHECK(mask.test(ids[step]));
       CHECK(mask.test(eos) == session.is_accepting());
       session.commit(ids[step]);
     }
-    CHECK(oracle_mask(oracle, session, vocabulary).test(eos));
+    CHECK(engine_mask(oracle, session, vocabulary).test(eos));
   }
 
   SECTION("rollback and recommit give identical masks; parallel = sequential") {
@@ -170,16 +154,16 @@ TEST_CASE("oracle with Llama-3: teacher-forced tokens always allowed, EOS only a
     glr::Session session(grammar, &vocabulary);
     std::vector<DenseMask> masks;
     for (std::size_t step = 0; step < 8; ++step) {
-      masks.push_back(oracle_mask(oracle, session, vocabulary));
+      masks.push_back(engine_mask(oracle, session, vocabulary));
       session.commit(ids[step]);
     }
-    masks.push_back(oracle_mask(oracle, session, vocabulary));
+    masks.push_back(engine_mask(oracle, session, vocabulary));
     session.rollback(5);
-    CHECK(oracle_mask(oracle, session, vocabulary) == masks[3]);
+    CHECK(engine_mask(oracle, session, vocabulary) == masks[3]);
     for (std::size_t step = 3; step < 8; ++step) session.commit(ids[step]);
-    CHECK(oracle_mask(oracle, session, vocabulary) == masks[8]);
+    CHECK(engine_mask(oracle, session, vocabulary) == masks[8]);
 
     wfa::OracleEngine sequential(vocabulary, {.sequential = true});
-    CHECK(oracle_mask(sequential, session, vocabulary) == masks[8]);
+    CHECK(engine_mask(sequential, session, vocabulary) == masks[8]);
   }
 }

@@ -11,33 +11,17 @@
 #include "lib/error.h"
 #include "lib/settings.h"
 #include "tests/glr_session_support.h"
+#include "tests/wfa_test_support.h"
 #include "wfa/oracle_engine.h"
 #include "wfa/spanner_engine.h"
 
 using namespace glrmask;
+using glrmask::testing::engine_mask;
 using glrmask::testing::load_session_fixture;
+using glrmask::testing::strings_up_to;
 using glrmask::testing::tiny_vocabulary;
 
 namespace {
-
-DenseMask mask_of(wfa::MaskEngine& engine, const glr::Session& session,
-                  const Vocabulary& vocabulary) {
-  DenseMask mask(static_cast<std::uint32_t>(vocabulary.size()));
-  engine.fill_mask(session, mask.words());
-  return mask;
-}
-
-// Every string over `alphabet` of length 0..n, shortest first.
-std::vector<std::string> strings_up_to(const std::string& alphabet, std::size_t n) {
-  std::vector<std::string> all{""};
-  for (std::size_t begin = 0, length = 0; length < n; ++length) {
-    const std::size_t end = all.size();
-    for (std::size_t i = begin; i < end; ++i)
-      for (const char c : alphabet) all.push_back(all[i] + c);
-    begin = end;
-  }
-  return all;
-}
 
 // Compares the engines after every viable prefix of length <= max_prefix. The vocabulary has
 // every string of 1 or 2 alphabet bytes and the runs of three, so tokens cross lexeme
@@ -62,8 +46,8 @@ void check_against_oracle(const std::string& fixture, const std::string& alphabe
     glr::Session session(grammar, &vocabulary);
     if (!session.try_commit_bytes(prefix)) continue;
     INFO("prefix \"" << prefix << "\"");
-    const DenseMask expected = mask_of(oracle, session, vocabulary);
-    const DenseMask actual = mask_of(spanner, session, vocabulary);
+    const DenseMask expected = engine_mask(oracle, session, vocabulary);
+    const DenseMask actual = engine_mask(spanner, session, vocabulary);
     for (TokenId id = 0; id < vocabulary.size(); ++id) {
       INFO("token " << id << " \"" << (id < tokens.size() ? tokens[id] : "<special>") << "\"");
       CHECK(actual.test(id) == expected.test(id));
@@ -88,8 +72,8 @@ void check_teacher_forced(const std::shared_ptr<const glr::CompiledGrammar>& gra
   std::string committed;
   for (std::size_t step = 0; step <= ids.size(); ++step) {
     INFO("step " << step << " of " << ids.size() << ", after \"" << committed << "\"");
-    const DenseMask expected = mask_of(oracle, session, vocabulary);
-    const DenseMask actual = mask_of(spanner, session, vocabulary);
+    const DenseMask expected = engine_mask(oracle, session, vocabulary);
+    const DenseMask actual = engine_mask(spanner, session, vocabulary);
     if (actual != expected) {
       // Name the first few differing tokens rather than dumping the masks.
       int shown = 0;
@@ -135,10 +119,10 @@ TEST_CASE("spanner: mask size and grammar are checked, a finished session allows
   DenseMask mask(static_cast<std::uint32_t>(vocabulary.size()));
   CHECK_THROWS_WITH(spanner.fill_mask(other, mask.words()), Catch::Contains("another grammar"));
   session.commit(0);
-  mask = mask_of(spanner, session, vocabulary);
+  mask = engine_mask(spanner, session, vocabulary);
   CHECK(mask.to_vector() == std::vector<TokenId>{0, 1, 2, 3});  // "1", "+", " ", EOS
   session.commit(3);                                            // EOS
-  CHECK(mask_of(spanner, session, vocabulary).count() == 0);
+  CHECK(engine_mask(spanner, session, vocabulary).count() == 0);
 }
 
 TEST_CASE("spanner = oracle at every teacher-forced step: SynCode JSON (Llama-3), SQL (Llama-2)") {

@@ -1,0 +1,35 @@
+// Helpers shared by the mask-engine tests (oracle, spanner).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "glr/session.h"
+#include "lib/dense_mask.h"
+#include "lib/vocabulary.h"
+#include "wfa/mask_engine.h"
+
+namespace glrmask::testing {
+
+// The engine's mask for the session, over the whole vocabulary.
+inline DenseMask engine_mask(wfa::MaskEngine& engine, const glr::Session& session,
+                             const Vocabulary& vocabulary) {
+  DenseMask mask(static_cast<std::uint32_t>(vocabulary.size()));
+  engine.fill_mask(session, mask.words());
+  return mask;
+}
+
+// Every string over `alphabet` of length 0..n, shortest first.
+inline std::vector<std::string> strings_up_to(const std::string& alphabet, std::size_t n) {
+  std::vector<std::string> all{""};
+  for (std::size_t begin = 0, length = 0; length < n; ++length) {
+    const std::size_t end = all.size();
+    for (std::size_t i = begin; i < end; ++i)
+      for (const char c : alphabet) all.push_back(all[i] + c);
+    begin = end;
+  }
+  return all;
+}
+
+}  // namespace glrmask::testing
