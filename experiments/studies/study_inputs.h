@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "apps/mask_engines.h"
-#include "experiments/studies/corpus.h"
+#include "experiments/support/corpus.h"
 #include "experiments/studies/study_options.h"
 #include "glr/compiled_grammar.h"
 #include "lib/encoder.h"

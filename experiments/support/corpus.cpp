@@ -1,4 +1,4 @@
-#include "experiments/studies/corpus.h"
+#include "experiments/support/corpus.h"
 
 #include <fmt/format.h>
 #include <simdjson.h>
