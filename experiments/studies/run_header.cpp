@@ -76,6 +76,14 @@ std::string memory_gib() {
   return fmt::format("{:.1f} GiB", kib / (1024.0 * 1024.0));
 }
 
+// The 1, 5 and 15 minute load averages from /proc/loadavg.
+std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string one, five, fifteen;
+  in >> one >> five >> fifteen;
+  return fmt::format("{} {} {}", one, five, fifteen);
+}
+
 // "name version" of the npm package a tokenizer.json was fetched in (package/models/...).
 std::string tokenizer_package(const std::string& tokenizer) {
   try {
@@ -126,6 +134,8 @@ RunHeader describe_run(const std::string& study, const std::string& size,
       {"cpu", proc_field("/proc/cpuinfo", "model name")},
       {"cores", std::to_string(std::thread::hardware_concurrency())},
       {"memory", memory_gib()},
+      // Other work on the machine inflates latencies; the load average says how much there was.
+      {"load average at start", load_average()},
   };
   for (const std::string& tokenizer : tokenizers)
     header.fields.emplace_back("tokenizer " + tokenizer_label(tokenizer),
