@@ -232,9 +232,10 @@ void print_json(const MaskRun& run, const DecodingInputs& inputs, const std::str
 int run_mask(const CommandArgs& argv) {
   CommandArgs rest = argv;
   const glr::ParseOptions options = take_grammar_options(rest);
+  const GrammarSource source = take_grammar_source(rest);
   Args args(rest, {"tokenizer", "input", "engine", "compare", "max-steps"}, {"json"});
-  args.expect_positional(1, 1, kUsage);
-  const std::string& grammar_path = args.positional()[0];
+  args.expect_positional(source.needs_path() ? 1 : 0, source.needs_path() ? 1 : 0, kUsage);
+  const std::string grammar_path = source.needs_path() ? args.positional()[0] : "";
   const std::string input_path = args.required("input");
   const std::string tokenizer = args.required("tokenizer");
   const std::uint64_t max_steps = args.value("max-steps")
@@ -244,7 +245,8 @@ int run_mask(const CommandArgs& argv) {
   const std::string compare_name = args.value_or("compare", "");
 
   const std::string text = read_input(input_path);
-  const DecodingInputs inputs = load_decoding_inputs(grammar_path, options, tokenizer, true);
+  const DecodingInputs inputs =
+      load_decoding_inputs(compile_grammar(source, grammar_path, options), tokenizer, true);
   std::vector<TokenId> tokens;
   try {
     tokens = inputs.encoder->encode(text);

@@ -20,6 +20,7 @@ int run_stats(const CommandArgs& args);
 int run_check(const CommandArgs& args);
 int run_mask(const CommandArgs& args);
 int run_generate(const CommandArgs& args);
+int run_schema2lark(const CommandArgs& args);
 
 struct Command {
   std::string_view name;
@@ -64,6 +65,10 @@ inline constexpr Command kCommands[] = {
      "random walks: draw each token uniformly from the mask until EOS or N tokens; prints each "
      "text and how it ended",
      run_generate},
+    {"schema2lark",
+     "glrmask schema2lark FILE [--json-whitespace default|compact|flexible] "
+     "[--json-schema-lenient]",
+     "the Lark grammar a JSON Schema compiles to (docs/json_schema.md)", run_schema2lark},
 };
 
 }  // namespace glrmask::app
