@@ -2,20 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <utility>
 
 #include "glr/lexer_byte_classes.h"
 
 namespace glrmask::glr {
-
-namespace {
-
-// How many fall-backs in a row the viability test follows into a hypothetical next byte. Each
-// level tries one byte per byte class, and a second level is already needed only by contrived
-// terminal sets (docs/glr.md), so a small bound keeps the worst case in check.
-constexpr int kMaxFallbackDepth = 3;
-
-}  // namespace
 
 IncrementalRecognizer::IncrementalRecognizer(std::shared_ptr<const CompiledGrammar> grammar)
     : grammar_(std::move(grammar)),
@@ -84,11 +76,6 @@ bool IncrementalRecognizer::any_takeable(std::span<const GssNodeRef> heads,
 
 bool IncrementalRecognizer::advance(ParsePosition& position, std::string_view bytes,
                                     Rejection* why) const {
-  return advance(position, bytes, why, 0);
-}
-
-bool IncrementalRecognizer::advance(ParsePosition& position, std::string_view bytes, Rejection* why,
-                                    int fallback_depth) const {
   const lexer::LexerDfa& dfa = grammar_->dfa();
   std::vector<lexer::EmittedToken> tokens;
   const std::optional<lexer::LexFailure> failure = lexer::feed(dfa, position.lexer, bytes, tokens);
@@ -120,7 +107,7 @@ bool IncrementalRecognizer::advance(ParsePosition& position, std::string_view by
     return false;
   }
   position.offset += bytes.size();
-  if (!is_viable(position, fallback_depth)) {
+  if (!is_viable(position)) {
     if (why != nullptr) {
       why->kind = Rejection::Kind::kDeadEnd;
       why->heads = position.heads;
@@ -132,34 +119,50 @@ bool IncrementalRecognizer::advance(ParsePosition& position, std::string_view by
   return true;
 }
 
-// Viability (docs/glr.md, "Viability"). The lexer sits inside a lexeme L that began at
-// lexeme_begin; the stacks hold every token before it. A future exists iff
-//  (a) L grows into one of viable_terminals(state) that the stacks can take; or
-//  (e) the text ends here: the lexer is flushed and the sentence is complete; or
-//  (b) L has an accepted prefix A and pending bytes P, and some next byte kills the DFA: then A
-//      is emitted, P and that byte are lexed again, and that text must still be viable.
-bool IncrementalRecognizer::is_viable(const ParsePosition& position, int fallback_depth) const {
-  const lexer::LexerDfa& dfa = grammar_->dfa();
+// Viability (docs/glr.md, "Viability"): the Terminal DWA's usage rule for the empty token. The
+// configuration stands for its forks (lexer_fork.h): the lexeme keeping on growing, and, when it
+// has an accepted prefix, the fall-back with the labels that emits. A future exists iff for some
+// fork those labels parse and then some terminal the fork can emit next is takeable, or the fork
+// can end (at once or after ignored text) and the stacks accept the end of input.
+bool IncrementalRecognizer::is_viable(const ParsePosition& position) const {
   const lexer::LexerConfiguration& lexer = position.lexer;
-  if (lexer.accepted == lexer::LexerDfa::kNoLabel) {
-    if (lexer.pending.empty()) {  // between two tokens
-      return any_takeable(position.heads, dfa.viable_terminals(dfa.start_state())) ||
-             parser_.accepts_end(position.heads);
+  const ForkFutures& futures = grammar_->fork_futures();
+  // The growing lexeme first: it emits nothing, so it needs no copy of the stacks, and it is the
+  // fork that answers in the common case.
+  const lexer::LexerFork growing{lexer.state, {}};
+  const ForkFutures::Id growing_id = futures.uninhibited(lexer.state);
+  if (growing_id != ForkFutures::kUnknown ? fork_allows(futures, growing_id, position.heads)
+                                          : fork_allows(growing, position.heads))
+    return true;
+  if (lexer.accepted == lexer::LexerDfa::kNoLabel) return false;
+  for (const lexer::ForkedLexing& alternative : lexer::fork_configuration(grammar_->dfa(), lexer)) {
+    if (alternative.fork == growing && alternative.labels.empty()) continue;  // done above
+    GssHeads heads = position.heads;
+    bool parses = true;
+    for (const lexer::LabelId label : alternative.labels) {
+      if (!feed_token(heads, label)) {
+        parses = false;
+        break;
+      }
     }
-    // Inside a lexeme that is no token yet: only growing it can help; ending here cannot.
-    return any_takeable(position.heads, dfa.viable_terminals(lexer.state));
-  }
-  if (any_takeable(position.heads, dfa.viable_terminals(lexer.state))) return true;
-  if (is_accepting(position)) return true;
-  // With nothing pending the lexeme is exactly A, and ending it emits A, which (a) covered.
-  if (lexer.pending.empty() || fallback_depth >= kMaxFallbackDepth) return false;
-  for (const std::uint8_t byte : byte_classes_) {
-    if (dfa.next(lexer.state, byte) != lexer::LexerDfa::kDeadState) continue;
-    ParsePosition after = position;
-    const char c = static_cast<char>(byte);
-    if (advance(after, std::string_view(&c, 1), nullptr, fallback_depth + 1)) return true;
+    if (!parses) continue;
+    const std::optional<ForkFutures::Id> id = futures.find(alternative.fork);
+    if (id ? fork_allows(futures, *id, heads) : fork_allows(alternative.fork, heads)) return true;
   }
   return false;
+}
+
+bool IncrementalRecognizer::fork_allows(const ForkFutures& futures, ForkFutures::Id fork,
+                                        std::span<const GssNodeRef> heads) const {
+  return any_takeable(heads, futures.next_terminals(fork)) ||
+         (futures.can_end(fork) && parser_.accepts_end(heads));
+}
+
+bool IncrementalRecognizer::fork_allows(const lexer::LexerFork& fork,
+                                        std::span<const GssNodeRef> heads) const {
+  // Not met by the compile-time search (no reachable configuration leads here); analysed alone.
+  const ForkFutures alone(grammar_->dfa(), std::span<const lexer::LexerFork>(&fork, 1));
+  return fork_allows(alone, 0, heads);
 }
 
 bool IncrementalRecognizer::is_accepting(const ParsePosition& position) const {
