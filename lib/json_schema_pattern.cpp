@@ -229,6 +229,7 @@ class PatternTranslator {
   // After a backslash. In a class, \b is backspace.
   CodePointSet escape(bool in_class) {
     if (at_end()) fail("bad escape (end of pattern)");
+    const std::size_t backslash = pos_ - 1;
     const char32_t c = peek();
     ++pos_;
     auto single = [](char32_t x) { return range_set({{x, x}}); };
@@ -266,15 +267,22 @@ class PatternTranslator {
       }
       case U'b':
         if (in_class) return single('\b');
+        pos_ = backslash;
         fail("word boundary \\b is not supported");
       case U'B':
+        pos_ = backslash;
         fail("word boundary \\B is not supported");
       default:
         break;
     }
-    if (c >= U'1' && c <= U'9') fail("backreferences are not supported");
-    if ((c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z'))
+    if (c >= U'1' && c <= U'9') {
+      pos_ = backslash;
+      fail("backreferences are not supported");
+    }
+    if ((c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z')) {
+      pos_ = backslash;
       fail(fmt::format("bad escape \\{}", static_cast<char>(c)));
+    }
     return single(c);  // escaped punctuation or any other character stands for itself
   }
 
