@@ -4,6 +4,7 @@
 // its peak memory is its own.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -38,7 +39,7 @@ std::string last_line(const std::string& output) {
 // the inputs, peak MiB in all, vocabulary size, steps, mask ms/token, commit ms/token, failures;
 // or "refused", the stage, the message.
 int run_preprocessing_child(int argc, char** argv) {
-  if (argc != 10) {
+  if (argc != 9) {
     fmt::print("refused\targuments\texpected 7 arguments after --child preprocessing\n");
     return 2;
   }
@@ -178,6 +179,13 @@ int run_preprocessing(const StudyOptions& options) {
     plot.add_row(std::move(cells));
   }
   report.add_data_table("plot", plot);
+  const bool any_measured = std::any_of(detail.rows().begin(), detail.rows().end(),
+                                        [](const auto& row) { return row[4] == "ok"; });
+  if (!any_measured) {
+    report.add_text("Every cell was refused: nothing to plot.");
+    report.finish();
+    return 1;
+  }
   report.add_plot("preprocessing", "offline preprocessing time (grammar + engine build)",
                   fmt::format("set style data histogram\nset style histogram clustered gap 1\n"
                               "set style fill solid 0.8 border -1\nset logscale y\n"
