@@ -40,14 +40,17 @@ enum TypeBit : unsigned {
 // lenient. (They are checked only where they constrain something: uniqueItems false, say, is not.)
 bool is_unenforceable(std::string_view key, const JsonValue& value) {
   if (key == "uniqueItems") return value.is_bool() && value.boolean;
-  if (key == "minProperties") return !(value.is_number() && value.number <= 0);
-  if (key == "multipleOf") return true;
-  return key == "not" || key == "maxProperties" || key == "dependencies" ||
-         key == "dependentRequired" || key == "dependentSchemas" || key == "if" ||
-         key == "contains" || key == "minContains" || key == "maxContains" ||
-         key == "propertyNames" || key == "unevaluatedProperties" || key == "unevaluatedItems" ||
-         key == "$dynamicRef" || key == "$recursiveRef";
+  // minProperties, multipleOf and not are enforced where they can be (object(), number(),
+  // negation()) and refused there otherwise.
+  return key == "maxProperties" || key == "dependencies" || key == "dependentRequired" ||
+         key == "dependentSchemas" || key == "if" || key == "contains" || key == "minContains" ||
+         key == "maxContains" || key == "propertyNames" || key == "unevaluatedProperties" ||
+         key == "unevaluatedItems" || key == "$dynamicRef" || key == "$recursiveRef";
 }
+
+// Property names a `not {"required": [name]}` forbids, carried to object() inside the merged
+// schema under a key no schema can spell (JSON object keys are text; this one holds a NUL).
+const std::string kForbidden("\0forbidden", 10);
 
 class Compiler {
  public:
@@ -200,8 +203,9 @@ class Compiler {
   }
 
   std::string conjunction(const JsonValue& schema, const std::string& pointer) {
-    const JsonValue merged = flatten_conjunction(document_, schema, pointer);
+    JsonValue merged = flatten_conjunction(document_, schema, pointer);
     if (merged.is_bool()) return merged.boolean ? any_value() : never();
+    if (merged.find("not") && !negation(merged, pointer)) return never();
     for (const auto& [key, keyword] : merged.members)
       if (is_unenforceable(key, keyword))
         unenforced(pointer_append(pointer, key),
@@ -369,6 +373,61 @@ class Compiler {
         return;
       }
     }
+  }
+
+  // ---- not
+
+  // Folds `not` into the other keywords where that is exact: not {} (nothing validates),
+  // not {"type": ...} (those types are removed), not {"required": [name]} (the property is
+  // forbidden). Returns false when nothing can validate. Other forms are refused.
+  bool negation(JsonValue& merged, const std::string& pointer) {
+    const std::string where = pointer_append(pointer, "not");
+    const JsonValue negated = flatten_conjunction(document_, *merged.find("not"), where);
+    std::erase_if(merged.members, [](const auto& member) { return member.first == "not"; });
+    if (negated.is_bool()) return !negated.boolean;
+    if (negated.members.empty()) return false;
+    if (negated.members.size() == 1 && negated.members[0].first == "type") {
+      const unsigned excluded = type_bits(negated.members[0].second);
+      unsigned types = kAllTypes;
+      if (const JsonValue* type = merged.find("type")) types = type_bits(*type);
+      if ((excluded & kInteger) && !(excluded & kNumber) && (types & kNumber)) {
+        unenforced(where, "not {\"type\": \"integer\"} beside numbers is not supported");
+        return true;
+      }
+      types &= ~excluded;
+      if (excluded & kNumber) types &= ~static_cast<unsigned>(kInteger);
+      JsonValue list{Kind::kArray, false, 0, false, 0, {}, {}, {}};
+      for (const auto& [bit, name] : {std::pair<unsigned, const char*>{kNull, "null"},
+                                      {kBoolean, "boolean"},
+                                      {kObject, "object"},
+                                      {kArray, "array"},
+                                      {kString, "string"},
+                                      {kNumber, "number"},
+                                      {kInteger, "integer"}}) {
+        if ((types & bit) && !(bit == kInteger && (types & kNumber)))
+          list.items.push_back(JsonValue{Kind::kString, false, 0, false, 0, name, {}, {}});
+      }
+      if (list.items.empty()) return false;
+      std::erase_if(merged.members, [](const auto& member) { return member.first == "type"; });
+      merged.members.emplace_back("type", std::move(list));
+      return true;
+    }
+    const JsonValue* required = negated.find("required");
+    if (negated.members.size() == 1 && required && required->is_array() &&
+        required->items.size() == 1 && required->items[0].is_string()) {
+      JsonValue* forbidden = nullptr;
+      for (auto& [key, value] : merged.members)
+        if (key == kForbidden) forbidden = &value;
+      if (!forbidden) {
+        merged.members.emplace_back(kForbidden,
+                                    JsonValue{Kind::kArray, false, 0, false, 0, {}, {}, {}});
+        forbidden = &merged.members.back().second;
+      }
+      forbidden->items.push_back(required->items[0]);
+      return true;
+    }
+    unenforced(where, "this form of \"not\" is not supported");
+    return true;
   }
 
   // ---- one schema object without $ref / allOf / anyOf / oneOf
@@ -557,11 +616,27 @@ class Compiler {
   static constexpr double kLimit = 9.0e18;  // bounds must fit in int64
 
   std::string number(const JsonValue& schema, const std::string& pointer, bool integer) {
-    if (const JsonValue* multiple = schema.find("multipleOf")) {
-      (void)multiple;  // reported by conjunction()
-    }
     const Bound lower = bound(schema, pointer, true);
     const Bound upper = bound(schema, pointer, false);
+    if (const JsonValue* multiple = schema.find("multipleOf")) {
+      const std::string where = pointer_append(pointer, "multipleOf");
+      if (!multiple->is_number() || multiple->number <= 0)
+        document_.fail(where, "multipleOf must be a positive number");
+      // multipleOf 1 makes a number an integer (written without fraction or exponent: sound).
+      // A power of ten below 1 bounds the fraction digits of an unbounded number.
+      const double m = multiple->number;
+      std::optional<int> decimals;
+      for (int d = 1; d <= 9; ++d)
+        if (std::fabs(m * std::pow(10.0, d) - 1.0) < 1e-9) decimals = d;
+      if (m == 1) {
+        integer = true;
+      } else if (!integer && decimals && !lower.value && !upper.value) {
+        return terminal(fmt::format(R"(-?(?:0|[1-9][0-9]*)(?:\.[0-9]{{1,{}}}0*)?)", *decimals),
+                        "NUMBER");
+      } else {
+        unenforced(where, "this multipleOf is not supported");
+      }
+    }
     if (!lower.value && !upper.value)
       return integer ? terminal(any_json_integer_regex(), "INTEGER")
                      : terminal(any_json_number_regex(), "NUMBER");
@@ -770,6 +845,20 @@ class Compiler {
         required.insert(item.string);
       }
     }
+    std::set<std::string> forbidden;  // by `not {"required": [name]}`
+    if (const JsonValue* names = schema.find(kForbidden))
+      for (const JsonValue& item : names->items) forbidden.insert(item.string);
+    for (const std::string& name : forbidden)
+      if (required.count(name)) return "";
+    std::size_t min_properties = 0;
+    if (const JsonValue* min = schema.find("minProperties")) {
+      if (!min->is_number() || min->number < 0 || std::floor(min->number) != min->number)
+        document_.fail(pointer_append(pointer, "minProperties"), "must be a non-negative integer");
+      if (min->number > 16)
+        unenforced(pointer_append(pointer, "minProperties"), "minProperties above 16");
+      else
+        min_properties = static_cast<std::size_t>(min->number);
+    }
     JsonValue true_schema{Kind::kBool, true, 0, false, 0, {}, {}, {}};
     const JsonValue* additional = schema.find("additionalProperties");
     const std::string additional_pointer = pointer_append(pointer, "additionalProperties");
@@ -812,8 +901,9 @@ class Compiler {
     if (properties) {
       for (const auto& [name, property] : properties->members) {
         const std::string where = pointer_append(pointer_append(pointer, "properties"), name);
-        members.push_back({name, member_value(name, property, where), required.count(name) > 0});
         declared.push_back(name);
+        if (forbidden.count(name)) continue;
+        members.push_back({name, member_value(name, property, where), required.count(name) > 0});
       }
     }
     // Required names without a declaration take the schema of additional properties.
@@ -834,6 +924,10 @@ class Compiler {
             pointer_append(pointer_append(pointer, "patternProperties"), pattern_text);
         if (!(pattern_schema == first_schema))
           unenforced(where, "patternProperties with different schemas per pattern");
+        for (const std::string& name : forbidden)
+          if (pattern_matches(pattern_text, name, where))
+            unenforced(where,
+                       fmt::format("a forbidden property \"{}\" matching the pattern", name));
         for (const std::string& name : declared)
           if (pattern_matches(pattern_text, name, where))
             document_.fail(where, fmt::format("pattern matches the declared property \"{}\"; "
@@ -859,7 +953,9 @@ class Compiler {
       extra = nonterminal("member");
       rule(extra, {key, colon(), value_symbol});
     } else if (!(additional && additional->is_bool() && !additional->boolean)) {
-      const std::optional<std::string> key_regex = json_string_excluding_regex(declared);
+      std::vector<std::string> excluded = declared;
+      excluded.insert(excluded.end(), forbidden.begin(), forbidden.end());
+      const std::optional<std::string> key_regex = json_string_excluding_regex(excluded);
       if (!key_regex)
         document_.fail(pointer_append(pointer, "properties"),
                        "a property name with '\"', '\\\\' or a control character, beside "
@@ -872,27 +968,38 @@ class Compiler {
       }
     }
 
-    // tail(i, emitted): members i.. and the closing brace; `emitted` says whether a member came
-    // before (then the next one needs a comma).
-    std::map<std::pair<std::size_t, bool>, std::string> tails;
-    std::string extra_list;
-    auto tail = [&](auto&& self, std::size_t i, bool emitted) -> std::string {
-      auto found = tails.find({i, emitted});
+    // tail(i, count): members i.. and the closing brace, after `count` members (held at
+    // max(min_properties, 1): beyond that only "some member came before, so a comma is due"
+    // matters).
+    const std::size_t count_cap = std::max<std::size_t>(min_properties, 1);
+    std::map<std::pair<std::size_t, std::size_t>, std::string> tails;
+    std::map<std::size_t, std::string> extra_lists;  // at least n extra members, n >= 1
+    auto extra_list = [&](auto&& self, std::size_t at_least) -> std::string {
+      auto found = extra_lists.find(at_least);
+      if (found != extra_lists.end()) return found->second;
+      const std::string name = nonterminal("member_list");
+      extra_lists.emplace(at_least, name);
+      if (at_least == 1) {
+        rule(name, {extra});
+        rule(name, {name, comma(), extra});
+      } else {
+        rule(name, {self(self, at_least - 1), comma(), extra});
+      }
+      return name;
+    };
+    auto tail = [&](auto&& self, std::size_t i, std::size_t count) -> std::string {
+      auto found = tails.find({i, count});
       if (found != tails.end()) return found->second;
       const std::string name = nonterminal("members");
-      tails.emplace(std::make_pair(i, emitted), name);
+      tails.emplace(std::make_pair(i, count), name);
       std::vector<std::string> separator;
-      if (emitted) separator.push_back(comma());
+      if (count > 0) separator.push_back(comma());
       if (i == members.size()) {
-        rule(name, {rbrace()});
+        if (count >= min_properties) rule(name, {rbrace()});
         if (!extra.empty()) {
-          if (extra_list.empty()) {
-            extra_list = nonterminal("member_list");
-            rule(extra_list, {extra});
-            rule(extra_list, {extra_list, comma(), extra});
-          }
+          const std::size_t missing = count >= min_properties ? 1 : min_properties - count;
           std::vector<std::string> rhs = separator;
-          rhs.push_back(extra_list);
+          rhs.push_back(extra_list(extra_list, missing));
           rhs.push_back(rbrace());
           rule(name, rhs);
         }
@@ -903,13 +1010,13 @@ class Compiler {
       rhs.push_back(terminal(json_string_literal_regex(member.name), "KEY"));
       rhs.push_back(colon());
       rhs.push_back(member.value_symbol);
-      rhs.push_back(self(self, i + 1, true));
+      rhs.push_back(self(self, i + 1, std::min(count + 1, count_cap)));
       rule(name, rhs);
-      if (!member.required) rule(name, {self(self, i + 1, emitted)});
+      if (!member.required) rule(name, {self(self, i + 1, count)});
       return name;
     };
     const std::string name = nonterminal("object");
-    rule(name, {lbrace(), tail(tail, 0, false)});
+    rule(name, {lbrace(), tail(tail, 0, 0)});
     return name;
   }
 
