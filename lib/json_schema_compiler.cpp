@@ -386,6 +386,15 @@ class Compiler {
     std::erase_if(merged.members, [](const auto& member) { return member.first == "not"; });
     if (negated.is_bool()) return !negated.boolean;
     if (negated.members.empty()) return false;
+    if (negated.members.size() == 1 && negated.members[0].first == "not") {
+      // not not X = X: conjoin X.
+      JsonValue both{Kind::kObject, false, 0, false, 0, {}, {}, {}};
+      JsonValue list{Kind::kArray, false, 0, false, 0, {}, {merged, negated.members[0].second}, {}};
+      both.members.emplace_back("allOf", std::move(list));
+      merged = flatten_conjunction(document_, both, where);
+      if (merged.is_bool()) return merged.boolean;
+      return !merged.find("not") || negation(merged, pointer);
+    }
     if (negated.members.size() == 1 && negated.members[0].first == "type") {
       const unsigned excluded = type_bits(negated.members[0].second);
       unsigned types = kAllTypes;
