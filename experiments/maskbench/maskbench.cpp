@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -136,11 +137,21 @@ JsonValue schema_order(const json_schema::SchemaDocument& document, const JsonVa
         if (const JsonValue* member = value.find(name))
           out.members.emplace_back(name, schema_order(document, *member, property, depth + 1));
     }
+    const JsonValue* patterns = flat.find("patternProperties");
     for (const auto& [name, member] : value.members) {
       if (properties && properties->find(name)) continue;
-      out.members.emplace_back(name, additional && additional->is_object()
-                                         ? schema_order(document, member, *additional, depth + 1)
-                                         : member);
+      const JsonValue* member_schema = additional && additional->is_object() ? additional : nullptr;
+      if (patterns && patterns->is_object()) {
+        for (const auto& [pattern, pattern_schema] : patterns->members) {
+          try {
+            if (std::regex_search(name, std::regex(pattern, std::regex::ECMAScript)))
+              member_schema = &pattern_schema;
+          } catch (const std::regex_error&) {
+          }
+        }
+      }
+      out.members.emplace_back(
+          name, member_schema ? schema_order(document, member, *member_schema, depth + 1) : member);
     }
   } else if (value.is_array()) {
     const JsonValue* items = flat.find("items");
