@@ -358,6 +358,22 @@ class Compiler {
     return false;
   }
 
+  // Whether the closed ranges [min_key, max_key] of two schemas cannot meet (a missing bound is
+  // open on that side). Exclusive bounds only make ranges smaller, so ignoring them is safe.
+  static bool disjoint_ranges(const JsonValue& a, const JsonValue& b, const char* min_key,
+                              const char* max_key) {
+    auto number = [](const JsonValue& schema, const char* key) -> std::optional<double> {
+      const JsonValue* value = schema.find(key);
+      if (value && value->is_number()) return value->number;
+      return std::nullopt;
+    };
+    const auto a_max = number(a, max_key);
+    const auto b_max = number(b, max_key);
+    const auto a_min = number(a, min_key);
+    const auto b_min = number(b, min_key);
+    return (a_max && b_min && *a_max < *b_min) || (b_max && a_min && *b_max < *a_min);
+  }
+
   void check_disjoint(const std::vector<JsonValue>& branches, const std::string& where) {
     for (std::size_t i = 0; i < branches.size(); ++i) {
       for (std::size_t j = i + 1; j < branches.size(); ++j) {
@@ -367,6 +383,11 @@ class Compiler {
         unsigned common = types_of(a) & types_of(b);
         if (common == 0 || disjoint_constants(a, b)) continue;
         if (common == kObject && a.is_object() && b.is_object() && disjoint_objects(a, b)) continue;
+        if (a.is_object() && b.is_object() &&
+            ((common == kString && disjoint_ranges(a, b, "minLength", "maxLength")) ||
+             ((common & ~static_cast<unsigned>(kNumber | kInteger)) == 0 &&
+              disjoint_ranges(a, b, "minimum", "maximum"))))
+          continue;
         unenforced(where, fmt::format("oneOf branches {} and {} may both match, so \"exactly one\" "
                                       "cannot be enforced",
                                       i, j));
