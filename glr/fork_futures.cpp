@@ -77,14 +77,25 @@ ForkFutures::ForkFutures(const lexer::LexerDfa& dfa, std::span<const lexer::Lexe
   }
 
   const lexer::NextTerminalsResult next = lexer::fork_next_terminals(dfa, forks_);
-  for (const std::vector<std::uint32_t>& terminals : next.terminals) {
+  num_terminals_ = static_cast<std::uint32_t>(dfa.terminals().size());
+  words_ = (num_terminals_ + 63) / 64;
+  next_bits_.assign(forks_.size() * words_, 0);
+  for (Id id = 0; id < forks_.size(); ++id) {
+    const std::vector<std::uint32_t>& terminals = next.terminals[id];
     next_terminals_.insert(next_terminals_.end(), terminals.begin(), terminals.end());
     next_begin_.push_back(static_cast<std::uint32_t>(next_terminals_.size()));
+    for (const std::uint32_t t : terminals)
+      next_bits_[std::size_t{id} * words_ + t / 64] |= std::uint64_t{1} << (t % 64);
   }
 
   uninhibited_.assign(dfa.num_states(), kUnknown);
-  for (Id id = 0; id < forks_.size(); ++id)
-    if (forks_[id].inhibitors.empty()) uninhibited_[forks_[id].state] = id;
+  emitted_early_.assign(dfa.num_states(), kUnknown);
+  for (Id id = 0; id < forks_.size(); ++id) {
+    const lexer::LexerFork& fork = forks_[id];
+    if (fork.inhibitors.empty()) uninhibited_[fork.state] = id;
+    if (fork.state == dfa.start_state() && fork.inhibitors.size() == 1)
+      emitted_early_[fork.inhibitors.front()] = id;
+  }
 
   stats_.forks = forks_.size();
   stats_.product_states = next.product_states;

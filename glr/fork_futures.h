@@ -48,11 +48,19 @@ class ForkFutures {
   // The id of the fork without inhibitors in DFA state `state` (the deterministic lexer's
   // lexeme still growing), or kUnknown when no bytes reach it. No allocation: the hot path.
   Id uninhibited(std::uint32_t state) const { return uninhibited_[state]; }
+  // The id of the fork at a token boundary inhibited by `state` alone (just after a match ending
+  // in `state` was emitted early), or kUnknown. No allocation either: the common fall-back.
+  Id emitted_early(std::uint32_t state) const { return emitted_early_[state]; }
 
   // Terminals T such that some bytes make the fork emit, as the first label the parser sees, a
   // label containing T (ignored text looked through; ignored terminals never listed). Ascending.
   std::span<const std::uint32_t> next_terminals(Id id) const {
     return {next_terminals_.data() + next_begin_[id], next_terminals_.data() + next_begin_[id + 1]};
+  }
+  // Whether next_terminals(id) holds `terminal` (any id, also $END: false). Constant time.
+  bool lists(Id id, std::uint32_t terminal) const {
+    if (terminal >= num_terminals_) return false;
+    return (next_bits_[std::size_t{id} * words_ + terminal / 64] >> (terminal % 64) & 1) != 0;
   }
   // The fork is at a token boundary, or some bytes bring it to one while emitting only labels the
   // parser may skip (purely ignored, or a tie with an ignored alternative).
@@ -63,9 +71,13 @@ class ForkFutures {
  private:
   std::vector<lexer::LexerFork> forks_;
   std::unordered_map<lexer::LexerFork, Id, lexer::LexerForkHash> ids_;
-  std::vector<Id> uninhibited_;  // per DFA state
+  std::vector<Id> uninhibited_;    // per DFA state
+  std::vector<Id> emitted_early_;  // per DFA state
   std::vector<std::uint32_t> next_begin_ = {0};
   std::vector<std::uint32_t> next_terminals_;
+  std::size_t words_ = 0;  // per fork in next_bits_
+  std::uint32_t num_terminals_ = 0;
+  std::vector<std::uint64_t> next_bits_;  // next_terminals as bit sets, for lists()
   std::vector<char> can_end_;
   ForkFuturesStats stats_;
 };

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "glr/lexer_byte_classes.h"
+#include "glr/linear_lookahead.h"
 
 namespace glrmask::glr {
 
@@ -62,16 +63,7 @@ bool IncrementalRecognizer::feed_token(GssHeads& heads, lexer::LabelId label) co
 }
 
 bool IncrementalRecognizer::can_take(std::span<const GssNodeRef> heads, SymbolId terminal) const {
-  return ignored_[terminal] || skippable_[terminal] || parser_.can_shift(heads, terminal);
-}
-
-bool IncrementalRecognizer::any_takeable(std::span<const GssNodeRef> heads,
-                                         std::span<const std::uint32_t> terminals) const {
-  for (const std::uint32_t terminal : terminals)
-    if (ignored_[terminal] || skippable_[terminal]) return true;
-  for (const std::uint32_t terminal : terminals)
-    if (parser_.can_shift(heads, terminal)) return true;
-  return false;
+  return ignored_[terminal] || skippable_[terminal] || can_shift(heads, terminal);
 }
 
 bool IncrementalRecognizer::advance(ParsePosition& position, std::string_view bytes,
@@ -135,6 +127,15 @@ bool IncrementalRecognizer::is_viable(const ParsePosition& position) const {
                                           : fork_allows(growing, position.heads))
     return true;
   if (lexer.accepted == lexer::LexerDfa::kNoLabel) return false;
+  if (lexer.pending.empty()) {
+    // The lexeme is exactly its accepted match: the only fall-back emits it and restarts,
+    // inhibited by the lexeme's state (what fork_configuration() gives, without building it).
+    const ForkFutures::Id emitted = futures.emitted_early(lexer.state);
+    if (emitted != ForkFutures::kUnknown) {
+      GssHeads heads = position.heads;
+      return feed_token(heads, lexer.accepted) && fork_allows(futures, emitted, heads);
+    }
+  }
   for (const lexer::ForkedLexing& alternative : lexer::fork_configuration(grammar_->dfa(), lexer)) {
     if (alternative.fork == growing && alternative.labels.empty()) continue;  // done above
     GssHeads heads = position.heads;
@@ -154,8 +155,62 @@ bool IncrementalRecognizer::is_viable(const ParsePosition& position) const {
 
 bool IncrementalRecognizer::fork_allows(const ForkFutures& futures, ForkFutures::Id fork,
                                         std::span<const GssNodeRef> heads) const {
-  return any_takeable(heads, futures.next_terminals(fork)) ||
+  return any_takeable(futures, fork, heads) ||
          (futures.can_end(fork) && parser_.accepts_end(heads));
+}
+
+// Some terminal of next_terminals(fork) is takeable. Ignored terminals are never listed, so that
+// is: a listed skippable terminal, or one some stack shifts. A short list (inside most lexemes:
+// one or two terminals) is tried directly. A long one (at a token boundary: nearly every terminal
+// of the grammar) is filtered through the heads' table rows instead: a terminal the top states
+// have no action on cannot be shifted, and a row has a few cells. Shifts at once are tried
+// before anything that needs reductions.
+// GlrParser::can_shift, by plain LR simulation on each head where the stack below is linear.
+bool IncrementalRecognizer::can_shift(std::span<const GssNodeRef> heads, SymbolId terminal) const {
+  bool undecided = false;
+  for (const GssNodeRef& head : heads) {
+    const std::optional<bool> shifts = linear_can_shift(parser_.table(), *head, terminal);
+    if (!shifts) {
+      undecided = true;
+    } else if (*shifts) {
+      return true;
+    }
+  }
+  return undecided && parser_.can_shift(heads, terminal);
+}
+
+bool IncrementalRecognizer::any_takeable(const ForkFutures& futures, ForkFutures::Id fork,
+                                         std::span<const GssNodeRef> heads) const {
+  constexpr std::size_t kShortList = 8;
+  const std::span<const std::uint32_t> listed = futures.next_terminals(fork);
+  if (listed.size() <= kShortList) {
+    for (const std::uint32_t terminal : listed)
+      if (skippable_[terminal] != 0 || can_shift(heads, terminal)) return true;
+    return false;
+  }
+  for (const SymbolId terminal : grammar_->skippable_terminals())
+    if (futures.lists(fork, terminal)) return true;
+  const LrTable& table = parser_.table();
+  bool needs_reductions = false;
+  for (const GssNodeRef& head : heads) {
+    for (std::uint32_t cell = table.row_begin(head->state()); cell < table.row_end(head->state());
+         ++cell) {
+      if (!futures.lists(fork, table.cell_terminal(cell))) continue;
+      for (const Action action : table.cell_actions(cell)) {
+        if (!action.is_reduce()) return true;
+        needs_reductions = true;
+      }
+    }
+  }
+  if (!needs_reductions) return false;
+  for (const GssNodeRef& head : heads) {
+    for (std::uint32_t cell = table.row_begin(head->state()); cell < table.row_end(head->state());
+         ++cell) {
+      const SymbolId terminal = table.cell_terminal(cell);
+      if (futures.lists(fork, terminal) && can_shift(heads, terminal)) return true;
+    }
+  }
+  return false;
 }
 
 bool IncrementalRecognizer::fork_allows(const lexer::LexerFork& fork,

@@ -88,8 +88,9 @@ class IncrementalRecognizer {
   bool fork_allows(const ForkFutures& futures, ForkFutures::Id fork,
                    std::span<const GssNodeRef> heads) const;
   bool fork_allows(const lexer::LexerFork& fork, std::span<const GssNodeRef> heads) const;
-  bool any_takeable(std::span<const GssNodeRef> heads,
-                    std::span<const std::uint32_t> terminals) const;
+  bool can_shift(std::span<const GssNodeRef> heads, SymbolId terminal) const;
+  bool any_takeable(const ForkFutures& futures, ForkFutures::Id fork,
+                    std::span<const GssNodeRef> heads) const;
 
   std::shared_ptr<const CompiledGrammar> grammar_;
   GlrParser parser_;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "glr/linear_lookahead.h"
 #include "glr/session.h"
 #include "lib/error.h"
 #include "lib/settings.h"
@@ -149,4 +150,53 @@ TEST_CASE("SynCode SQL after 'FROM concert AS T': ' cross' refused, '\\xc4' allo
   CHECK(refused_at(grammar, inner) == -1);
   glr::Session session(grammar);
   CHECK(session.try_commit_bytes(prefix + "\xc4"));
+}
+
+TEST_CASE("linear_can_shift agrees with GlrParser::can_shift wherever it answers") {
+  // Every head after every prefix (pieces of each fixture, up to 4) and every terminal and $END.
+  struct Case {
+    std::string fixture;
+    std::vector<std::string> pieces;
+  };
+  const std::vector<Case> cases = {
+      {"ambiguous_sum.lark", {"1", "+", " "}},
+      {"epsilon_rules.lark", {"x", "y", "z"}},
+      {"hidden_left_recursion.lark", {"n", "y", "x"}},
+      {"hidden_right_recursion.lark", {"a", "b"}},
+      {"cyclic.lark", {"a", " "}},
+      {"shadowed_keyword.lark", {"@ a", " as t", " join", " b", "tick"}},
+  };
+  std::size_t answered = 0, shifts = 0, undecided = 0;
+  for (const Case& c : cases) {
+    INFO("fixture " << c.fixture);
+    const auto grammar = load_session_fixture(c.fixture);
+    const glr::GlrParser parser(grammar->table());
+    std::vector<std::string> texts = {""};
+    for (int length = 0; length < 4; ++length) {
+      const std::size_t end = texts.size();
+      for (std::size_t i = 0; i < end; ++i)
+        for (const std::string& piece : c.pieces) texts.push_back(texts[i] + piece);
+    }
+    for (const std::string& text : texts) {
+      glr::Session session(grammar);
+      if (!session.try_commit_bytes(text)) continue;
+      for (const glr::GssNodeRef& head : session.heads()) {
+        const std::vector<glr::GssNodeRef> one = {head};
+        for (SymbolId t = 0; t <= grammar->end_of_input(); ++t) {
+          const std::optional<bool> fast = glr::linear_can_shift(grammar->table(), *head, t);
+          if (!fast) {
+            ++undecided;
+            continue;
+          }
+          INFO("text \"" << text << "\", terminal " << t);
+          CHECK(*fast == parser.can_shift(one, t));
+          ++answered;
+          shifts += *fast ? 1 : 0;
+        }
+      }
+    }
+  }
+  CHECK(shifts > 0);
+  CHECK(answered > shifts);
+  CHECK(undecided > 0);  // the ambiguous and cyclic grammars leave it to the GLR parser
 }
