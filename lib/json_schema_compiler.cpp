@@ -695,16 +695,24 @@ class Compiler {
     if (integer) {
       regex = integer_range_regex(lo, hi);
     } else {
+      std::optional<Decimal> lo_decimal;
+      std::optional<Decimal> hi_decimal;
       for (const Bound* b : {&lower, &upper}) {
-        if (b->value && std::floor(*b->value) != *b->value)
-          unenforced(pointer_append(pointer, b == &lower ? "minimum" : "maximum"),
-                     "a non-integer bound on a number is not supported");
+        if (!b->value || std::fabs(*b->value) > kLimit) continue;
+        const std::string where = pointer_append(pointer, b == &lower ? "minimum" : "maximum");
+        const std::optional<Decimal> decimal = decimal_of(*b->value);
+        if (!decimal) {
+          unenforced(where, "a bound that needs an exponent is not supported");
+          continue;
+        }
+        (b == &lower ? lo_decimal : hi_decimal) = decimal;
       }
-      const bool lo_exclusive =
-          lower.exclusive && lower.value && std::floor(*lower.value) == *lower.value;
-      const bool hi_exclusive =
-          upper.exclusive && upper.value && std::floor(*upper.value) == *upper.value;
-      regex = number_range_regex(lo, lo_exclusive, hi, hi_exclusive);
+      try {
+        regex = number_range_regex(lo_decimal, lower.exclusive, hi_decimal, upper.exclusive);
+      } catch (const Error& e) {
+        unenforced(pointer_append(pointer, "minimum"), e.what());
+        regex = number_range_regex(std::nullopt, false, std::nullopt, false);
+      }
     }
     if (!regex) return "";
     return terminal(*regex, integer ? "INTEGER" : "NUMBER");

@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <utility>
 #include <vector>
+
+#include "lib/error.h"
 
 namespace glrmask::json_schema {
 namespace {
@@ -90,49 +93,114 @@ Magnitude magnitude_of(std::int64_t value) {
   return value < 0 ? Magnitude{0} - static_cast<Magnitude>(value) : static_cast<Magnitude>(value);
 }
 
-// What the digits after the point may be.
-enum class Fraction { kAny, kZero, kNonZero };
+// What the digits F after the point may be, compared as the decimal fraction 0.F (F absent is
+// 0) with a bound's fraction digits f (no trailing zeros; empty is 0).
+struct Fraction {
+  enum Kind : std::uint8_t { kAny, kAtLeast, kMoreThan, kAtMost, kLessThan };
+  Kind kind = kAny;
+  std::string digits;
+  bool operator==(const Fraction&) const = default;
+};
 
 struct Piece {
   Magnitude lo = 0;
   std::optional<Magnitude> hi;  // integer part in [lo, hi]
-  Fraction fraction = Fraction::kAny;
+  Fraction fraction;
 };
 
-std::optional<Fraction> meet(Fraction a, Fraction b) {
-  if (a == Fraction::kAny) return b;
-  if (b == Fraction::kAny || a == b) return a;
+std::string alternation(const std::vector<std::string>& alternatives) {
+  std::string out;
+  for (std::size_t i = 0; i < alternatives.size(); ++i) out += (i ? "|" : "") + alternatives[i];
+  return "(?:" + out + ")";
+}
+
+// Digits from position `at` of f on: the rest of F compared with the rest of f. `or_equal`
+// (>= / <=) decides whether F may equal f. Alternatives begin with different digits, and an
+// empty one comes last, so the leftmost-first match is the longest.
+std::optional<std::string> compare_rest(const std::string& f, std::size_t at, bool greater,
+                                        bool or_equal, bool first) {
+  if (at == f.size()) {
+    // F so far equals f; more digits make 0.F larger, or equal when all zeros.
+    if (greater) return or_equal ? std::string("[0-9]*") : std::string("[0-9]*[1-9][0-9]*");
+    if (!or_equal) return std::nullopt;
+    return std::string("0*");
+  }
+  std::vector<std::string> alternatives;
+  const char d = f[at];
+  if (greater && d < '9')
+    alternatives.push_back(fmt::format("[{}-9][0-9]*", static_cast<char>(d + 1)));
+  if (!greater && d > '0')
+    alternatives.push_back(fmt::format("[0-{}][0-9]*", static_cast<char>(d - 1)));
+  if (auto rest = compare_rest(f, at + 1, greater, or_equal, false))
+    alternatives.push_back(std::string(1, d) + *rest);
+  // F ends here: the rest of f is not zero (f has no trailing zeros), so 0.F < 0.f.
+  if (!greater && !first) alternatives.emplace_back();
+  if (alternatives.empty()) return std::nullopt;
+  return alternation(alternatives);
+}
+
+std::optional<std::string> fraction_regex(const Fraction& fraction) {
+  const std::string& f = fraction.digits;
+  switch (fraction.kind) {
+    case Fraction::kAny:
+      return R"((?:\.[0-9]+)?)";
+    case Fraction::kAtLeast:
+      if (f.empty()) return R"((?:\.[0-9]+)?)";
+      [[fallthrough]];
+    case Fraction::kMoreThan: {
+      auto rest = compare_rest(f, 0, true, fraction.kind == Fraction::kAtLeast, true);
+      if (!rest) return std::nullopt;
+      return R"(\.)" + *rest;
+    }
+    case Fraction::kAtMost:
+    case Fraction::kLessThan: {
+      if (f.empty() && fraction.kind == Fraction::kLessThan) return std::nullopt;
+      if (f.empty()) return R"((?:\.0+)?)";
+      // No digits at all is 0, which is below any bound (and equal to 0 for <= 0).
+      auto rest = compare_rest(f, 0, false, fraction.kind == Fraction::kAtMost, true);
+      if (!rest) return std::string();
+      return R"((?:\.)" + *rest + ")?";
+    }
+  }
   return std::nullopt;
 }
 
-std::string fraction_regex(Fraction fraction) {
-  switch (fraction) {
-    case Fraction::kAny:
-      return R"((?:\.[0-9]+)?)";
-    case Fraction::kZero:
-      return R"((?:\.0+)?)";
-    case Fraction::kNonZero:
-      return R"(\.[0-9]*[1-9][0-9]*)";
-  }
-  return "";
+// Both constraints on one integer part. nullopt when no fraction satisfies both; throws when
+// the pair is not supported (a fraction between two bounds inside one integer).
+std::optional<Fraction> meet(const Fraction& a, const Fraction& b) {
+  if (a.kind == Fraction::kAny) return b;
+  if (b.kind == Fraction::kAny || a == b) return a;
+  const Fraction& lower = a.kind == Fraction::kAtLeast || a.kind == Fraction::kMoreThan ? a : b;
+  const Fraction& upper = &lower == &a ? b : a;
+  // An upper bound of 0 ("<= .0") against any lower bound above 0 leaves nothing.
+  if (upper.kind == Fraction::kAtMost && upper.digits.empty() &&
+      (lower.kind == Fraction::kMoreThan || !lower.digits.empty()))
+    return std::nullopt;
+  throw Error("numeric bounds with fractions inside one integer are not supported");
 }
 
-// Magnitudes m = I.F with L <= m (or L < m) and m <= H (or m < H), as alternatives.
-std::vector<Alternative> magnitude_alternatives(Magnitude lower, bool lower_exclusive,
-                                                std::optional<Magnitude> upper,
+// Magnitudes m = I.F between two decimal bounds, as alternatives (more digits first later).
+std::vector<Alternative> magnitude_alternatives(const Decimal& lower, bool lower_exclusive,
+                                                const std::optional<Decimal>& upper,
                                                 bool upper_exclusive) {
   std::vector<Piece> lower_pieces;
-  if (lower_exclusive) {
-    lower_pieces = {{lower + 1, std::nullopt, Fraction::kAny}, {lower, lower, Fraction::kNonZero}};
+  const Magnitude li = lower.integer;
+  if (lower.fraction.empty() && !lower_exclusive) {
+    lower_pieces = {{li, std::nullopt, {}}};
   } else {
-    lower_pieces = {{lower, std::nullopt, Fraction::kAny}};
+    lower_pieces = {
+        {li + 1, std::nullopt, {}},
+        {li, li, {lower_exclusive ? Fraction::kMoreThan : Fraction::kAtLeast, lower.fraction}}};
   }
   std::vector<Piece> upper_pieces;
   if (!upper) {
-    upper_pieces = {{0, std::nullopt, Fraction::kAny}};
+    upper_pieces = {{0, std::nullopt, {}}};
   } else {
-    if (*upper >= 1) upper_pieces.push_back({0, *upper - 1, Fraction::kAny});
-    if (!upper_exclusive) upper_pieces.push_back({*upper, *upper, Fraction::kZero});
+    const Magnitude hi = upper->integer;
+    if (hi >= 1) upper_pieces.push_back({0, hi - 1, {}});
+    if (!(upper->fraction.empty() && upper_exclusive))
+      upper_pieces.push_back(
+          {hi, hi, {upper_exclusive ? Fraction::kLessThan : Fraction::kAtMost, upper->fraction}});
   }
   std::vector<Alternative> out;
   for (const Piece& a : lower_pieces) {
@@ -143,8 +211,10 @@ std::vector<Alternative> magnitude_alternatives(Magnitude lower, bool lower_excl
       if (hi && *hi < lo) continue;
       const std::optional<Fraction> fraction = meet(a.fraction, b.fraction);
       if (!fraction) continue;
+      const std::optional<std::string> fraction_text = fraction_regex(*fraction);
+      if (!fraction_text) continue;
       for (auto& [digits, regex] : natural_range(lo, hi))
-        out.emplace_back(digits, regex + fraction_regex(*fraction));
+        out.emplace_back(digits, regex + *fraction_text);
     }
   }
   return out;
@@ -184,25 +254,47 @@ std::optional<std::string> integer_range_regex(std::optional<std::int64_t> lo,
   return "(?:" + out + ")";
 }
 
-std::optional<std::string> number_range_regex(std::optional<std::int64_t> lo, bool lo_exclusive,
-                                              std::optional<std::int64_t> hi, bool hi_exclusive) {
+std::optional<Decimal> decimal_of(double value) {
+  if (!std::isfinite(value)) return std::nullopt;
+  const std::string text = fmt::format("{}", value);  // shortest round-trip digits
+  if (text.find_first_of("eE") != std::string::npos) return std::nullopt;
+  Decimal out;
+  std::size_t pos = 0;
+  if (text[0] == '-') {
+    out.negative = true;
+    pos = 1;
+  }
+  const std::size_t point = text.find('.');
+  const std::string integer =
+      text.substr(pos, point == std::string::npos ? std::string::npos : point - pos);
+  if (integer.empty() || integer.size() > 18) return std::nullopt;
+  out.integer = std::stoull(integer);
+  if (point != std::string::npos) out.fraction = text.substr(point + 1);
+  while (!out.fraction.empty() && out.fraction.back() == '0') out.fraction.pop_back();
+  if (out.integer == 0 && out.fraction.empty()) out.negative = false;
+  return out;
+}
+
+std::optional<std::string> number_range_regex(const std::optional<Decimal>& lo, bool lo_exclusive,
+                                              const std::optional<Decimal>& hi, bool hi_exclusive) {
+  auto is_zero = [](const Decimal& d) { return d.integer == 0 && d.fraction.empty(); };
+  auto magnitude = [](const Decimal& d) { return Decimal{false, d.integer, d.fraction}; };
   std::vector<std::string> alternatives;
   // x >= 0: magnitude bounds straight from the value bounds.
-  if (!hi || *hi > 0 || (*hi == 0 && !hi_exclusive)) {
-    const bool lower_is_bound = lo && *lo >= 0;
-    const Magnitude lower = lower_is_bound ? magnitude_of(*lo) : 0;
-    std::optional<Magnitude> upper;
-    if (hi) upper = magnitude_of(*hi);
-    auto pieces =
-        magnitude_alternatives(lower, lower_is_bound && lo_exclusive, upper, hi_exclusive);
-    if (!pieces.empty()) alternatives.push_back(longest_first(std::move(pieces)));
+  if (!hi || !hi->negative) {
+    if (!(hi && is_zero(*hi) && hi_exclusive)) {
+      const bool lower_is_bound = lo && !lo->negative;
+      const Decimal lower = lower_is_bound ? magnitude(*lo) : Decimal{};
+      auto pieces = magnitude_alternatives(lower, lower_is_bound && lo_exclusive, hi, hi_exclusive);
+      if (!pieces.empty()) alternatives.push_back(longest_first(std::move(pieces)));
+    }
   }
   // x = -m, m >= 0: lo <= x becomes m <= -lo, x <= hi becomes m >= -hi.
-  if (!lo || *lo < 0 || (*lo == 0 && !lo_exclusive)) {
-    const bool lower_is_bound = hi && *hi <= 0;
-    const Magnitude lower = lower_is_bound ? magnitude_of(*hi) : 0;
-    std::optional<Magnitude> upper;
-    if (lo) upper = magnitude_of(*lo);
+  if (!lo || lo->negative || (is_zero(*lo) && !lo_exclusive)) {
+    const bool lower_is_bound = hi && (hi->negative || is_zero(*hi));
+    const Decimal lower = lower_is_bound ? magnitude(*hi) : Decimal{};
+    std::optional<Decimal> upper;
+    if (lo) upper = magnitude(*lo);
     auto pieces =
         magnitude_alternatives(lower, lower_is_bound && hi_exclusive, upper, lo_exclusive);
     if (!pieces.empty()) alternatives.push_back("-" + longest_first(std::move(pieces)));

@@ -4,8 +4,11 @@
 // errors. std::regex (ECMAScript: leftmost-first alternation, like Python) runs the ASCII regexes.
 #include "lib/json_schema_regex.h"
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <regex>
 #include <string>
@@ -53,41 +56,51 @@ TEST_CASE("integer ranges match exactly the integers inside, taking every digit"
 
 TEST_CASE("number ranges match exactly the decimals inside, in every plain spelling") {
   struct Case {
-    std::optional<std::int64_t> lo;
+    std::optional<double> lo;
     bool lo_exclusive;
-    std::optional<std::int64_t> hi;
+    std::optional<double> hi;
     bool hi_exclusive;
+  };
+  auto decimal = [](std::optional<double> value) -> std::optional<Decimal> {
+    if (!value) return std::nullopt;
+    return decimal_of(*value);
   };
   for (const Case& c :
        {Case{0, false, 1, false}, Case{-2, true, 10, false}, Case{-2, true, 5, true},
         Case{std::nullopt, false, 0, true}, Case{3, false, std::nullopt, false},
-        Case{-10, false, -3, true}, Case{0, true, std::nullopt, false}}) {
+        Case{-10, false, -3, true}, Case{0, true, std::nullopt, false},
+        Case{0.5, false, std::nullopt, false}, Case{-2.25, true, 3.75, false},
+        Case{std::nullopt, false, 1.5, true}, Case{-0.05, false, 0.05, true},
+        Case{1.07, true, 2, false}, Case{-3.5, false, -1.25, false}}) {
     const std::optional<std::string> text =
-        number_range_regex(c.lo, c.lo_exclusive, c.hi, c.hi_exclusive);
+        number_range_regex(decimal(c.lo), c.lo_exclusive, decimal(c.hi), c.hi_exclusive);
     REQUIRE(text);
     INFO(*text);
     const std::regex regex(*text);
-    for (int quarter = -60; quarter <= 60; ++quarter) {
-      const double value = quarter / 4.0;
-      const double lo = c.lo ? static_cast<double>(*c.lo) : 0;
-      const double hi = c.hi ? static_cast<double>(*c.hi) : 0;
-      const bool inside = (!c.lo || (c.lo_exclusive ? value > lo : value >= lo)) &&
-                          (!c.hi || (c.hi_exclusive ? value < hi : value <= hi));
-      const double whole = std::trunc(value);
-      const int hundredths = static_cast<int>(std::lround(std::fabs(value - whole) * 100));
-      const std::string sign = value < 0 ? "-" : "";
-      const std::string digits = std::to_string(static_cast<long>(std::fabs(whole)));
-      const std::string fraction = (hundredths < 10 ? "0" : "") + std::to_string(hundredths);
+    for (int hundredths = -420; hundredths <= 420; ++hundredths) {
+      const double value = hundredths / 100.0;
+      const bool inside =
+          (!c.lo || (c.lo_exclusive ? value > *c.lo + 1e-9 : value >= *c.lo - 1e-9)) &&
+          (!c.hi || (c.hi_exclusive ? value < *c.hi - 1e-9 : value <= *c.hi + 1e-9));
+      const int magnitude = std::abs(hundredths);
+      const std::string sign = hundredths < 0 ? "-" : "";
+      const std::string digits = std::to_string(magnitude / 100);
+      const std::string fraction = fmt::format("{:02d}", magnitude % 100);
       check_spelling(regex, sign + digits + "." + fraction, inside);
       check_spelling(regex, sign + digits + "." + fraction + "000", inside);
-      if (hundredths == 0) {
-        check_spelling(regex, sign + digits, inside);
-        check_spelling(regex, sign + digits + ".0", inside);
-      }
+      if (magnitude % 10 == 0)
+        check_spelling(regex, sign + digits + "." + fraction.substr(0, 1), inside);
+      if (magnitude % 100 == 0) check_spelling(regex, sign + digits, inside);
     }
     check_spelling(regex, "1e0", false);
     check_spelling(regex, "1.", false);
+    check_spelling(regex, "-", false);
   }
+  // Two bounds with fractions inside one integer part are refused, not approximated.
+  CHECK_THROWS_AS(number_range_regex(decimal_of(0.2), false, decimal_of(0.7), false), Error);
+  CHECK_FALSE(number_range_regex(decimal_of(2), true, decimal_of(2), false));
+  CHECK_FALSE(decimal_of(1e30));
+  CHECK(decimal_of(-0.125)->fraction == "125");
 }
 
 bool real_date(int year, int month, int day) {
