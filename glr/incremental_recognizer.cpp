@@ -159,12 +159,6 @@ bool IncrementalRecognizer::fork_allows(const ForkFutures& futures, ForkFutures:
          (futures.can_end(fork) && parser_.accepts_end(heads));
 }
 
-// Some terminal of next_terminals(fork) is takeable. Ignored terminals are never listed, so that
-// is: a listed skippable terminal, or one some stack shifts. A short list (inside most lexemes:
-// one or two terminals) is tried directly. A long one (at a token boundary: nearly every terminal
-// of the grammar) is filtered through the heads' table rows instead: a terminal the top states
-// have no action on cannot be shifted, and a row has a few cells. Shifts at once are tried
-// before anything that needs reductions.
 // GlrParser::can_shift, by plain LR simulation on each head where the stack below is linear.
 bool IncrementalRecognizer::can_shift(std::span<const GssNodeRef> heads, SymbolId terminal) const {
   bool undecided = false;
@@ -179,6 +173,12 @@ bool IncrementalRecognizer::can_shift(std::span<const GssNodeRef> heads, SymbolI
   return undecided && parser_.can_shift(heads, terminal);
 }
 
+// Some terminal of next_terminals(fork) is takeable. Ignored terminals are never listed, so that
+// is: a listed skippable terminal, or one some stack shifts. A short list (inside most lexemes:
+// one or two terminals) is tried directly. A long one (at a token boundary: nearly every terminal
+// of the grammar) is filtered through the heads' table rows instead: a terminal the top states
+// have no action on cannot be shifted, and a row has a few cells. Shifts at once are tried
+// before anything that needs reductions.
 bool IncrementalRecognizer::any_takeable(const ForkFutures& futures, ForkFutures::Id fork,
                                          std::span<const GssNodeRef> heads) const {
   constexpr std::size_t kShortList = 8;
