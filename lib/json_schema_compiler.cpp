@@ -7,13 +7,13 @@
 #include <fstream>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 #include <sstream>
 
 #include "lib/error.h"
 #include "lib/grammar_builder.h"
 #include "lib/json_schema_document.h"
+#include "lib/json_schema_ecma_regex.h"
 #include "lib/json_schema_merge.h"
 #include "lib/json_schema_number_regex.h"
 #include "lib/json_schema_pattern.h"
@@ -550,17 +550,15 @@ class Compiler {
           max && static_cast<double>(length) > max->number)
         return false;
       if (const JsonValue* pattern = schema.find("pattern"); pattern && pattern->is_string()) {
-        try {
-          if (!std::regex_search(item.string, std::regex(pattern->string, std::regex::ECMAScript)))
-            return false;
-        } catch (const std::regex_error&) {
-          document_.fail(pointer_append(pointer, "pattern"), "pattern cannot be evaluated");
-        }
+        if (!ecma_search(pattern->string, item.string,
+                         document_.where(pointer_append(pointer, "pattern"))))
+          return false;
       }
       if (const JsonValue* format = schema.find("format"); format && format->is_string()) {
         if (auto regex = format_regex(format->string)) {
-          // The format regexes are plain ASCII regexes that std::regex reads alike.
-          if (!std::regex_match(item.string, std::regex(regex->regex, std::regex::ECMAScript)))
+          // The format regexes are plain ASCII regexes that ECMAScript reads alike.
+          if (!ecma_search("^(?:" + regex->regex + ")$", item.string,
+                           document_.where(pointer_append(pointer, "format"))))
             return false;
         }
       }
@@ -911,11 +909,7 @@ class Compiler {
     std::vector<std::string> declared;
     auto pattern_matches = [&](const std::string& pattern_text, const std::string& name,
                                const std::string& where) {
-      try {
-        return std::regex_search(name, std::regex(pattern_text, std::regex::ECMAScript));
-      } catch (const std::regex_error&) {
-        document_.fail(where, "pattern cannot be evaluated");
-      }
+      return ecma_search(pattern_text, name, document_.where(where));
     };
     auto member_value = [&](const std::string& name, const JsonValue& own,
                             const std::string& where) {

@@ -17,7 +17,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -28,6 +27,7 @@
 #include "lib/error.h"
 #include "lib/json_schema_compiler.h"
 #include "lib/json_schema_document.h"
+#include "lib/json_schema_ecma_regex.h"
 #include "lib/json_schema_merge.h"
 #include "lib/json_schema_value.h"
 #include "lib/settings.h"
@@ -144,9 +144,8 @@ JsonValue schema_order(const json_schema::SchemaDocument& document, const JsonVa
       if (patterns && patterns->is_object()) {
         for (const auto& [pattern, pattern_schema] : patterns->members) {
           try {
-            if (std::regex_search(name, std::regex(pattern, std::regex::ECMAScript)))
-              member_schema = &pattern_schema;
-          } catch (const std::regex_error&) {
+            if (json_schema::ecma_search(pattern, name, "")) member_schema = &pattern_schema;
+          } catch (const Error&) {
           }
         }
       }
