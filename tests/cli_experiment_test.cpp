@@ -244,3 +244,48 @@ TEST_CASE("the harness names bad input") {
   CHECK(result.exit_code == 2);
   CHECK(result.output.find("--size") != std::string::npos);
 }
+
+TEST_CASE("preprocessing and terminal_dwa measure each cell in a child process") {
+  Scratch scratch;
+  auto result = run_study("preprocessing", scratch.path / "pre", "--engines oracle,spanner");
+  INFO(result.output);
+  REQUIRE(result.exit_code == 0);
+  check_header(scratch.path / "pre", "preprocessing");
+  const auto detail = read_csv(scratch.path / "pre" / "preprocessing.csv");
+  check_well_formed_csv(detail);
+  auto column = columns_of(detail);
+  REQUIRE(detail.size() == 3);  // one tokenizer x one grammar x two engines
+  for (std::size_t row = 1; row < detail.size(); ++row) {
+    CHECK(detail[row][column["status"]] == "ok");
+    CHECK(detail[row][column["grammar"]] == "if_else");
+    CHECK(detail[row][column["steps"]] == std::to_string(expected_steps()));
+    CHECK(detail[row][column["failures"]] == "0");
+    // Offline time is the sum of its two parts; the peak includes the inputs' peak.
+    CHECK(std::stod(detail[row][column["offline_s"]]) ==
+          Approx(std::stod(detail[row][column["compile_s"]]) +
+                 std::stod(detail[row][column["engine_build_s"]]))
+              .margin(0.002));
+    CHECK(std::stod(detail[row][column["peak_mib"]]) >=
+          std::stod(detail[row][column["inputs_peak_mib"]]));
+  }
+  const auto layout = read_csv(scratch.path / "pre" / "table1.csv");
+  check_well_formed_csv(layout);
+  CHECK(layout[0].size() == 3 + 3 * 2);  // model, V, grammar + three columns per engine
+  check_svg(scratch.path / "pre" / "preprocessing.svg");
+
+  result = run_command(
+      fmt::format("{} terminal_dwa --grammar-file {} --inputs {} --tokenizers {} "
+                  "--out {}",
+                  quoted(studies_binary()), quoted(fixture_grammar()), quoted(fixture_input()),
+                  quoted(tiny_tokenizer()), quoted(scratch.path / "dwa")));
+  INFO(result.output);
+  REQUIRE(result.exit_code == 0);
+  const auto dwa = read_csv(scratch.path / "dwa" / "terminal_dwa.csv");
+  check_well_formed_csv(dwa);
+  column = columns_of(dwa);
+  REQUIRE(dwa.size() == 2);
+  CHECK(dwa[1][column["grammar"]] == "if_else");
+  CHECK(dwa[1][column["note"]].empty());
+  CHECK(std::stoul(dwa[1][column["tokens"]]) > 0);
+  check_svg(scratch.path / "dwa" / "terminal_dwa.svg");
+}

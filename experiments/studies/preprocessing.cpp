@@ -34,23 +34,32 @@ std::string last_line(const std::string& output) {
 
 }  // namespace
 
-// argv: studies --child preprocessing ENGINE GRAMMAR TOKENIZER PROGRAMS MAX_STEPS POLICY
+// argv: studies --child preprocessing ENGINE GRAMMAR INPUTS TOKENIZER PROGRAMS MAX_STEPS POLICY
+// GRAMMAR is a corpus name (INPUTS "-") or a grammar file with its comma-separated INPUTS.
 // Prints one tab-separated line: "ok", grammar compile s, engine build s, peak MiB after loading
 // the inputs, peak MiB in all, vocabulary size, steps, mask ms/token, commit ms/token, failures;
 // or "refused", the stage, the message.
 int run_preprocessing_child(int argc, char** argv) {
-  if (argc != 9) {
+  if (argc != 10) {
     fmt::print("refused\targuments\texpected 7 arguments after --child preprocessing\n");
     return 2;
   }
-  const std::string engine_name = argv[3], grammar_name = argv[4], tokenizer_name = argv[5];
+  const std::string engine_name = argv[3], grammar_name = argv[4], inputs = argv[5],
+                    tokenizer_name = argv[6];
   StudyOptions options;
-  options.max_programs = std::stoul(argv[6]);
-  options.max_steps = std::stoul(argv[7]);
-  options.policy = argv[8] == std::string("-") ? "" : argv[8];
+  options.max_programs = std::stoul(argv[7]);
+  options.max_steps = std::stoul(argv[8]);
+  options.policy = argv[9] == std::string("-") ? "" : argv[9];
+  if (inputs != "-") {
+    options.grammar_file = grammar_name;
+    std::stringstream list(inputs);
+    for (std::string file; std::getline(list, file, ',');) options.input_files.emplace_back(file);
+  }
   std::string stage = "loading the corpus";
   try {
-    const Corpus corpus = load_named_corpus(grammar_name, options.max_programs);
+    const Corpus corpus = options.grammar_file.empty()
+                              ? load_named_corpus(grammar_name, options.max_programs)
+                              : corpus_from_files(options.grammar_file, options.input_files);
     stage = "loading the tokenizer";
     const auto tokenizer = load_tokenizer(tokenizer_name);
     const std::vector<EncodedText> texts = encode_corpus(corpus, *tokenizer);
@@ -92,11 +101,13 @@ int run_preprocessing_child(int argc, char** argv) {
 
 int run_preprocessing(const StudyOptions& options) {
   const std::string study = "preprocessing";
-  if (!options.grammar_file.empty())
-    throw Error("study preprocessing: runs on the named corpora only (no --grammar-file)");
-  const std::vector<std::string> grammars = options.grammars.empty()
-                                                ? std::vector<std::string>{"go", "java", "python"}
-                                                : options.grammars;
+  std::string inputs = "-";  // the child's INPUTS argument
+  for (const auto& file : options.input_files)
+    inputs = (inputs == "-" ? "" : inputs + ",") + file.string();
+  std::vector<std::string> grammars = options.grammars.empty()
+                                          ? std::vector<std::string>{"go", "java", "python"}
+                                          : options.grammars;
+  if (!options.grammar_file.empty()) grammars = {options.grammar_file.string()};
   const std::vector<std::string> tokenizers =
       tokenizer_names(options, {"llama2", "llama3", "qwen3"});
   const std::vector<std::string> engines = engine_names(options);
@@ -121,13 +132,17 @@ int run_preprocessing(const StudyOptions& options) {
   ResultTable layout(columns);
 
   for (const std::string& tokenizer : tokenizers) {
-    for (const std::string& grammar : grammars) {
+    for (const std::string& grammar_arg : grammars) {
+      // A grammar file is named by its stem in the tables, like a corpus by its name.
+      const std::string grammar = options.grammar_file.empty()
+                                      ? grammar_arg
+                                      : std::filesystem::path(grammar_arg).stem().string();
       std::vector<std::string> offline, memory, online;
       std::string vocabulary = "";
       for (const std::string& engine : engines) {
         progress(study, fmt::format("{} / {} / {}", tokenizer, grammar, engine));
         const ChildResult child = run_self_as_child(
-            {"preprocessing", engine, grammar, tokenizer, std::to_string(programs),
+            {"preprocessing", engine, grammar_arg, inputs, tokenizer, std::to_string(programs),
              std::to_string(max_steps), options.policy.empty() ? "-" : options.policy});
         const std::vector<std::string> f = split_tabs(last_line(child.output));
         if (f.size() == 10 && f[0] == "ok") {
@@ -188,7 +203,7 @@ int run_preprocessing(const StudyOptions& options) {
   }
   report.add_plot("preprocessing", "offline preprocessing time (grammar + engine build)",
                   fmt::format("set style data histogram\nset style histogram clustered gap 1\n"
-                              "set style fill solid 0.8 border -1\nset logscale y\n"
+                              "set style fill solid 0.8 border -1\nset yrange [0:*]\n"
                               "set xtics rotate by -30\nset ylabel 'seconds'\n"
                               "set key autotitle columnhead\n"
                               "plot for [i=2:{}] 'plot.csv' using i:xtic(1)",
