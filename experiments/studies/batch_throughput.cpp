@@ -62,8 +62,8 @@ int run_batch_throughput(const StudyOptions& options) {
       const std::vector<EncodedText> texts = encode_corpus(corpus, *tokenizer);
       if (texts.empty()) throw Error(fmt::format("corpus {}: no texts", corpus.name));
       for (const std::string& engine_name : engines) {
-        progress(study, fmt::format("{} / {} / {}: building one engine per worker slot", corpus.name,
-                                    tokenizer_name, engine_name));
+        progress(study, fmt::format("{} / {} / {}: building one engine per worker slot",
+                                    corpus.name, tokenizer_name, engine_name));
         // One engine and one mask per worker slot of the arena, all built before any timing
         // (a lazily built engine would land inside the first timed round that uses its thread).
         const auto slots = static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
@@ -84,9 +84,13 @@ int run_batch_throughput(const StudyOptions& options) {
           }
           const auto mask_all = [&] {
             tbb::parallel_for(std::size_t{0}, batch, [&](std::size_t i) {
-              const auto slot =
-                  static_cast<std::size_t>(tbb::this_task_arena::current_thread_index());
-              slot_engines[slot]->fill_mask(*sessions[i].session, slot_masks[slot].words());
+              // An engine with a parallel loop inside (the oracle) must not let this thread take
+              // another session's mask meanwhile: it would reuse the slot's engine re-entrantly.
+              tbb::this_task_arena::isolate([&] {
+                const auto slot =
+                    static_cast<std::size_t>(tbb::this_task_arena::current_thread_index());
+                slot_engines[slot]->fill_mask(*sessions[i].session, slot_masks[slot].words());
+              });
             });
           };
           mask_all();  // warm-up: caches and first-touch allocations

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <atomic>
 #include <mutex>
@@ -127,50 +128,55 @@ int run_exactness(const StudyOptions& options) {
 
       const auto started = std::chrono::steady_clock::now();
       tbb::parallel_for(std::size_t{0}, texts.size(), [&](std::size_t index) {
-        const EncodedText& text = texts[index];
-        WorkerEngines& w = workers.local();
-        glr::Session session(grammar, &vocabulary);
-        DenseMask oracle_mask(static_cast<std::uint32_t>(vocabulary.size()));
-        DenseMask engine_mask(static_cast<std::uint32_t>(vocabulary.size()));
-        for (std::size_t step = 0; step <= text.tokens.size(); ++step) {
-          if (options.max_steps != 0 && step >= options.max_steps) break;
-          const TokenId token = step < text.tokens.size() ? text.tokens[step] : tokenizer->eos;
-          w.oracle->fill_mask(session, oracle_mask.words());
-          for (std::size_t e = 0; e < engines.size(); ++e) {
-            w.compared[e]->fill_mask(session, engine_mask.words());
-            tallies[e].steps.fetch_add(1, std::memory_order_relaxed);
-            if (!(engine_mask == oracle_mask)) {
-              tallies[e].mismatch_steps.fetch_add(1, std::memory_order_relaxed);
-              tallies[e].note(
-                  {index, step,
-                   describe_mismatch(vocabulary, engine_mask.words(), oracle_mask.words(),
-                                     text.text->name, step, session.byte_offset())});
+        // The oracle runs a parallel loop of its own; isolation keeps this thread from taking
+        // another program while it waits there, which would reuse its engines re-entrantly.
+        tbb::this_task_arena::isolate([&] {
+          const EncodedText& text = texts[index];
+          WorkerEngines& w = workers.local();
+          glr::Session session(grammar, &vocabulary);
+          DenseMask oracle_mask(static_cast<std::uint32_t>(vocabulary.size()));
+          DenseMask engine_mask(static_cast<std::uint32_t>(vocabulary.size()));
+          for (std::size_t step = 0; step <= text.tokens.size(); ++step) {
+            if (options.max_steps != 0 && step >= options.max_steps) break;
+            const TokenId token = step < text.tokens.size() ? text.tokens[step] : tokenizer->eos;
+            w.oracle->fill_mask(session, oracle_mask.words());
+            for (std::size_t e = 0; e < engines.size(); ++e) {
+              w.compared[e]->fill_mask(session, engine_mask.words());
+              tallies[e].steps.fetch_add(1, std::memory_order_relaxed);
+              if (!(engine_mask == oracle_mask)) {
+                tallies[e].mismatch_steps.fetch_add(1, std::memory_order_relaxed);
+                tallies[e].note(
+                    {index, step,
+                     describe_mismatch(vocabulary, engine_mask.words(), oracle_mask.words(),
+                                       text.text->name, step, session.byte_offset())});
+              }
+            }
+            // The corpus texts parse, so the oracle must allow their tokens; if it does not, the
+            // program stops here and the reason is reported (a corpus or session problem).
+            std::string refused;
+            if (!oracle_mask.test(token)) {
+              refused = "the oracle's mask lacks the token";
+            } else {
+              try {
+                session.commit(token);
+              } catch (const Error& e) {
+                refused = e.what();
+              }
+            }
+            if (!refused.empty()) {
+              oracle_rejections.fetch_add(1);
+              std::lock_guard lock(rejection_mutex);
+              rejection_notes.emplace_back(
+                  index,
+                  fmt::format("step {}, byte {}, token {} {}: {}", step, session.byte_offset(),
+                              token, printable_bytes(vocabulary.bytes(token)),
+                              portable_message(refused)));
+              break;
             }
           }
-          // The corpus texts parse, so the oracle must allow their tokens; if it does not, the
-          // program stops here and the reason is reported (a corpus or session problem).
-          std::string refused;
-          if (!oracle_mask.test(token)) {
-            refused = "the oracle's mask lacks the token";
-          } else {
-            try {
-              session.commit(token);
-            } catch (const Error& e) {
-              refused = e.what();
-            }
-          }
-          if (!refused.empty()) {
-            oracle_rejections.fetch_add(1);
-            std::lock_guard lock(rejection_mutex);
-            rejection_notes.emplace_back(
-                index,
-                fmt::format("step {}, byte {}, token {} {}: {}", step, session.byte_offset(), token,
-                            printable_bytes(vocabulary.bytes(token)), portable_message(refused)));
-            break;
-          }
-        }
-        progress(study, fmt::format("{} / {}: {} done ({} of {})", corpus.name, tokenizer_name,
-                                    text.text->name, done.fetch_add(1) + 1, texts.size()));
+          progress(study, fmt::format("{} / {}: {} done ({} of {})", corpus.name, tokenizer_name,
+                                      text.text->name, done.fetch_add(1) + 1, texts.size()));
+        });
       });
       const double seconds = seconds_since(started);
 
