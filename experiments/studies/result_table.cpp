@@ -64,6 +64,10 @@ std::string ResultTable::to_markdown() const {
   return text;
 }
 
+std::string csv_line(const std::vector<std::string>& cells) {
+  return join_row(cells, ",", csv_cell) + "\n";
+}
+
 std::string format_fixed(double value, int decimals) {
   return fmt::format("{:.{}f}", value, decimals);
 }

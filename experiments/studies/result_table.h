@@ -27,6 +27,10 @@ class ResultTable {
   std::vector<std::vector<std::string>> rows_;
 };
 
+// One CSV line (with its newline) in ResultTable::to_csv()'s quoting, for data written as it is
+// produced rather than held in a table.
+std::string csv_line(const std::vector<std::string>& cells);
+
 // Number formatting shared by the studies: fixed decimals for latencies, no exponent.
 std::string format_fixed(double value, int decimals);
 

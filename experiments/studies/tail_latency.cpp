@@ -3,6 +3,7 @@
 // engines' own per-step counters, and the steps where a long hyphen-run token was allowed.
 #include <fmt/format.h>
 
+#include <fstream>
 #include <map>
 
 #include "experiments/studies/latency_histogram.h"
@@ -11,6 +12,7 @@
 #include "experiments/studies/study_inputs.h"
 #include "experiments/studies/study_report.h"
 #include "experiments/studies/teacher_forcing.h"
+#include "lib/error.h"
 
 namespace glrmask::experiments {
 namespace {
@@ -50,8 +52,10 @@ int run_tail_latency(const StudyOptions& options) {
   summary_columns.insert(summary_columns.end(),
                          {"hyphen_run_steps", "hyphen_run_mask_mean", "other_mask_mean"});
   ResultTable summary(summary_columns);
-  ResultTable steps_table({"grammar", "tokenizer", "engine", "program", "step", "byte_offset",
-                           "mask_us", "commit_us", "mask_tokens", "hyphen_run", "counters"});
+  // Per-step rows go straight to disk: a full run has millions of them.
+  std::ofstream steps_file(report.dir() / "steps.csv", std::ios::binary);
+  steps_file << csv_line({"grammar", "tokenizer", "engine", "program", "step", "byte_offset",
+                          "mask_us", "commit_us", "mask_tokens", "hyphen_run", "counters"});
   ResultTable counters_table(
       {"grammar", "tokenizer", "engine", "counter", "mean", "p50", "p99", "max"});
   ResultTable failures({"grammar", "tokenizer", "engine", "program", "failure"});
@@ -85,11 +89,11 @@ int run_tail_latency(const StudyOptions& options) {
             (step.hyphen_run_allowed ? hyphen_mask_us : other_mask_us).push_back(step.mask_us);
             if (step.commit_us > 0) commit_us.push_back(step.commit_us);
             collect_counters(step.counters, counter_samples);
-            steps_table.add_row({corpus.name, tokenizer_name, engine_name, text.text->name,
-                                 std::to_string(step.step), std::to_string(step.byte_offset),
-                                 format_fixed(step.mask_us, 2), format_fixed(step.commit_us, 2),
-                                 std::to_string(step.mask_tokens),
-                                 step.hyphen_run_allowed ? "1" : "0", step.counters});
+            steps_file << csv_line({corpus.name, tokenizer_name, engine_name, text.text->name,
+                                    std::to_string(step.step), std::to_string(step.byte_offset),
+                                    format_fixed(step.mask_us, 2), format_fixed(step.commit_us, 2),
+                                    std::to_string(step.mask_tokens),
+                                    step.hyphen_run_allowed ? "1" : "0", step.counters});
           }
           if (run.failure) {
             ++failure_count;
@@ -134,7 +138,9 @@ int run_tail_latency(const StudyOptions& options) {
   else
     report.add_text("No engine in this run reports per-step counters.");
   if (!failures.rows().empty()) report.add_table("failures", "Rejected steps", failures);
-  report.add_data_table("steps", steps_table);
+  steps_file.close();
+  if (!steps_file)
+    throw Error(fmt::format("{}: cannot write", (report.dir() / "steps.csv").string()));
   report.add_data_table("mask_histogram", latency_histogram(mask_series));
   report.add_data_table("commit_histogram", latency_histogram(commit_series));
   const std::string histogram_plot =
