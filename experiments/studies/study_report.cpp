@@ -45,7 +45,7 @@ void StudyReport::add_text(std::string_view markdown) {
 void StudyReport::add_plot(std::string_view name, std::string_view title,
                            std::string_view commands) {
   const std::string script = fmt::format(
-      "set terminal svg size 900,560 dynamic enhanced font 'sans,11' background '#ffffff'\n"
+      "set terminal svg size 900,560 dynamic noenhanced font 'sans,11' background '#ffffff'\n"
       "set output '{}.svg'\n"
       "set title \"{}\" noenhanced\n"
       "set datafile separator ','\n"

@@ -1,4 +1,4 @@
-set terminal svg size 900,560 dynamic enhanced font 'sans,11' background '#ffffff'
+set terminal svg size 900,560 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'batch_throughput.svg'
 set title "masks per second against batch size" noenhanced
 set datafile separator ','

@@ -1,4 +1,4 @@
-set terminal svg size 900,560 dynamic enhanced font 'sans,11' background '#ffffff'
+set terminal svg size 900,560 dynamic noenhanced font 'sans,11' background '#ffffff'
 set output 'commit_histogram.svg'
 set title "commit latency per step" noenhanced
 set datafile separator ','
