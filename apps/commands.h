@@ -20,6 +20,7 @@ int run_stats(const CommandArgs& args);
 int run_check(const CommandArgs& args);
 int run_mask(const CommandArgs& args);
 int run_generate(const CommandArgs& args);
+int run_compile(const CommandArgs& args);
 
 struct Command {
   std::string_view name;
@@ -34,6 +35,11 @@ inline constexpr Command kCommands[] = {
      "tokenizer (llama3), teacher-force the bundled JSON document through a mask engine and print "
      "the get_mask/commit latency table, then the encoder's throughput",
      run_demo},
+    {"compile",
+     "glrmask compile GRAMMAR --tokenizer NAME|PATH [-o FILE] [--start S] [--policy glr|lark]",
+     "compiles the grammar against the vocabulary for the wfa engine: Terminal DWA and Parser DWA "
+     "statistics, compile time, peak memory; -o writes the artifact",
+     run_compile},
     {"vocab", "glrmask vocab --tokenizer NAME|PATH",
      "vocabulary size, special tokens, EOS and the histogram of token byte lengths", run_vocab},
     {"tokenize", "glrmask tokenize --tokenizer NAME|PATH FILE",

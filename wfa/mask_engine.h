@@ -16,6 +16,14 @@
 
 namespace glrmask::wfa {
 
+// One named measurement an engine took during its last fill_mask() (e.g. the GSS depth at which
+// it stopped), for the latency studies. `name` must point at storage that outlives the engine
+// (a string literal).
+struct EngineCounter {
+  std::string_view name;
+  double value = 0;
+};
+
 class MaskEngine {
  public:
   virtual ~MaskEngine() = default;
@@ -25,6 +33,10 @@ class MaskEngine {
 
   // Throws glrmask::Error when `words` has the wrong size.
   virtual void fill_mask(const glr::Session& session, std::span<std::uint32_t> words) = 0;
+
+  // Counters of the last fill_mask() call, in a fixed order per engine; empty when the engine
+  // keeps none. Valid until the next fill_mask() call.
+  virtual std::span<const EngineCounter> last_step_counters() const { return {}; }
 };
 
 }  // namespace glrmask::wfa

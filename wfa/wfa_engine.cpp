@@ -1,0 +1,78 @@
+#include "wfa/wfa_engine.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "glr/session.h"
+#include "lib/dense_mask.h"
+#include "lib/error.h"
+
+namespace glrmask::wfa {
+
+WfaEngine::WfaEngine(std::shared_ptr<const glr::CompiledGrammar> grammar,
+                     const Vocabulary& vocabulary)
+    : WfaEngine(CompiledMask::compile(std::move(grammar), vocabulary)) {}
+
+WfaEngine::WfaEngine(std::shared_ptr<const CompiledMask> compiled)
+    : compiled_(std::move(compiled)),
+      pool_(compiled_->pool()),
+      terminal_dwa_(compiled_->terminal_dwa()),
+      parser_dwa_(compiled_->parser_dwa()) {}
+
+void WfaEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> words) {
+  const std::uint32_t universe = pool_.universe_size();
+  if (words.size() != dense_word_count(universe)) {
+    throw Error(fmt::format("wfa mask: {} words given, the vocabulary ({} ids) needs {}",
+                            words.size(), universe, dense_word_count(universe)));
+  }
+  if (&session.grammar() != &compiled_->grammar()) {
+    throw Error(
+        fmt::format("wfa mask: the session at byte offset {} uses another grammar than the engine",
+                    session.byte_offset()));
+  }
+  std::fill(words.begin(), words.end(), 0u);
+  for (EngineCounter& counter : counters_) counter.value = 0;
+  if (session.is_finished()) return;
+  visited_.clear();
+  for (const lexer::DwaEntry& entry : terminal_dwa_.enter(session.lexer_configuration())) {
+    counters_[2].value += 1;
+    const DwaStateId start = parser_dwa_.start_state(entry.fork);
+    if (entry.labels.empty()) {
+      walk(start, session.heads(), words);
+      continue;
+    }
+    counters_[3].value += 1;
+    glr::GssHeads heads = session.heads();
+    bool alive = true;
+    for (const lexer::LabelId label : entry.labels) {
+      if (!session.recognizer().feed_token(heads, label)) {
+        alive = false;
+        break;
+      }
+    }
+    if (alive) walk(start, heads, words);
+  }
+}
+
+void WfaEngine::walk(DwaStateId start, std::span<const glr::GssNodeRef> heads,
+                     std::span<std::uint32_t> words) {
+  pending_.clear();
+  for (const glr::GssNodeRef& head : heads)
+    if (visited_.insert(head.get(), start)) pending_.push_back({head.get(), start, 0});
+  while (!pending_.empty()) {
+    const Pending at = pending_.back();
+    pending_.pop_back();
+    counters_[0].value += 1;
+    counters_[1].value = std::max(counters_[1].value, static_cast<double>(at.depth + 1));
+    const ParserDwaTransition* t = parser_dwa_.find(at.state, at.node->state());
+    if (t == nullptr) continue;
+    if (!t->weight.is_empty()) pool_.or_into_dense(t->weight, words);
+    if (t->target == ParserDwa::kDeadState) continue;
+    for (const glr::GssNode* below : at.node->below())
+      if (visited_.insert(below, t->target)) pending_.push_back({below, t->target, at.depth + 1});
+  }
+}
+
+}  // namespace glrmask::wfa
