@@ -10,9 +10,11 @@
 #include "apps/commands.h"
 #include "apps/grammar_options.h"
 #include "glr/compiled_grammar.h"
+#include "lib/file_io.h"
 #include "lib/settings.h"
 #include "lib/vocabulary.h"
 #include "wfa/compiled_mask.h"
+#include "wfa/mask_artifact.h"
 
 namespace glrmask::app {
 namespace {
@@ -73,6 +75,13 @@ int run_compile(const CommandArgs& argv) {
       c.terminal_dwa_seconds, c.parser_dwa_seconds,
       seconds(started, std::chrono::steady_clock::now()));
   fmt::print("peak memory          {:.1f} MiB\n", mib(c.peak_memory_bytes));
+  if (const auto output = args.value("output")) {
+    const auto write_started = std::chrono::steady_clock::now();
+    const std::size_t bytes =
+        wfa::write_mask_artifact(*compiled, vocabulary, read_text_file(grammar_path), *output);
+    fmt::print("artifact             {} ({:.1f} MiB, written in {:.3f} s)\n", *output, mib(bytes),
+               seconds(write_started, std::chrono::steady_clock::now()));
+  }
   return 0;
 }
 

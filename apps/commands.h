@@ -58,8 +58,10 @@ inline constexpr Command kCommands[] = {
      run_check},
     {"mask",
      "glrmask mask GRAMMAR --tokenizer NAME|PATH --input FILE [--engine NAME] [--compare NAME] "
-     "[--json] [--max-steps N] [--start S] [--policy glr|lark] [--skippable T,...]",
-     "teacher forcing: the mask at every token of FILE must allow it (and EOS at the end); "
+     "[--artifact FILE] [--json] [--max-steps N] [--start S] [--policy glr|lark] "
+     "[--skippable T,...]",
+     "teacher forcing (engine wfa by default; --artifact loads a `glrmask compile -o` file): the "
+     "mask at every token of FILE must allow it (and EOS at the end); "
      "latency percentiles, bit-for-bit comparison with a second engine (exit 1 on a failure)",
      run_mask},
     {"generate",

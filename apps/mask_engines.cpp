@@ -15,6 +15,8 @@ const MaskEngineEntry kEngines[] = {
      "the Parser DWA (Terminal DWA x LR stack effects) run over the GSS (docs/wfa.md; the "
      "default)",
      [](const MaskEngineInputs& inputs) -> std::unique_ptr<wfa::MaskEngine> {
+       if (inputs.compiled)
+         return std::make_unique<wfa::WfaEngine>(inputs.compiled, *inputs.vocabulary);
        return std::make_unique<wfa::WfaEngine>(inputs.grammar, *inputs.vocabulary);
      }},
     {"oracle", "tries every token on a copy of the session (the reference; slow)",

@@ -43,6 +43,22 @@ class BasicFlatU64Map {
     }
   }
 
+  // Stores `value` under `key`, replacing what was there.
+  void assign(uint64_t key, Value value) {
+    if ((size_ + 1) * 4 > slots_.size() * 3) grow();
+    for (size_t i = slot_of(key);; i = (i + 1) & mask()) {
+      if (slots_[i].key == key) {
+        slots_[i].value = value;
+        return;
+      }
+      if (slots_[i].key == kVacant) {
+        slots_[i] = {key, value};
+        ++size_;
+        return;
+      }
+    }
+  }
+
   size_t size() const { return size_; }
   void clear() {
     if (size_ == 0) return;

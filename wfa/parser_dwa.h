@@ -17,11 +17,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
 #include "glr/ids.h"
 #include "lexer/terminal_dwa.h"
+#include "lib/binary_io.h"
 #include "lib/token_set_id.h"
 
 namespace glrmask::wfa {
@@ -66,9 +68,15 @@ class ParserDwa {
   const ParserDwaStats& stats() const { return stats_; }
   std::size_t size_in_bytes() const;
 
+  // Serialization for compiled artifacts (mask_artifact.h); token sets go through the artifact's
+  // numbering as in TerminalDwa::write/read. read() checks every index against the sizes read
+  // (`lr_states`, `forks`) and throws glrmask::Error naming the byte offset otherwise.
+  void write(BinaryWriter& out, const std::function<std::uint32_t(TokenSetId)>& stored_id) const;
+  static ParserDwa read(BinaryReader& in, std::uint32_t lr_states, std::size_t forks,
+                        const std::function<TokenSetId(std::uint32_t)>& pool_id);
+
  private:
   friend class ParserDwaBuilder;
-  friend class ParserDwaSerializer;
 
   std::vector<DwaStateId> start_states_;               // per lexer fork
   std::vector<std::uint32_t> transition_begin_ = {0};  // per state, into transitions_

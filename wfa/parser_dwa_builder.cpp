@@ -98,6 +98,13 @@ struct Outcome {
   ItemSetId items = 0;
 };
 
+// Marks a memo entry whose computation is under way: meeting it again means the reductions
+// came back to the same configuration without consuming anything.
+constexpr Outcome kInProgress{TokenSetPool::empty(), 0xffffffffu};
+bool in_progress(const Outcome& outcome) {
+  return outcome.items == kInProgress.items;
+}
+
 }  // namespace
 
 class ParserDwaBuilder {
@@ -115,13 +122,6 @@ class ParserDwaBuilder {
         checks_(dwa.num_nodes()),
         checks_done_(dwa.num_nodes(), 0) {
     item_sets_.emplace_back();  // id 0: the empty set
-    if (!grammar.skippable_terminals().empty()) {
-      throw Error(fmt::format(
-          "wfa: skippable terminals ({} of them, e.g. '{}') are not supported by the Parser DWA "
-          "construction yet; use --engine spanner or oracle",
-          grammar.skippable_terminals().size(),
-          grammar.grammar().terminals()[grammar.skippable_terminals().front()].name));
-    }
     compute_predecessors();
     verdicts_ = std::make_unique<ShiftVerdicts>(table_, predecessors_);
     subtrie_tokens_.assign(dwa.num_nodes(), kNotComputed);
@@ -150,6 +150,7 @@ class ParserDwaBuilder {
   LookaheadId intern_lookahead(std::vector<SymbolId> terminals);
   Outcome step(const Item& item, StateId read);
   std::uint32_t pair_id(std::uint32_t cont, LookaheadId lookahead);
+  [[noreturn]] void throw_endless_reductions(LookaheadId lookahead) const;
   std::uint32_t item_id(const Item& item);
   const std::vector<std::pair<LookaheadId, TokenSetId>>& checks(lexer::DwaNodeId node);
   std::pair<DwaStateId, TokenSetId> transition(ItemSetId items, StateId read);
@@ -301,7 +302,11 @@ TokenSetId ParserDwaBuilder::pending(std::uint32_t cont) {
 
 Outcome ParserDwaBuilder::expand(std::uint32_t cont, VirtualStackId stack) {
   const std::uint64_t key = std::uint64_t{cont} << 32 | stack;
-  if (const Outcome* memo = expand_memo_.find(key)) return *memo;
+  if (const Outcome* memo = expand_memo_.find(key)) {
+    if (in_progress(*memo)) throw_endless_reductions(kNoLookahead);
+    return *memo;
+  }
+  expand_memo_.assign(key, kInProgress);
   Collector collector;
   const lexer::LexerDfa& dfa = dwa_.dfa();
   lexer::DwaNodeId node = 0;
@@ -328,8 +333,25 @@ Outcome ParserDwaBuilder::expand(std::uint32_t cont, VirtualStackId stack) {
     for (const std::uint32_t terminal : dfa.label_terminals(edge.label)) {
       if (dfa.terminals()[terminal].ignored) {
         skip = true;
-      } else {
+      } else if (!grammar_.is_skippable(terminal)) {
         alternatives.push_back(terminal);
+      } else {
+        // A skippable terminal is shifted where the stacks can take it and dropped where they
+        // cannot (IncrementalRecognizer::feed_token). Which one happens must be decided by the
+        // top state alone, because the dropped branch keeps the stack as it is.
+        switch (verdicts_->verdict(stacks_.top(stack), terminal)) {
+          case ShiftVerdict::kSure:
+            alternatives.push_back(terminal);
+            break;
+          case ShiftVerdict::kNever:
+            skip = true;
+            break;
+          case ShiftVerdict::kDepends:
+            throw Error(fmt::format(
+                "wfa: whether LR state {} can shift the skippable terminal '{}' depends on the "
+                "states below it; the Parser DWA construction cannot decide where to drop it",
+                stacks_.top(stack), grammar_.grammar().terminals()[terminal].name));
+        }
       }
     }
     if (skip) merge(collector, expand(child, stack));
@@ -337,13 +359,17 @@ Outcome ParserDwaBuilder::expand(std::uint32_t cont, VirtualStackId stack) {
       merge(collector, feed(intern_lookahead(std::move(alternatives)), child, stack));
   }
   const Outcome outcome = finish(collector);
-  expand_memo_.find_or_insert(key, outcome);
+  expand_memo_.assign(key, outcome);
   return outcome;
 }
 
 Outcome ParserDwaBuilder::feed(LookaheadId lookahead, std::uint32_t cont, VirtualStackId stack) {
   const std::uint64_t key = std::uint64_t{pair_id(cont, lookahead)} << 32 | stack;
-  if (const Outcome* memo = feed_memo_.find(key)) return *memo;
+  if (const Outcome* memo = feed_memo_.find(key)) {
+    if (in_progress(*memo)) throw_endless_reductions(lookahead);
+    return *memo;
+  }
+  feed_memo_.assign(key, kInProgress);
   max_virtual_depth_ = std::max<std::size_t>(max_virtual_depth_, stacks_.depth(stack));
   const StateId top = stacks_.top(stack);
   if (kind_of(cont) == ContinuationKind::kAccept) {
@@ -351,10 +377,13 @@ Outcome ParserDwaBuilder::feed(LookaheadId lookahead, std::uint32_t cont, Virtua
     // table alone can, and keep only the terminals whose fate depends on the states below.
     std::vector<SymbolId> open;
     for (const SymbolId terminal : lookaheads_[lookahead]) {
-      const ShiftVerdict verdict = verdicts_->verdict(top, terminal);
+      // Skippable terminals are always takeable (IncrementalRecognizer::can_take).
+      const ShiftVerdict verdict = terminal != end_of_input_ && grammar_.is_skippable(terminal)
+                                       ? ShiftVerdict::kSure
+                                       : verdicts_->verdict(top, terminal);
       if (verdict == ShiftVerdict::kSure) {
         const Outcome outcome{TokenSetId{payload_of(cont)}, 0};
-        feed_memo_.find_or_insert(key, outcome);
+        feed_memo_.assign(key, outcome);
         return outcome;
       }
       if (verdict == ShiftVerdict::kDepends) open.push_back(terminal);
@@ -362,7 +391,7 @@ Outcome ParserDwaBuilder::feed(LookaheadId lookahead, std::uint32_t cont, Virtua
     if (open.size() != lookaheads_[lookahead].size()) {
       const Outcome outcome =
           open.empty() ? Outcome{} : feed(intern_lookahead(std::move(open)), cont, stack);
-      feed_memo_.find_or_insert(key, outcome);
+      feed_memo_.assign(key, outcome);
       return outcome;
     }
   }
@@ -427,8 +456,22 @@ Outcome ParserDwaBuilder::feed(LookaheadId lookahead, std::uint32_t cont, Virtua
     merge(collector, feed(reduced, cont, pushed));
   }
   const Outcome outcome = finish(collector);
-  feed_memo_.find_or_insert(key, outcome);
+  feed_memo_.assign(key, outcome);
   return outcome;
+}
+
+void ParserDwaBuilder::throw_endless_reductions(LookaheadId lookahead) const {
+  std::string terminal = "an ignored label";
+  if (lookahead != kNoLookahead) {
+    const SymbolId first = lookaheads_[lookahead].front();
+    terminal = first < grammar_.grammar().terminals().size()
+                   ? "'" + grammar_.grammar().terminals()[first].name + "'"
+                   : std::string("$END");
+  }
+  throw Error(fmt::format(
+      "wfa: the reductions on {} never end: they return to the same stack without consuming "
+      "input (a derivation cycle such as a rule A: A A with A nullable, or A =>+ A)",
+      terminal));
 }
 
 std::uint32_t ParserDwaBuilder::pair_id(std::uint32_t cont, LookaheadId lookahead) {

@@ -30,8 +30,10 @@ struct ParserDwaOptions {
 };
 
 // `pool` must be the pool of `dwa`'s weights; EOS, when given, gets the weight of the end of
-// input. Throws glrmask::Error when the grammar has skippable terminals (not supported by this
-// construction yet), or a reduction cycle.
+// input. Skippable terminals are shifted or dropped per stack, which equals the session's rule
+// (dropped when no stack can shift it) whenever the GSS has one head; WfaEngine handles the other
+// case. Throws glrmask::Error on a reduction cycle, or when whether a skippable terminal can be
+// shifted is not decided by the top state.
 ParserDwa build_parser_dwa(const glr::CompiledGrammar& grammar, const lexer::TerminalDwa& dwa,
                            TokenSetPool& pool, std::optional<TokenId> eos,
                            const ParserDwaOptions& options = {});

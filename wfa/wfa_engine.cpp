@@ -8,18 +8,22 @@
 #include "glr/session.h"
 #include "lib/dense_mask.h"
 #include "lib/error.h"
+#include "wfa/spanner_engine.h"
 
 namespace glrmask::wfa {
 
 WfaEngine::WfaEngine(std::shared_ptr<const glr::CompiledGrammar> grammar,
                      const Vocabulary& vocabulary)
-    : WfaEngine(CompiledMask::compile(std::move(grammar), vocabulary)) {}
+    : WfaEngine(CompiledMask::compile(std::move(grammar), vocabulary), vocabulary) {}
 
-WfaEngine::WfaEngine(std::shared_ptr<const CompiledMask> compiled)
+WfaEngine::WfaEngine(std::shared_ptr<const CompiledMask> compiled, const Vocabulary& vocabulary)
     : compiled_(std::move(compiled)),
       pool_(compiled_->pool()),
       terminal_dwa_(compiled_->terminal_dwa()),
-      parser_dwa_(compiled_->parser_dwa()) {}
+      parser_dwa_(compiled_->parser_dwa()) {
+  if (!compiled_->grammar().skippable_terminals().empty())
+    fallback_ = std::make_unique<SpannerEngine>(compiled_->grammar_ptr(), vocabulary);
+}
 
 void WfaEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> words) {
   const std::uint32_t universe = pool_.universe_size();
@@ -35,6 +39,11 @@ void WfaEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> 
   std::fill(words.begin(), words.end(), 0u);
   for (EngineCounter& counter : counters_) counter.value = 0;
   if (session.is_finished()) return;
+  if (fallback_ && session.heads().size() > 1) {
+    fallback_->fill_mask(session, words);
+    counters_[4].value = 1;
+    return;
+  }
   visited_.clear();
   for (const lexer::DwaEntry& entry : terminal_dwa_.enter(session.lexer_configuration())) {
     counters_[2].value += 1;
@@ -52,7 +61,13 @@ void WfaEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> 
         break;
       }
     }
-    if (alive) walk(start, heads, words);
+    if (!alive) continue;
+    if (fallback_ && heads.size() > 1) {
+      fallback_->fill_mask(session, words);
+      counters_[4].value = 1;
+      return;
+    }
+    walk(start, heads, words);
   }
 }
 

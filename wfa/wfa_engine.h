@@ -9,6 +9,12 @@
 // lexer_fork.h) are first fed to a copy of the heads by the session's recognizer; that is the
 // only step that builds GSS nodes, and most configurations have none.
 //
+// Skippable terminals (SynCode's Go EOS) are dropped by the session only when no stack can shift
+// them, a condition over all stacks together; the automaton decides it per stack. The two agree
+// whenever the GSS has one head, which is the rule under `--policy lark`; for a grammar with
+// skippable terminals and a session with several heads the engine asks the spanner engine
+// instead (counter "fallback_steps").
+//
 // EOS is part of the automaton: the start state of a fork that can finish checks the end of
 // input, which makes the EOS bit exactly Session::is_accepting().
 #pragma once
@@ -38,8 +44,9 @@ class WfaEngine final : public MaskEngine {
   // tokenizer). Throws glrmask::Error when the grammar is outside what the construction supports
   // (parser_dwa_builder.h).
   WfaEngine(std::shared_ptr<const glr::CompiledGrammar> grammar, const Vocabulary& vocabulary);
-  // Uses an existing compilation (built, or loaded from an artifact).
-  explicit WfaEngine(std::shared_ptr<const CompiledMask> compiled);
+  // Uses an existing compilation (built, or loaded from an artifact) of the grammar against
+  // `vocabulary`, which must outlive the engine.
+  WfaEngine(std::shared_ptr<const CompiledMask> compiled, const Vocabulary& vocabulary);
 
   std::string_view name() const override { return "wfa"; }
   void fill_mask(const glr::Session& session, std::span<std::uint32_t> words) override;
@@ -58,6 +65,7 @@ class WfaEngine final : public MaskEngine {
             std::span<std::uint32_t> words);
 
   std::shared_ptr<const CompiledMask> compiled_;
+  std::unique_ptr<MaskEngine> fallback_;  // for skippable terminals on several heads
   const TokenSetPool& pool_;
   const lexer::TerminalDwa& terminal_dwa_;
   const ParserDwa& parser_dwa_;
@@ -65,9 +73,10 @@ class WfaEngine final : public MaskEngine {
   // Reused by every fill_mask() so the walk does not allocate.
   VisitedPairs visited_;
   std::vector<Pending> pending_;
-  std::array<EngineCounter, 4> counters_ = {
+  std::array<EngineCounter, 5> counters_ = {
       EngineCounter{"gss_pairs_visited", 0}, EngineCounter{"stack_depth_read", 0},
-      EngineCounter{"entries", 0}, EngineCounter{"early_label_entries", 0}};
+      EngineCounter{"entries", 0}, EngineCounter{"early_label_entries", 0},
+      EngineCounter{"fallback_steps", 0}};
 };
 
 }  // namespace glrmask::wfa
