@@ -20,7 +20,9 @@ WfaEngine::WfaEngine(std::shared_ptr<const CompiledMask> compiled, const Vocabul
     : compiled_(std::move(compiled)),
       pool_(compiled_->pool()),
       terminal_dwa_(compiled_->terminal_dwa()),
-      parser_dwa_(compiled_->parser_dwa()) {
+      parser_dwa_(compiled_->parser_dwa()),
+      cache_(256, pool_.dense_word_count()) {
+  collected_.reserve(64);
   if (!compiled_->grammar().skippable_terminals().empty())
     fallback_ = std::make_unique<SpannerEngine>(compiled_->grammar_ptr(), vocabulary);
 }
@@ -36,20 +38,23 @@ void WfaEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> 
         fmt::format("wfa mask: the session at byte offset {} uses another grammar than the engine",
                     session.byte_offset()));
   }
-  std::fill(words.begin(), words.end(), 0u);
   for (EngineCounter& counter : counters_) counter.value = 0;
-  if (session.is_finished()) return;
+  if (session.is_finished()) {
+    std::fill(words.begin(), words.end(), 0u);
+    return;
+  }
   if (fallback_ && session.heads().size() > 1) {
     fallback_->fill_mask(session, words);
     counters_[4].value = 1;
     return;
   }
   visited_.clear();
+  collected_.clear();
   for (const lexer::DwaEntry& entry : terminal_dwa_.enter(session.lexer_configuration())) {
     counters_[2].value += 1;
     const DwaStateId start = parser_dwa_.start_state(entry.fork);
     if (entry.labels.empty()) {
-      walk(start, session.heads(), words);
+      walk(start, session.heads());
       continue;
     }
     counters_[3].value += 1;
@@ -67,12 +72,30 @@ void WfaEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> 
       counters_[4].value = 1;
       return;
     }
-    walk(start, heads, words);
+    walk(start, heads);
   }
+  emit(words);
 }
 
-void WfaEngine::walk(DwaStateId start, std::span<const glr::GssNodeRef> heads,
-                     std::span<std::uint32_t> words) {
+void WfaEngine::emit(std::span<std::uint32_t> words) {
+  std::sort(collected_.begin(), collected_.end());
+  collected_.erase(std::unique(collected_.begin(), collected_.end()), collected_.end());
+  counters_[5].value = static_cast<double>(collected_.size());
+  if (collected_.empty()) {
+    std::fill(words.begin(), words.end(), 0u);
+    return;
+  }
+  if (const std::uint32_t* cached = cache_.find(collected_)) {
+    std::copy(cached, cached + words.size(), words.begin());
+    counters_[6].value = 1;
+    return;
+  }
+  pool_.to_dense(collected_.front(), words);
+  for (std::size_t i = 1; i < collected_.size(); ++i) pool_.or_into_dense(collected_[i], words);
+  cache_.insert(collected_, words);
+}
+
+void WfaEngine::walk(DwaStateId start, std::span<const glr::GssNodeRef> heads) {
   pending_.clear();
   for (const glr::GssNodeRef& head : heads)
     if (visited_.insert(head.get(), start)) pending_.push_back({head.get(), start, 0});
@@ -83,7 +106,7 @@ void WfaEngine::walk(DwaStateId start, std::span<const glr::GssNodeRef> heads,
     counters_[1].value = std::max(counters_[1].value, static_cast<double>(at.depth + 1));
     const ParserDwaTransition* t = parser_dwa_.find(at.state, at.node->state());
     if (t == nullptr) continue;
-    if (!t->weight.is_empty()) pool_.or_into_dense(t->weight, words);
+    if (!t->weight.is_empty()) collected_.push_back(t->weight);
     if (t->target == ParserDwa::kDeadState) continue;
     for (const glr::GssNode* below : at.node->below())
       if (visited_.insert(below, t->target)) pending_.push_back({below, t->target, at.depth + 1});

@@ -15,6 +15,9 @@
 // skippable terminals and a session with several heads the engine asks the spanner engine
 // instead (counter "fallback_steps").
 //
+// The mask is the union of the weights collected by the walk; recurring unions come from a cache
+// of dense masks (dense_mask_cache.h), so most steps cost the walk and one copy.
+//
 // EOS is part of the automaton: the start state of a fork that can finish checks the end of
 // input, which makes the EOS bit exactly Session::is_accepting().
 #pragma once
@@ -32,6 +35,7 @@
 #include "lib/token_set.h"
 #include "lib/vocabulary.h"
 #include "wfa/compiled_mask.h"
+#include "wfa/dense_mask_cache.h"
 #include "wfa/mask_engine.h"
 #include "wfa/parser_dwa.h"
 #include "wfa/visited_pairs.h"
@@ -61,8 +65,10 @@ class WfaEngine final : public MaskEngine {
     std::uint32_t depth;  // GSS nodes read before this one
   };
 
-  void walk(DwaStateId start, std::span<const glr::GssNodeRef> heads,
-            std::span<std::uint32_t> words);
+  // Collects the weights of the transitions taken from `start` on the heads' stacks.
+  void walk(DwaStateId start, std::span<const glr::GssNodeRef> heads);
+  // Writes the union of the collected weights into `words`.
+  void emit(std::span<std::uint32_t> words);
 
   std::shared_ptr<const CompiledMask> compiled_;
   std::unique_ptr<MaskEngine> fallback_;  // for skippable terminals on several heads
@@ -73,10 +79,13 @@ class WfaEngine final : public MaskEngine {
   // Reused by every fill_mask() so the walk does not allocate.
   VisitedPairs visited_;
   std::vector<Pending> pending_;
-  std::array<EngineCounter, 5> counters_ = {
+  std::vector<TokenSetId> collected_;
+  DenseMaskCache cache_;
+  std::array<EngineCounter, 7> counters_ = {
       EngineCounter{"gss_pairs_visited", 0}, EngineCounter{"stack_depth_read", 0},
-      EngineCounter{"entries", 0}, EngineCounter{"early_label_entries", 0},
-      EngineCounter{"fallback_steps", 0}};
+      EngineCounter{"entries", 0},           EngineCounter{"early_label_entries", 0},
+      EngineCounter{"fallback_steps", 0},    EngineCounter{"weights_united", 0},
+      EngineCounter{"mask_cache_hit", 0}};
 };
 
 }  // namespace glrmask::wfa
