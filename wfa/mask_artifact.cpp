@@ -74,7 +74,8 @@ std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& 
   out.put<std::uint64_t>(sets.size());
   std::string buffer;
   for (std::size_t i = 1; i < sets.size(); ++i) {
-    const RoaringBitmap& set = pool.get(sets[i]);
+    RoaringBitmap set = pool.get(sets[i]);
+    set.runOptimize();  // smaller on disk; the loaded pool keeps the compact form
     buffer.resize(set.getSizeInBytes(true));
     set.write(buffer.data(), true);
     out.put_string(buffer);
@@ -144,7 +145,8 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
   ids.reserve(std::min<std::uint64_t>(count, body.size()));
   for (std::uint64_t i = 1; i < count; ++i) {
     const std::size_t at = in.offset();
-    const std::string serialized = in.get_string("token set");
+    const auto size = in.get<std::uint64_t>("token set size");
+    const std::string_view serialized = in.get_bytes(size, "token set");
     RoaringBitmap set;
     try {
       set = RoaringBitmap::readSafe(serialized.data(), serialized.size());
