@@ -28,13 +28,15 @@ std::string read_input(const std::string& file) {
 int run_check(const CommandArgs& argv) {
   CommandArgs rest = argv;
   glr::ParseOptions options = take_grammar_options(rest);
+  const GrammarSource source = take_grammar_source(rest);
   Args args(rest, {}, {"quiet"});
-  if (args.positional().size() < 2)
+  const std::size_t first_file = source.needs_path() ? 1 : 0;
+  if (args.positional().size() < first_file + 1)
     throw Error("expected a grammar and at least one file; usage: glrmask check GRAMMAR FILE...");
-  auto grammar = glr::CompiledGrammar::load_lark(args.positional()[0], options);
+  auto grammar = compile_grammar(source, first_file ? args.positional()[0] : "", options);
 
   std::size_t rejected = 0;
-  for (std::size_t i = 1; i < args.positional().size(); ++i) {
+  for (std::size_t i = first_file; i < args.positional().size(); ++i) {
     const std::string& file = args.positional()[i];
     std::string text = read_input(file);
     glr::Session session(grammar);
@@ -50,9 +52,8 @@ int run_check(const CommandArgs& argv) {
     }
     if (!args.flag("quiet") || verdict != "accepted") fmt::print("{}: {}\n", file, verdict);
   }
-  if (args.positional().size() > 2)
-    fmt::print("{} of {} accepted\n", args.positional().size() - 1 - rejected,
-               args.positional().size() - 1);
+  const std::size_t files = args.positional().size() - first_file;
+  if (files > 1) fmt::print("{} of {} accepted\n", files - rejected, files);
   return rejected == 0 ? 0 : 1;
 }
 

@@ -10,7 +10,6 @@
 #include "apps/commands.h"
 #include "apps/grammar_options.h"
 #include "glr/compiled_grammar.h"
-#include "lib/file_io.h"
 #include "lib/settings.h"
 #include "lib/vocabulary.h"
 #include "wfa/compiled_mask.h"
@@ -20,7 +19,8 @@ namespace glrmask::app {
 namespace {
 
 constexpr std::string_view kUsage =
-    "glrmask compile GRAMMAR --tokenizer NAME|PATH [-o FILE] [--start S] [--policy glr|lark]";
+    "glrmask compile GRAMMAR|--json-schema FILE|--regex PATTERN|--json --tokenizer NAME|PATH "
+    "[-o FILE] [--start S] [--policy glr|lark] [--skippable T,...]";
 
 double mib(std::size_t bytes) {
   return static_cast<double>(bytes) / (1024.0 * 1024.0);
@@ -33,13 +33,14 @@ int run_compile(const CommandArgs& argv) {
   for (std::string& arg : rest)
     if (arg == "-o") arg = "--output";
   const glr::ParseOptions options = take_grammar_options(rest);
+  const GrammarSource source = take_grammar_source(rest);
   Args args(rest, {"tokenizer", "output"}, {});
-  args.expect_positional(1, 1, kUsage);
-  const std::string& grammar_path = args.positional()[0];
+  args.expect_positional(source.needs_path() ? 1 : 0, source.needs_path() ? 1 : 0, kUsage);
+  const std::string grammar_path = source.needs_path() ? args.positional()[0] : source.value;
   const std::string tokenizer = args.required("tokenizer");
 
   const auto started = std::chrono::steady_clock::now();
-  const auto grammar = glr::CompiledGrammar::load_lark(grammar_path, options);
+  const auto grammar = compile_grammar(source, source.needs_path() ? grammar_path : "", options);
   const auto grammar_done = std::chrono::steady_clock::now();
   const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer(tokenizer));
   const auto vocabulary_done = std::chrono::steady_clock::now();
@@ -77,8 +78,7 @@ int run_compile(const CommandArgs& argv) {
   fmt::print("peak memory          {:.1f} MiB\n", mib(c.peak_memory_bytes));
   if (const auto output = args.value("output")) {
     const auto write_started = std::chrono::steady_clock::now();
-    const std::size_t bytes =
-        wfa::write_mask_artifact(*compiled, vocabulary, read_text_file(grammar_path), *output);
+    const std::size_t bytes = wfa::write_mask_artifact(*compiled, vocabulary, *output);
     fmt::print("artifact             {} ({:.1f} MiB, written in {:.3f} s)\n", *output, mib(bytes),
                seconds(write_started, std::chrono::steady_clock::now()));
   }

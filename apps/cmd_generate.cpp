@@ -158,10 +158,11 @@ class Walker {
 int run_generate(const CommandArgs& argv) {
   CommandArgs rest = argv;
   const glr::ParseOptions options = take_grammar_options(rest);
+  const GrammarSource source = take_grammar_source(rest);
   Args args(rest,
             {"tokenizer", "seed", "max-tokens", "count", "eos-bias", "max-token-bytes", "engine"},
             {"json-lines"});
-  args.expect_positional(1, 1, kUsage);
+  args.expect_positional(source.needs_path() ? 1 : 0, source.needs_path() ? 1 : 0, kUsage);
   const std::uint64_t seed = parse_count_option("seed", args.required("seed"), 0);
   WalkSettings settings;
   settings.max_tokens = parse_count_option("max-tokens", args.required("max-tokens"), 1);
@@ -175,8 +176,9 @@ int run_generate(const CommandArgs& argv) {
   const std::string engine_name = args.value_or("engine", "oracle");
   const bool json_lines = args.flag("json-lines");
 
-  const DecodingInputs inputs =
-      load_decoding_inputs(args.positional()[0], options, args.required("tokenizer"), false);
+  const DecodingInputs inputs = load_decoding_inputs(
+      compile_grammar(source, source.needs_path() ? args.positional()[0] : "", options),
+      args.required("tokenizer"), false);
   auto engine = make_mask_engine(engine_name, {inputs.grammar, &inputs.vocabulary}, "--engine");
 
   Walker walker(inputs, *engine, settings);

@@ -20,7 +20,6 @@
 #include "glr/session.h"
 #include "lib/dense_mask.h"
 #include "lib/error.h"
-#include "lib/file_io.h"
 #include "wfa/mask_artifact.h"
 
 namespace glrmask::app {
@@ -235,9 +234,10 @@ void print_json(const MaskRun& run, const DecodingInputs& inputs, const std::str
 int run_mask(const CommandArgs& argv) {
   CommandArgs rest = argv;
   const glr::ParseOptions options = take_grammar_options(rest);
+  const GrammarSource source = take_grammar_source(rest);
   Args args(rest, {"tokenizer", "input", "engine", "compare", "max-steps", "artifact"}, {"json"});
-  args.expect_positional(1, 1, kUsage);
-  const std::string& grammar_path = args.positional()[0];
+  args.expect_positional(source.needs_path() ? 1 : 0, source.needs_path() ? 1 : 0, kUsage);
+  const std::string grammar_path = source.needs_path() ? args.positional()[0] : "";
   const std::string input_path = args.required("input");
   const std::string tokenizer = args.required("tokenizer");
   const std::uint64_t max_steps = args.value("max-steps")
@@ -247,7 +247,8 @@ int run_mask(const CommandArgs& argv) {
   const std::string compare_name = args.value_or("compare", "");
 
   const std::string text = read_input(input_path);
-  const DecodingInputs inputs = load_decoding_inputs(grammar_path, options, tokenizer, true);
+  const DecodingInputs inputs =
+      load_decoding_inputs(compile_grammar(source, grammar_path, options), tokenizer, true);
   std::vector<TokenId> tokens;
   try {
     tokens = inputs.encoder->encode(text);
@@ -258,8 +259,7 @@ int run_mask(const CommandArgs& argv) {
   double artifact_load_ms = 0;
   if (const auto artifact = args.value("artifact")) {
     const auto started = std::chrono::steady_clock::now();
-    engine_inputs.compiled = wfa::read_mask_artifact(
-        *artifact, inputs.grammar, read_text_file(grammar_path), inputs.vocabulary);
+    engine_inputs.compiled = wfa::read_mask_artifact(*artifact, inputs.grammar, inputs.vocabulary);
     artifact_load_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
             .count();

@@ -37,16 +37,15 @@ auto timed(double& milliseconds, Build&& build) {
 int run_stats(const CommandArgs& argv) {
   CommandArgs rest = argv;
   const glr::ParseOptions options = take_grammar_options(rest);
+  const GrammarSource source = take_grammar_source(rest);
   Args args(rest, {}, {});
-  args.expect_positional(1, 1, kUsage);
-  const std::string& path = args.positional()[0];
+  args.expect_positional(source.needs_path() ? 1 : 0, source.needs_path() ? 1 : 0, kUsage);
+  const std::string path = source.needs_path() ? args.positional()[0] : "";
 
   // The figures are those of the object every parser and mask engine uses, so the grammar goes
   // through CompiledGrammar; only the loading is timed apart from the compilation.
   double load_ms = 0, compile_ms = 0, report_ms = 0;
-  LarkOptions lark;
-  lark.start = options.start;
-  Grammar loaded = timed(load_ms, [&] { return load_lark_file(path, lark); });
+  Grammar loaded = timed(load_ms, [&] { return load_grammar(source, path, options.start); });
   const auto compiled =
       timed(compile_ms, [&] { return glr::CompiledGrammar::compile(std::move(loaded), options); });
   glr::ConflictReportOptions report_options;
@@ -88,6 +87,7 @@ int run_stats(const CommandArgs& argv) {
   for (lexer::LabelId label : tie_labels) fmt::print("  tie {}\n", dfa.describe_label(label));
   fmt::print("fall-back         {} unbounded\n", fallbacks.size());
   for (const auto& fallback : fallbacks) fmt::print("  {}\n", lexer::describe(dfa, fallback));
+  fmt::print("never lexed       {}", compiled->unrealizable().describe(grammar));
   fmt::print("build ms          load {:.2f}, compile {:.2f} (lexer DFA {:.2f}), conflicts {:.2f}\n",
              load_ms, compile_ms, d.build_seconds * 1000, report_ms);
   return 0;

@@ -21,6 +21,7 @@ int run_check(const CommandArgs& args);
 int run_mask(const CommandArgs& args);
 int run_generate(const CommandArgs& args);
 int run_compile(const CommandArgs& args);
+int run_schema2lark(const CommandArgs& args);
 
 struct Command {
   std::string_view name;
@@ -36,7 +37,8 @@ inline constexpr Command kCommands[] = {
      "the get_mask/commit latency table, then the encoder's throughput",
      run_demo},
     {"compile",
-     "glrmask compile GRAMMAR --tokenizer NAME|PATH [-o FILE] [--start S] [--policy glr|lark]",
+     "glrmask compile GRAMMAR|--json-schema FILE|--regex PATTERN|--json --tokenizer NAME|PATH "
+     "[-o FILE] [--start S] [--policy glr|lark] [--skippable T,...]",
      "compiles the grammar against the vocabulary for the wfa engine: Terminal DWA and Parser DWA "
      "statistics, compile time, peak memory; -o writes the artifact",
      run_compile},
@@ -72,6 +74,10 @@ inline constexpr Command kCommands[] = {
      "random walks: draw each token uniformly from the mask until EOS or N tokens; prints each "
      "text and how it ended",
      run_generate},
+    {"schema2lark",
+     "glrmask schema2lark FILE [--json-whitespace default|compact|flexible] "
+     "[--json-schema-lenient]",
+     "the Lark grammar a JSON Schema compiles to (docs/json_schema.md)", run_schema2lark},
 };
 
 }  // namespace glrmask::app

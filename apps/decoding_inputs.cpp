@@ -14,6 +14,12 @@ namespace glrmask::app {
 DecodingInputs load_decoding_inputs(const std::string& grammar_path,
                                     const glr::ParseOptions& options, const std::string& tokenizer,
                                     bool with_encoder) {
+  return load_decoding_inputs(glr::CompiledGrammar::load_lark(grammar_path, options), tokenizer,
+                              with_encoder);
+}
+
+DecodingInputs load_decoding_inputs(std::shared_ptr<const glr::CompiledGrammar> grammar,
+                                    const std::string& tokenizer, bool with_encoder) {
   const TokenizerSpec spec = TokenizerSpec::load(resolve_tokenizer(tokenizer));
   Vocabulary vocabulary(spec);
   const auto eos = vocabulary.eos();
@@ -21,8 +27,7 @@ DecodingInputs load_decoding_inputs(const std::string& grammar_path,
     throw Error(fmt::format("tokenizer {}: no EOS token ({}); decoding needs one to end a text",
                             tokenizer, vocabulary.description()));
   }
-  DecodingInputs inputs{glr::CompiledGrammar::load_lark(grammar_path, options),
-                        std::move(vocabulary), std::nullopt, *eos};
+  DecodingInputs inputs{std::move(grammar), std::move(vocabulary), std::nullopt, *eos};
   if (with_encoder) inputs.encoder.emplace(spec);
   return inputs;
 }

@@ -28,6 +28,9 @@ struct DecodingInputs {
 DecodingInputs load_decoding_inputs(const std::string& grammar_path,
                                     const glr::ParseOptions& options, const std::string& tokenizer,
                                     bool with_encoder);
+// As above, with an already compiled grammar (a JSON Schema or regex constraint).
+DecodingInputs load_decoding_inputs(std::shared_ptr<const glr::CompiledGrammar> grammar,
+                                    const std::string& tokenizer, bool with_encoder);
 
 // The value of `--option` as an integer >= `minimum`; throws glrmask::Error naming the option.
 std::uint64_t parse_count_option(std::string_view option, const std::string& text,

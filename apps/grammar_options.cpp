@@ -6,6 +6,8 @@
 #include <string_view>
 
 #include "lib/error.h"
+#include "lib/lark_loader.h"
+#include "lib/regex_constraint.h"
 
 namespace glrmask::app {
 namespace {
@@ -88,6 +90,83 @@ glr::ParseOptions take_grammar_options(CommandArgs& args, std::uint8_t accepted)
   }
   args = std::move(rest);
   return options;
+}
+
+GrammarSource take_grammar_source(CommandArgs& args) {
+  GrammarSource source;
+  bool whitespace_given = false;
+  bool lenient_given = false;
+  CommandArgs rest;
+  auto set_kind = [&](GrammarSource::Kind kind, std::string value) {
+    if (source.kind != GrammarSource::Kind::kLarkFile)
+      throw Error("give only one of --json-schema, --regex and --any-json");
+    source.kind = kind;
+    source.value = std::move(value);
+  };
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    std::string name = arg;
+    std::optional<std::string> inline_value;
+    if (const std::size_t equals = arg.find('=');
+        arg.rfind("--", 0) == 0 && equals != std::string::npos) {
+      name = arg.substr(0, equals);
+      inline_value = arg.substr(equals + 1);
+    }
+    auto value = [&]() -> std::string {
+      if (inline_value) return *inline_value;
+      if (i + 1 >= args.size()) throw Error(fmt::format("option {} needs a value", name));
+      return args[++i];
+    };
+    if (name == "--json-schema") {
+      set_kind(GrammarSource::Kind::kJsonSchema, value());
+    } else if (name == "--regex") {
+      set_kind(GrammarSource::Kind::kRegex, value());
+    } else if (arg == "--any-json") {
+      set_kind(GrammarSource::Kind::kJson, "");
+    } else if (name == "--json-whitespace") {
+      source.schema.whitespace = json_schema::parse_whitespace(value());
+      whitespace_given = true;
+    } else if (arg == "--json-schema-lenient") {
+      source.schema.lenient = true;
+      lenient_given = true;
+    } else {
+      rest.push_back(arg);
+    }
+  }
+  const bool is_json =
+      source.kind == GrammarSource::Kind::kJsonSchema || source.kind == GrammarSource::Kind::kJson;
+  if (whitespace_given && !is_json)
+    throw Error("option --json-whitespace needs --json-schema FILE or --any-json");
+  if (lenient_given && source.kind != GrammarSource::Kind::kJsonSchema)
+    throw Error("option --json-schema-lenient needs --json-schema FILE");
+  args = std::move(rest);
+  return source;
+}
+
+Grammar load_grammar(const GrammarSource& source, const std::string& lark_path,
+                     const std::string& start) {
+  if (!source.needs_path() && start != "start")
+    throw Error("option --start applies only to Lark grammars");
+  switch (source.kind) {
+    case GrammarSource::Kind::kJsonSchema:
+      return json_schema::load_json_schema_file(source.value, source.schema);
+    case GrammarSource::Kind::kRegex:
+      return regex_constraint_grammar(source.value);
+    case GrammarSource::Kind::kJson:
+      return json_schema::json_grammar(source.schema);
+    case GrammarSource::Kind::kLarkFile:
+      break;
+  }
+  LarkOptions lark;
+  lark.start = start;
+  return load_lark_file(lark_path, lark);
+}
+
+std::shared_ptr<const glr::CompiledGrammar> compile_grammar(const GrammarSource& source,
+                                                            const std::string& lark_path,
+                                                            const glr::ParseOptions& options) {
+  if (source.needs_path()) return glr::CompiledGrammar::load_lark(lark_path, options);
+  return glr::CompiledGrammar::compile(load_grammar(source, lark_path, options.start), options);
 }
 
 std::string policy_name(glr::ConflictPolicy policy) {

@@ -5,10 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "apps/commands.h"
 #include "glr/compiled_grammar.h"
+#include "lib/grammar.h"
+#include "lib/json_schema_compiler.h"
 
 namespace glrmask::app {
 
@@ -26,6 +29,34 @@ enum GrammarOption : std::uint8_t {
 // unknown policy, an empty terminal name or a repeated --start / --policy.
 glr::ParseOptions take_grammar_options(CommandArgs& args,
                                        std::uint8_t accepted = kAllGrammarOptions);
+
+// Where a command's grammar comes from: a Lark file (the first positional argument), or one of
+// `--json-schema FILE`, `--regex PATTERN`, `--any-json` (any JSON value; not `--json`, which is
+// an output option of `mask`). The JSON forms take `--json-whitespace default|compact|flexible`
+// and `--json-schema-lenient` (docs/json_schema.md).
+struct GrammarSource {
+  enum class Kind : std::uint8_t { kLarkFile, kJsonSchema, kRegex, kJson };
+  Kind kind = Kind::kLarkFile;
+  std::string value;  // the schema path or the regex
+  json_schema::SchemaOptions schema;
+
+  // True when the grammar is the first positional argument.
+  bool needs_path() const { return kind == Kind::kLarkFile; }
+};
+
+// Removes the source options from `args`. Throws glrmask::Error for a missing value, two
+// sources, or --json-whitespace / --json-schema-lenient without a JSON source.
+GrammarSource take_grammar_source(CommandArgs& args);
+
+// The grammar model (`lark_path` is used only for a Lark source; `start` names its start rule).
+Grammar load_grammar(const GrammarSource& source, const std::string& lark_path,
+                     const std::string& start = "start");
+
+// The compiled grammar. For a JSON or regex source the start rule is always "start"; --start
+// is refused there.
+std::shared_ptr<const glr::CompiledGrammar> compile_grammar(const GrammarSource& source,
+                                                            const std::string& lark_path,
+                                                            const glr::ParseOptions& options);
 
 // "glr" or "lark", as the options spell them.
 std::string policy_name(glr::ConflictPolicy policy);

@@ -27,7 +27,6 @@ namespace {
 using namespace glrmask;
 
 struct Workload {
-  std::string grammar_text;
   std::shared_ptr<const glr::CompiledGrammar> grammar;
   std::shared_ptr<const Vocabulary> vocabulary;
   std::shared_ptr<const wfa::CompiledMask> compiled;
@@ -56,7 +55,6 @@ std::optional<Workload> workload(const std::string& language) {
            R"( "ok": true, "next": null, "nested": {"a": [], "b": {"c": [1, 2, 3]}}})";
   }
   Workload w;
-  w.grammar_text = read_text_file(grammar_path);
   w.grammar = glr::CompiledGrammar::load_lark(grammar_path);
   w.vocabulary = std::shared_ptr<const Vocabulary>(&llama3(), [](const Vocabulary*) {});
   w.compiled = wfa::CompiledMask::compile(w.grammar, *w.vocabulary);
@@ -98,9 +96,9 @@ void BM_WfaArtifactLoad(benchmark::State& state) {
     return;
   }
   const auto path = std::filesystem::temp_directory_path() / "glrmask_bench_json.glrmask";
-  wfa::write_mask_artifact(*w->compiled, *w->vocabulary, w->grammar_text, path);
+  wfa::write_mask_artifact(*w->compiled, *w->vocabulary, path);
   for (auto _ : state) {
-    auto loaded = wfa::read_mask_artifact(path, w->grammar, w->grammar_text, *w->vocabulary);
+    auto loaded = wfa::read_mask_artifact(path, w->grammar, *w->vocabulary);
     benchmark::DoNotOptimize(loaded.get());
   }
   std::filesystem::remove(path);

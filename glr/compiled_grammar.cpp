@@ -13,12 +13,15 @@
 namespace glrmask::glr {
 
 CompiledGrammar::CompiledGrammar(Grammar grammar, lexer::LexerDfa dfa, LalrAutomaton lalr,
-                                 ParseOptions options, std::vector<SymbolId> skippable)
+                                 ParseOptions options, std::vector<SymbolId> skippable,
+                                 UnrealizableRules unrealizable, ForkFutures fork_futures)
     : grammar_(std::move(grammar)),
       dfa_(std::move(dfa)),
       lalr_(std::move(lalr)),
       options_(std::move(options)),
-      skippable_(std::move(skippable)) {}
+      skippable_(std::move(skippable)),
+      unrealizable_(std::move(unrealizable)),
+      fork_futures_(std::move(fork_futures)) {}
 
 std::shared_ptr<const CompiledGrammar> CompiledGrammar::compile(Grammar grammar,
                                                                 const ParseOptions& options) {
@@ -34,9 +37,16 @@ std::shared_ptr<const CompiledGrammar> CompiledGrammar::compile(Grammar grammar,
 
   auto specs = lexer::terminal_specs(grammar);
   lexer::LexerDfa dfa = lexer::compile_lexer_dfa(specs);
-  LalrAutomaton lalr(cfg_from_grammar(grammar));
-  return std::shared_ptr<const CompiledGrammar>(new CompiledGrammar(
-      std::move(grammar), std::move(dfa), std::move(lalr), options, std::move(skippable)));
+  UnrealizableRules unrealizable = find_unrealizable_rules(grammar, dfa);
+  Cfg cfg = cfg_from_grammar(grammar);
+  // Cfg rule i is Grammar rule i; drop from the back so the indices stay valid.
+  for (auto r = unrealizable.rules.rbegin(); r != unrealizable.rules.rend(); ++r)
+    cfg.rules.erase(cfg.rules.begin() + static_cast<std::ptrdiff_t>(*r));
+  LalrAutomaton lalr(std::move(cfg));
+  ForkFutures fork_futures(dfa);
+  return std::shared_ptr<const CompiledGrammar>(
+      new CompiledGrammar(std::move(grammar), std::move(dfa), std::move(lalr), options,
+                          std::move(skippable), std::move(unrealizable), std::move(fork_futures)));
 }
 
 std::shared_ptr<const CompiledGrammar> CompiledGrammar::load_lark(const std::filesystem::path& path,

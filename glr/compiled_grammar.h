@@ -2,6 +2,10 @@
 // LALR(1) automaton with its action table under the chosen conflict policy. Immutable once built,
 // so any number of sessions (and threads) can share one through a shared_ptr.
 //
+// Rules that use a terminal the lexer can never emit (always shadowed by another) are left out of
+// the LR automaton, with the nonterminals that derive nothing else (unrealizable_rules.h); the
+// Grammar model keeps them, so grammar().rules() and the automaton's rules may differ.
+//
 // Ids line up across the three: grammar terminal i is lexer terminal i is parser terminal i; the
 // parser's end-of-input terminal is num_terminals() (LrGrammar::end_of_input()).
 #pragma once
@@ -11,7 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "glr/fork_futures.h"
 #include "glr/lalr_automaton.h"
+#include "glr/unrealizable_rules.h"
 #include "lexer/lexer_dfa.h"
 #include "lib/grammar.h"
 
@@ -48,15 +54,23 @@ class CompiledGrammar {
   const std::vector<SymbolId>& skippable_terminals() const { return skippable_; }
   bool is_skippable(SymbolId terminal) const;
 
+  // What was left out of the automaton because the lexer can never produce it.
+  const UnrealizableRules& unrealizable() const { return unrealizable_; }
+  // What the lexer can still do from each of its forks (the session's viability test).
+  const ForkFutures& fork_futures() const { return fork_futures_; }
+
  private:
   CompiledGrammar(Grammar grammar, lexer::LexerDfa dfa, LalrAutomaton lalr, ParseOptions options,
-                  std::vector<SymbolId> skippable);
+                  std::vector<SymbolId> skippable, UnrealizableRules unrealizable,
+                  ForkFutures fork_futures);
 
   Grammar grammar_;
   lexer::LexerDfa dfa_;
   LalrAutomaton lalr_;
   ParseOptions options_;
   std::vector<SymbolId> skippable_;
+  UnrealizableRules unrealizable_;
+  ForkFutures fork_futures_;
 };
 
 }  // namespace glrmask::glr

@@ -2,20 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <utility>
 
 #include "glr/lexer_byte_classes.h"
+#include "glr/linear_lookahead.h"
 
 namespace glrmask::glr {
-
-namespace {
-
-// How many fall-backs in a row the viability test follows into a hypothetical next byte. Each
-// level tries one byte per byte class, and a second level is already needed only by contrived
-// terminal sets (docs/glr.md), so a small bound keeps the worst case in check.
-constexpr int kMaxFallbackDepth = 3;
-
-}  // namespace
 
 IncrementalRecognizer::IncrementalRecognizer(std::shared_ptr<const CompiledGrammar> grammar)
     : grammar_(std::move(grammar)),
@@ -70,25 +63,11 @@ bool IncrementalRecognizer::feed_token(GssHeads& heads, lexer::LabelId label) co
 }
 
 bool IncrementalRecognizer::can_take(std::span<const GssNodeRef> heads, SymbolId terminal) const {
-  return ignored_[terminal] || skippable_[terminal] || parser_.can_shift(heads, terminal);
-}
-
-bool IncrementalRecognizer::any_takeable(std::span<const GssNodeRef> heads,
-                                         std::span<const std::uint32_t> terminals) const {
-  for (const std::uint32_t terminal : terminals)
-    if (ignored_[terminal] || skippable_[terminal]) return true;
-  for (const std::uint32_t terminal : terminals)
-    if (parser_.can_shift(heads, terminal)) return true;
-  return false;
+  return ignored_[terminal] || skippable_[terminal] || can_shift(heads, terminal);
 }
 
 bool IncrementalRecognizer::advance(ParsePosition& position, std::string_view bytes,
                                     Rejection* why) const {
-  return advance(position, bytes, why, 0);
-}
-
-bool IncrementalRecognizer::advance(ParsePosition& position, std::string_view bytes, Rejection* why,
-                                    int fallback_depth) const {
   const lexer::LexerDfa& dfa = grammar_->dfa();
   std::vector<lexer::EmittedToken> tokens;
   const std::optional<lexer::LexFailure> failure = lexer::feed(dfa, position.lexer, bytes, tokens);
@@ -120,7 +99,7 @@ bool IncrementalRecognizer::advance(ParsePosition& position, std::string_view by
     return false;
   }
   position.offset += bytes.size();
-  if (!is_viable(position, fallback_depth)) {
+  if (!is_viable(position)) {
     if (why != nullptr) {
       why->kind = Rejection::Kind::kDeadEnd;
       why->heads = position.heads;
@@ -132,34 +111,113 @@ bool IncrementalRecognizer::advance(ParsePosition& position, std::string_view by
   return true;
 }
 
-// Viability (docs/glr.md, "Viability"). The lexer sits inside a lexeme L that began at
-// lexeme_begin; the stacks hold every token before it. A future exists iff
-//  (a) L grows into one of viable_terminals(state) that the stacks can take; or
-//  (e) the text ends here: the lexer is flushed and the sentence is complete; or
-//  (b) L has an accepted prefix A and pending bytes P, and some next byte kills the DFA: then A
-//      is emitted, P and that byte are lexed again, and that text must still be viable.
-bool IncrementalRecognizer::is_viable(const ParsePosition& position, int fallback_depth) const {
-  const lexer::LexerDfa& dfa = grammar_->dfa();
+// Viability (docs/glr.md, "Viability"): the Terminal DWA's usage rule for the empty token. The
+// configuration stands for its forks (lexer_fork.h): the lexeme keeping on growing, and, when it
+// has an accepted prefix, the fall-back with the labels that emits. A future exists iff for some
+// fork those labels parse and then some terminal the fork can emit next is takeable, or the fork
+// can end (at once or after ignored text) and the stacks accept the end of input.
+bool IncrementalRecognizer::is_viable(const ParsePosition& position) const {
   const lexer::LexerConfiguration& lexer = position.lexer;
-  if (lexer.accepted == lexer::LexerDfa::kNoLabel) {
-    if (lexer.pending.empty()) {  // between two tokens
-      return any_takeable(position.heads, dfa.viable_terminals(dfa.start_state())) ||
-             parser_.accepts_end(position.heads);
+  const ForkFutures& futures = grammar_->fork_futures();
+  // The growing lexeme first: it emits nothing, so it needs no copy of the stacks, and it is the
+  // fork that answers in the common case.
+  const lexer::LexerFork growing{lexer.state, {}};
+  const ForkFutures::Id growing_id = futures.uninhibited(lexer.state);
+  if (growing_id != ForkFutures::kUnknown ? fork_allows(futures, growing_id, position.heads)
+                                          : fork_allows(growing, position.heads))
+    return true;
+  if (lexer.accepted == lexer::LexerDfa::kNoLabel) return false;
+  if (lexer.pending.empty()) {
+    // The lexeme is exactly its accepted match: the only fall-back emits it and restarts,
+    // inhibited by the lexeme's state (what fork_configuration() gives, without building it).
+    const ForkFutures::Id emitted = futures.emitted_early(lexer.state);
+    if (emitted != ForkFutures::kUnknown) {
+      GssHeads heads = position.heads;
+      return feed_token(heads, lexer.accepted) && fork_allows(futures, emitted, heads);
     }
-    // Inside a lexeme that is no token yet: only growing it can help; ending here cannot.
-    return any_takeable(position.heads, dfa.viable_terminals(lexer.state));
   }
-  if (any_takeable(position.heads, dfa.viable_terminals(lexer.state))) return true;
-  if (is_accepting(position)) return true;
-  // With nothing pending the lexeme is exactly A, and ending it emits A, which (a) covered.
-  if (lexer.pending.empty() || fallback_depth >= kMaxFallbackDepth) return false;
-  for (const std::uint8_t byte : byte_classes_) {
-    if (dfa.next(lexer.state, byte) != lexer::LexerDfa::kDeadState) continue;
-    ParsePosition after = position;
-    const char c = static_cast<char>(byte);
-    if (advance(after, std::string_view(&c, 1), nullptr, fallback_depth + 1)) return true;
+  for (const lexer::ForkedLexing& alternative : lexer::fork_configuration(grammar_->dfa(), lexer)) {
+    if (alternative.fork == growing && alternative.labels.empty()) continue;  // done above
+    GssHeads heads = position.heads;
+    bool parses = true;
+    for (const lexer::LabelId label : alternative.labels) {
+      if (!feed_token(heads, label)) {
+        parses = false;
+        break;
+      }
+    }
+    if (!parses) continue;
+    const std::optional<ForkFutures::Id> id = futures.find(alternative.fork);
+    if (id ? fork_allows(futures, *id, heads) : fork_allows(alternative.fork, heads)) return true;
   }
   return false;
+}
+
+bool IncrementalRecognizer::fork_allows(const ForkFutures& futures, ForkFutures::Id fork,
+                                        std::span<const GssNodeRef> heads) const {
+  return any_takeable(futures, fork, heads) ||
+         (futures.can_end(fork) && parser_.accepts_end(heads));
+}
+
+// GlrParser::can_shift, by plain LR simulation on each head where the stack below is linear.
+bool IncrementalRecognizer::can_shift(std::span<const GssNodeRef> heads, SymbolId terminal) const {
+  bool undecided = false;
+  for (const GssNodeRef& head : heads) {
+    const std::optional<bool> shifts = linear_can_shift(parser_.table(), *head, terminal);
+    if (!shifts) {
+      undecided = true;
+    } else if (*shifts) {
+      return true;
+    }
+  }
+  return undecided && parser_.can_shift(heads, terminal);
+}
+
+// Some terminal of next_terminals(fork) is takeable. Ignored terminals are never listed, so that
+// is: a listed skippable terminal, or one some stack shifts. A short list (inside most lexemes:
+// one or two terminals) is tried directly. A long one (at a token boundary: nearly every terminal
+// of the grammar) is filtered through the heads' table rows instead: a terminal the top states
+// have no action on cannot be shifted, and a row has a few cells. Shifts at once are tried
+// before anything that needs reductions.
+bool IncrementalRecognizer::any_takeable(const ForkFutures& futures, ForkFutures::Id fork,
+                                         std::span<const GssNodeRef> heads) const {
+  constexpr std::size_t kShortList = 8;
+  const std::span<const std::uint32_t> listed = futures.next_terminals(fork);
+  if (listed.size() <= kShortList) {
+    for (const std::uint32_t terminal : listed)
+      if (skippable_[terminal] != 0 || can_shift(heads, terminal)) return true;
+    return false;
+  }
+  for (const SymbolId terminal : grammar_->skippable_terminals())
+    if (futures.lists(fork, terminal)) return true;
+  const LrTable& table = parser_.table();
+  bool needs_reductions = false;
+  for (const GssNodeRef& head : heads) {
+    for (std::uint32_t cell = table.row_begin(head->state()); cell < table.row_end(head->state());
+         ++cell) {
+      if (!futures.lists(fork, table.cell_terminal(cell))) continue;
+      for (const Action action : table.cell_actions(cell)) {
+        if (!action.is_reduce()) return true;
+        needs_reductions = true;
+      }
+    }
+  }
+  if (!needs_reductions) return false;
+  for (const GssNodeRef& head : heads) {
+    for (std::uint32_t cell = table.row_begin(head->state()); cell < table.row_end(head->state());
+         ++cell) {
+      const SymbolId terminal = table.cell_terminal(cell);
+      if (futures.lists(fork, terminal) && can_shift(heads, terminal)) return true;
+    }
+  }
+  return false;
+}
+
+bool IncrementalRecognizer::fork_allows(const lexer::LexerFork& fork,
+                                        std::span<const GssNodeRef> heads) const {
+  // Not met by the compile-time search (no reachable configuration leads here); analysed alone.
+  const ForkFutures alone(grammar_->dfa(), std::span<const lexer::LexerFork>(&fork, 1));
+  return fork_allows(alone, 0, heads);
 }
 
 bool IncrementalRecognizer::is_accepting(const ParsePosition& position) const {

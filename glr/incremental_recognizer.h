@@ -18,6 +18,7 @@
 #include "glr/glr_parser.h"
 #include "glr/gss.h"
 #include "lexer/lexer_configuration.h"
+#include "lexer/lexer_fork.h"
 
 namespace glrmask::glr {
 
@@ -64,7 +65,8 @@ class IncrementalRecognizer {
   bool advance(ParsePosition& position, std::string_view bytes, Rejection* why = nullptr) const;
 
   // Whether some continuation (possibly empty) makes the text a sentence.
-  bool is_viable(const ParsePosition& position) const { return is_viable(position, 0); }
+  // Exactly the Terminal DWA's rule (lexer/terminal_dwa.h) for a token with no bytes.
+  bool is_viable(const ParsePosition& position) const;
   // Whether the text is a sentence as it stands: the lexer flushed, $END accepted.
   bool is_accepting(const ParsePosition& position) const;
 
@@ -81,11 +83,14 @@ class IncrementalRecognizer {
   std::string describe_expected(std::span<const GssNodeRef> heads) const;
 
  private:
-  bool advance(ParsePosition& position, std::string_view bytes, Rejection* why,
-               int fallback_depth) const;
-  bool is_viable(const ParsePosition& position, int fallback_depth) const;
-  bool any_takeable(std::span<const GssNodeRef> heads,
-                    std::span<const std::uint32_t> terminals) const;
+  // Whether, after the labels that produced `heads`, the lexer fork lets the text go on: some
+  // terminal it can emit next is takeable, or it can end and the stacks accept the end.
+  bool fork_allows(const ForkFutures& futures, ForkFutures::Id fork,
+                   std::span<const GssNodeRef> heads) const;
+  bool fork_allows(const lexer::LexerFork& fork, std::span<const GssNodeRef> heads) const;
+  bool can_shift(std::span<const GssNodeRef> heads, SymbolId terminal) const;
+  bool any_takeable(const ForkFutures& futures, ForkFutures::Id fork,
+                    std::span<const GssNodeRef> heads) const;
 
   std::shared_ptr<const CompiledGrammar> grammar_;
   GlrParser parser_;

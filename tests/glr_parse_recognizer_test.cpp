@@ -153,3 +153,14 @@ TEST_CASE("a skippable terminal is dropped exactly where no stack can shift it")
   check_against_reference("skippable_eos.lark", {{"a", "{", "}", "\n"}, 9, 6},
                           {.skippable = {"EOS"}});
 }
+
+TEST_CASE("a shadowed keyword and a fall-back after a live byte match Earley") {
+  // The cross join needs a "join" that always lexes as JOIN_EXPR; "t\xc4" stays a live lexeme
+  // ("tıck") until "\xb1nner" makes the fall-back to "t" the only way on. Every viable text of
+  // up to 3 pieces completes within 3 more ("\xb1nner", " join", " b"). "x" completes
+  // the keywords that a NAME may still become ("join cross" + "x"), " " the blanks that may
+  // come first.
+  check_against_reference(
+      "shadowed_keyword.lark",
+      {{"@ a as t", " cross", " join", " b", "\xc4", "\xb1nner", "x", " "}, 6, 3});
+}

@@ -10,6 +10,7 @@
 #include "glr/session.h"
 #include "lib/error.h"
 #include "lib/file_io.h"
+#include "lib/lark_loader.h"
 #include "tests/glr_session_support.h"
 #include "tests/test_support.h"
 #include "tests/wfa_test_support.h"
@@ -34,7 +35,6 @@ void write_bytes(const std::filesystem::path& path, const std::string& bytes) {
 struct Fixture {
   std::filesystem::path grammar_path =
       glrmask::testing::fixtures_dir() / "glr_session" / "keyword_ties.lark";
-  std::string grammar_text = read_text_file(grammar_path);
   Vocabulary vocabulary = tiny_vocabulary({"i", "f", "if", "a", "=", " ", "ifa", "= ", "a="});
   std::shared_ptr<const glr::CompiledGrammar> grammar =
       glr::CompiledGrammar::load_lark(grammar_path);
@@ -46,9 +46,9 @@ TEST_CASE("artifact: written and read back, the wfa engine gives the same masks"
   Fixture f;
   const auto compiled = wfa::CompiledMask::compile(f.grammar, f.vocabulary);
   const auto path = temp_path("roundtrip");
-  const std::size_t bytes = wfa::write_mask_artifact(*compiled, f.vocabulary, f.grammar_text, path);
+  const std::size_t bytes = wfa::write_mask_artifact(*compiled, f.vocabulary, path);
   CHECK(bytes == std::filesystem::file_size(path));
-  const auto loaded = wfa::read_mask_artifact(path, f.grammar, f.grammar_text, f.vocabulary);
+  const auto loaded = wfa::read_mask_artifact(path, f.grammar, f.vocabulary);
   CHECK(loaded->parser_dwa().num_states() == compiled->parser_dwa().num_states());
   CHECK(loaded->terminal_dwa().num_forks() == compiled->terminal_dwa().num_forks());
   CHECK(loaded->parser_dwa().stats().transitions == compiled->parser_dwa().stats().transitions);
@@ -71,11 +71,9 @@ TEST_CASE("artifact: truncated, corrupt and foreign files are refused with the r
   Fixture f;
   const auto compiled = wfa::CompiledMask::compile(f.grammar, f.vocabulary);
   const auto path = temp_path("damaged");
-  wfa::write_mask_artifact(*compiled, f.vocabulary, f.grammar_text, path);
+  wfa::write_mask_artifact(*compiled, f.vocabulary, path);
   const std::string good = read_text_file(path);
-  auto load = [&] {
-    return wfa::read_mask_artifact(path, f.grammar, f.grammar_text, f.vocabulary);
-  };
+  auto load = [&] { return wfa::read_mask_artifact(path, f.grammar, f.vocabulary); };
 
   write_bytes(path, good.substr(0, good.size() / 2));
   CHECK_THROWS_WITH(load(), Catch::Contains("checksum") && Catch::Contains(path.string()));
@@ -91,29 +89,36 @@ TEST_CASE("artifact: truncated, corrupt and foreign files are refused with the r
   // Intact, but built from something else.
   write_bytes(path, good);
   CHECK_THROWS_WITH(
-      wfa::read_mask_artifact(path, f.grammar, f.grammar_text + "\n// edited\n", f.vocabulary),
+      wfa::read_mask_artifact(path,
+                              glr::CompiledGrammar::load_lark(glrmask::testing::fixtures_dir() /
+                                                              "glr_session" / "ambiguous_sum.lark"),
+                              f.vocabulary),
       Catch::Contains("another grammar"));
   glr::ParseOptions lark;
   lark.policy = glr::ConflictPolicy::kLark;
-  CHECK_THROWS_WITH(
-      wfa::read_mask_artifact(path, glr::CompiledGrammar::load_lark(f.grammar_path, lark),
-                              f.grammar_text, f.vocabulary),
-      Catch::Contains("another grammar"));
+  CHECK_THROWS_WITH(wfa::read_mask_artifact(
+                        path, glr::CompiledGrammar::load_lark(f.grammar_path, lark), f.vocabulary),
+                    Catch::Contains("another grammar"));
   const Vocabulary other = tiny_vocabulary({"i", "f", "if", "a", "=", " ", "ifa", "= ", "=a"});
-  CHECK_THROWS_WITH(wfa::read_mask_artifact(path, f.grammar, f.grammar_text, other),
+  CHECK_THROWS_WITH(wfa::read_mask_artifact(path, f.grammar, other),
                     Catch::Contains("compiled for the tokenizer"));
   std::filesystem::remove(path);
 }
 
 TEST_CASE("artifact: the fingerprints see every input that changes the automaton") {
+  auto fingerprint = [](std::string_view text, const glr::ParseOptions& options) {
+    return wfa::grammar_fingerprint(
+        *glr::CompiledGrammar::compile(load_lark_text(text, "fingerprint.lark"), options));
+  };
   glr::ParseOptions options;
-  const auto base = wfa::grammar_fingerprint("start: \"a\"\n", options);
-  CHECK(wfa::grammar_fingerprint("start: \"b\"\n", options) != base);
-  options.start = "other";
-  CHECK(wfa::grammar_fingerprint("start: \"a\"\n", options) != base);
+  const auto base = fingerprint("start: \"a\" | B\nB: \"b\"\n", options);
+  CHECK(fingerprint("start: \"a\" | B\nB: \"c\"\n", options) != base);
+  CHECK(fingerprint("start: \"a\" | B\nB: \"b\"\n", options) == base);
+  options.policy = glr::ConflictPolicy::kLark;
+  CHECK(fingerprint("start: \"a\" | B\nB: \"b\"\n", options) != base);
   glr::ParseOptions skippable;
-  skippable.skippable = {"EOS"};
-  CHECK(wfa::grammar_fingerprint("start: \"a\"\n", skippable) != base);
+  skippable.skippable = {"B"};
+  CHECK(fingerprint("start: \"a\" | B\nB: \"b\"\n", skippable) != base);
   const Vocabulary a = tiny_vocabulary({"x", "y"});
   const Vocabulary b = tiny_vocabulary({"x", "z"});
   CHECK(wfa::vocabulary_fingerprint(a) != wfa::vocabulary_fingerprint(b));

@@ -13,6 +13,7 @@
 
 #include "lib/binary_io.h"
 #include "lib/error.h"
+#include "lib/lark_writer.h"
 
 namespace glrmask::wfa {
 
@@ -27,8 +28,9 @@ std::uint64_t combine(std::uint64_t h, std::string_view bytes) {
 
 }  // namespace
 
-std::uint64_t grammar_fingerprint(std::string_view grammar_text, const glr::ParseOptions& options) {
-  std::string key(grammar_text);
+std::uint64_t grammar_fingerprint(const glr::CompiledGrammar& grammar) {
+  const glr::ParseOptions& options = grammar.options();
+  std::string key = to_lark_text(grammar.grammar());
   key += fmt::format("\n--start={}\n--policy={}\n", options.start,
                      options.policy == glr::ConflictPolicy::kLark ? "lark" : "glr");
   for (const std::string& terminal : options.skippable) key += "--skippable=" + terminal + "\n";
@@ -47,7 +49,7 @@ std::uint64_t vocabulary_fingerprint(const Vocabulary& vocabulary) {
 }
 
 std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& vocabulary,
-                                std::string_view grammar_text, const std::filesystem::path& path) {
+                                const std::filesystem::path& path) {
   // Number the token sets the automata use, in first-use order; 0 stays the empty set.
   const TokenSetPool& pool = compiled.pool();
   std::unordered_map<std::uint32_t, std::uint32_t> stored{{0, 0}};
@@ -67,7 +69,7 @@ std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& 
   out.put(kMagic);
   out.put(kMaskArtifactVersion);
   out.put(kByteOrderMark);
-  out.put(grammar_fingerprint(grammar_text, compiled.grammar().options()));
+  out.put(grammar_fingerprint(compiled.grammar()));
   out.put(vocabulary_fingerprint(vocabulary));
   out.put_string(vocabulary.name());
   out.put<std::uint64_t>(pool.universe_size());
@@ -94,12 +96,12 @@ class MaskArtifactReader {
  public:
   static std::shared_ptr<const CompiledMask> read(
       const std::filesystem::path& path, std::shared_ptr<const glr::CompiledGrammar> grammar,
-      std::string_view grammar_text, const Vocabulary& vocabulary);
+      const Vocabulary& vocabulary);
 };
 
 std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
     const std::filesystem::path& path, std::shared_ptr<const glr::CompiledGrammar> grammar,
-    std::string_view grammar_text, const Vocabulary& vocabulary) {
+    const Vocabulary& vocabulary) {
   std::ifstream file(path, std::ios::binary);
   if (!file) throw Error(fmt::format("{}: cannot open the artifact", path.string()));
   std::ostringstream content;
@@ -127,7 +129,7 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
   if (in.get<std::uint32_t>("byte order") != kByteOrderMark)
     in.fail("written on a machine with another byte order");
   const auto grammar_id = in.get<std::uint64_t>("grammar fingerprint");
-  if (grammar_id != grammar_fingerprint(grammar_text, grammar->options()))
+  if (grammar_id != grammar_fingerprint(*grammar))
     in.fail(
         "compiled from another grammar (or other --start/--policy/--skippable options) than "
         "the one given");
@@ -175,8 +177,8 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
 
 std::shared_ptr<const CompiledMask> read_mask_artifact(
     const std::filesystem::path& path, std::shared_ptr<const glr::CompiledGrammar> grammar,
-    std::string_view grammar_text, const Vocabulary& vocabulary) {
-  return MaskArtifactReader::read(path, std::move(grammar), grammar_text, vocabulary);
+    const Vocabulary& vocabulary) {
+  return MaskArtifactReader::read(path, std::move(grammar), vocabulary);
 }
 
 }  // namespace glrmask::wfa

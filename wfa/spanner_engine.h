@@ -10,15 +10,10 @@
 // reachable from the entry forks, not to the vocabulary size. The split into context-independent
 // accepted / rejected sets per (fork, LR state) (GreatGramma Algorithms 4-6) is the next step.
 //
-// Where the rule below and the session's viability test differ, the session wins. The session
-// judges the lexeme it is inside by its own terminal alone (IncrementalRecognizer::is_viable): a
-// lexeme whose match could still extend counts as viable when its terminal can be shifted, even
-// if no lexable terminal can follow it (SynCode SQL: after "CROSS" the grammar wants an anonymous
-// "JOIN" that the higher-priority JOIN_EXPR always shadows), and its fall-back search only tries
-// bytes that end the lexeme at once (after "T\xc4" in SQL it misses "T" + "\xc4\xb1nner join").
-// Both cases need a match emitted early that the token's bytes have not confirmed yet, so the
-// engine hands the tokens of weights whose end fork is inhibited (and that no other weight
-// already allows) to Session::accepts_bytes; checked_tokens() counts them.
+// The rule below is, by construction, the session's own viability test
+// (IncrementalRecognizer::is_viable) applied after the token: both read the same forks, the same
+// next-terminal sets and the same "can end through ignored text" facts, so the engine equals the
+// oracle without asking the session about any token.
 //
 // Semantics (terminal_dwa.h, "How the next stage uses it"): for each entry {early labels, fork}
 // of enter(configuration), the early labels and then the labels on the path to a trie node are
@@ -27,8 +22,7 @@
 // unshiftable skippable terminals are dropped). A token of weight (node, end fork) is allowed iff
 // then some terminal of next_terminals(end fork) can be taken, or the end of input is accepted and
 // the end fork can finish, either at once (can_finish) or after ignored text only (a token that
-// opens a trailing comment; terminal_dwa.h's rule misses this case). EOS is allowed iff
-// Session::is_accepting().
+// opens a trailing comment; glr::ForkFutures::can_end). EOS is allowed iff Session::is_accepting().
 #pragma once
 
 #include <cstdint>
@@ -61,17 +55,12 @@ class SpannerEngine final : public MaskEngine {
 
   const lexer::TerminalDwa& dwa() const { return dwa_; }
   const TokenSetPool& pool() const { return pool_; }  // the DWA weights' token sets
-  // Tokens the last fill_mask() decided with Session::accepts_bytes (see the header comment).
-  std::size_t checked_tokens() const { return checked_tokens_; }
 
  private:
   // Adds to `words` the tokens under `node` (labels so far already fed to `heads`) that the
-  // rule allows, and to `unsure` those of weights whose end fork is inhibited.
+  // rule allows.
   void collect(const glr::IncrementalRecognizer& recognizer, lexer::DwaNodeId node,
-               const glr::GssHeads& heads, std::span<std::uint32_t> words,
-               std::span<std::uint32_t> unsure) const;
-  // Decides the unsure tokens not allowed otherwise with Session::accepts_bytes.
-  void decide_unsure(const glr::Session& session, std::span<std::uint32_t> words);
+               const glr::GssHeads& heads, std::span<std::uint32_t> words) const;
   // Whether a token leaving the lexer in `end` may follow the labels that produced `heads`.
   bool end_fork_allows(const glr::IncrementalRecognizer& recognizer, lexer::ForkId end,
                        const glr::GssHeads& heads) const;
@@ -80,10 +69,9 @@ class SpannerEngine final : public MaskEngine {
   const Vocabulary& vocabulary_;
   TokenSetPool pool_;
   lexer::TerminalDwa dwa_;
-  // Per fork: ignored text can bring it to a token boundary, so the output may end after it.
-  std::vector<char> ends_through_ignored_;
-  std::vector<std::uint32_t> unsure_;  // per fill_mask(): dense, like the mask
-  std::size_t checked_tokens_ = 0;
+  // Per DWA fork: it is at a token boundary or ignored text can bring it to one, so the output
+  // may end after it (glr::ForkFutures::can_end).
+  std::vector<char> can_end_;
 };
 
 }  // namespace glrmask::wfa

@@ -1,0 +1,368 @@
+// The MaskBench evaluation of the JSON Schema compiler (docs/json_schema.md): for every schema
+// of the maskbench-dev set, compile it (timed), then teacher-force each instance, serialized as
+// MaskBench does (Python json.dumps, separators ", " and ": ", non-ASCII kept), with the Llama-3
+// tokenizer through a glr::Session, whose viability is exact (the oracle's mask membership):
+//  - a valid instance passes when every token is accepted and EOS is allowed at its end;
+//  - an invalid instance passes when some token is refused or EOS is refused at the end.
+// Writes per-schema CSV, and a Markdown report with pass rates per category (the layout of PSC's
+// Table 2) and every failing schema with its reason, into --out.
+//
+//   maskbench [--data DIR] [--out DIR] [--tokenizer NAME] [--whitespace default|compact|flexible]
+//             [--lenient] [--limit N]
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "glr/compiled_grammar.h"
+#include "glr/session.h"
+#include "lib/encoder.h"
+#include "lib/error.h"
+#include "lib/json_schema_compiler.h"
+#include "lib/json_schema_document.h"
+#include "lib/json_schema_ecma_regex.h"
+#include "lib/json_schema_merge.h"
+#include "lib/json_schema_value.h"
+#include "lib/settings.h"
+#include "lib/vocabulary.h"
+
+namespace glrmask {
+namespace {
+
+using json_schema::JsonValue;
+
+struct Options {
+  std::filesystem::path data;
+  std::filesystem::path out = "experiments/results/maskbench";
+  std::string tokenizer = "llama3";
+  json_schema::SchemaOptions schema;
+  std::size_t limit = 0;
+};
+
+struct SchemaResult {
+  std::string id;
+  std::string category;
+  double compile_ms = 0;
+  bool compiled = false;
+  std::size_t valid = 0, valid_passed = 0, invalid = 0, invalid_passed = 0;
+  // Valid instances refused as written but accepted once their object members are put in
+  // schema order: what the property-order policy costs.
+  std::size_t valid_order_only = 0;
+  std::string reason;  // the first failure
+};
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("{}: cannot read", path.string()));
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Teacher forcing. Returns an empty string when the text is accepted with EOS allowed at the end,
+// otherwise why not.
+std::string force(const std::shared_ptr<const glr::CompiledGrammar>& grammar,
+                  const Vocabulary& vocabulary, const Encoder& encoder, const std::string& text) {
+  glr::Session session(grammar, &vocabulary);
+  const std::vector<TokenId> ids = encoder.encode(text);
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    try {
+      session.commit(ids[i]);
+    } catch (const Error& e) {
+      return fmt::format("token {} of {} refused: {}", i, ids.size(), e.what());
+    }
+  }
+  if (!session.is_accepting()) return "EOS refused at the end";
+  return "";
+}
+
+// The instance with every object's members in the order of its schema's `properties` (members
+// the schema does not declare keep their relative order, after the declared ones). anyOf /
+// oneOf: the branch declaring most of the object's keys. Best effort; used only to measure.
+JsonValue schema_order(const json_schema::SchemaDocument& document, const JsonValue& value,
+                       const JsonValue& schema, int depth) {
+  if (depth > 64) return value;
+  JsonValue flat;
+  try {
+    flat = json_schema::flatten_conjunction(document, schema, "");
+  } catch (const Error&) {
+    return value;
+  }
+  if (!flat.is_object()) return value;
+  for (const char* keyword : {"anyOf", "oneOf"}) {
+    const JsonValue* branches = flat.find(keyword);
+    if (!branches || !value.is_object()) continue;
+    JsonValue best;
+    std::size_t best_hits = 0;
+    for (const JsonValue& branch : branches->items) {
+      JsonValue both;
+      both.kind = JsonValue::Kind::kObject;
+      JsonValue list;
+      list.kind = JsonValue::Kind::kArray;
+      JsonValue base = flat;
+      std::erase_if(base.members,
+                    [](const auto& m) { return m.first == "anyOf" || m.first == "oneOf"; });
+      list.items = {base, branch};
+      both.members.emplace_back("allOf", list);
+      JsonValue merged;
+      try {
+        merged = json_schema::flatten_conjunction(document, both, "");
+      } catch (const Error&) {
+        continue;
+      }
+      const JsonValue* properties = merged.find("properties");
+      std::size_t hits = 0;
+      for (const auto& member : value.members) hits += properties && properties->find(member.first);
+      if (hits > best_hits || best.kind == JsonValue::Kind::kNull) {
+        best_hits = hits;
+        best = merged;
+      }
+    }
+    if (best.is_object()) flat = best;
+  }
+  JsonValue out = value;
+  if (value.is_object()) {
+    out.members.clear();
+    const JsonValue* properties = flat.find("properties");
+    const JsonValue* additional = flat.find("additionalProperties");
+    if (properties && properties->is_object()) {
+      for (const auto& [name, property] : properties->members)
+        if (const JsonValue* member = value.find(name))
+          out.members.emplace_back(name, schema_order(document, *member, property, depth + 1));
+    }
+    const JsonValue* patterns = flat.find("patternProperties");
+    for (const auto& [name, member] : value.members) {
+      if (properties && properties->find(name)) continue;
+      const JsonValue* member_schema = additional && additional->is_object() ? additional : nullptr;
+      if (patterns && patterns->is_object()) {
+        for (const auto& [pattern, pattern_schema] : patterns->members) {
+          try {
+            if (json_schema::ecma_search(pattern, name, "")) member_schema = &pattern_schema;
+          } catch (const Error&) {
+          }
+        }
+      }
+      out.members.emplace_back(
+          name, member_schema ? schema_order(document, member, *member_schema, depth + 1) : member);
+    }
+  } else if (value.is_array()) {
+    const JsonValue* items = flat.find("items");
+    if (items && items->is_object())
+      for (JsonValue& item : out.items) item = schema_order(document, item, *items, depth + 1);
+  }
+  return out;
+}
+
+std::string escape_cell(std::string text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n')
+      out += ' ';
+    else
+      out += c;
+  }
+  if (out.size() > 300) out = out.substr(0, 300) + "...";
+  return out;
+}
+
+std::string csv_field(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c == '\n' ? ' ' : c;
+  }
+  return out + "\"";
+}
+
+double percent(std::size_t a, std::size_t b) {
+  return b ? 100.0 * static_cast<double>(a) / static_cast<double>(b) : 0.0;
+}
+
+int run(const Options& options) {
+  const std::filesystem::path tokenizer = resolve_tokenizer(options.tokenizer);
+  const Vocabulary vocabulary = Vocabulary::load(tokenizer);
+  const Encoder encoder = Encoder::load(tokenizer);
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(options.data))
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  if (options.limit && files.size() > options.limit) files.resize(options.limit);
+
+  const bool compact = options.schema.whitespace == json_schema::Whitespace::kCompact;
+  std::vector<SchemaResult> results;
+  for (const auto& file : files) {
+    SchemaResult result;
+    result.id = file.stem().string();
+    result.category = result.id.substr(0, result.id.find("---"));
+    const JsonValue document = json_schema::parse_json(read_text(file), file.string());
+    const JsonValue* schema = document.find("schema");
+    const JsonValue* valid = document.find("valid");
+    const JsonValue* invalid = document.find("invalid");
+    if (!schema || !valid || !invalid)
+      throw Error(fmt::format("{}: not a maskbench-dev file", file.string()));
+    result.valid = valid->items.size();
+    result.invalid = invalid->items.size();
+    std::shared_ptr<const glr::CompiledGrammar> grammar;
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      grammar = glr::CompiledGrammar::compile(
+          json_schema::compile_json_schema(*schema, result.id, options.schema));
+      result.compiled = true;
+    } catch (const Error& e) {
+      result.reason = fmt::format("not compiled: {}", e.what());
+    }
+    result.compile_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (grammar) {
+      for (std::size_t i = 0; i < valid->items.size(); ++i) {
+        const std::string text = compact ? json_schema::to_json_text(valid->items[i], ",", ":")
+                                         : json_schema::to_json_text(valid->items[i]);
+        const std::string why = force(grammar, vocabulary, encoder, text);
+        if (why.empty()) {
+          ++result.valid_passed;
+          continue;
+        }
+        const json_schema::SchemaDocument schema_document(*schema, result.id);
+        const JsonValue ordered = schema_order(schema_document, valid->items[i], *schema, 0);
+        const std::string ordered_text = compact ? json_schema::to_json_text(ordered, ",", ":")
+                                                 : json_schema::to_json_text(ordered);
+        const bool order_only = force(grammar, vocabulary, encoder, ordered_text).empty();
+        result.valid_order_only += order_only;
+        if (result.reason.empty())
+          result.reason = fmt::format("valid #{} rejected{}: {}", i,
+                                      order_only ? " (accepted in schema order)" : "", why);
+      }
+      for (std::size_t i = 0; i < invalid->items.size(); ++i) {
+        const std::string text = compact ? json_schema::to_json_text(invalid->items[i], ",", ":")
+                                         : json_schema::to_json_text(invalid->items[i]);
+        if (!force(grammar, vocabulary, encoder, text).empty())
+          ++result.invalid_passed;
+        else if (result.reason.empty())
+          result.reason = fmt::format("invalid #{} accepted: {}", i, text);
+      }
+    }
+    fmt::print("{:<55} {:>9.1f} ms  valid {}/{}  invalid {}/{}  {}\n", result.id, result.compile_ms,
+               result.valid_passed, result.valid, result.invalid_passed, result.invalid,
+               result.reason.substr(0, 160));
+    std::fflush(stdout);
+    results.push_back(std::move(result));
+  }
+
+  std::filesystem::create_directories(options.out);
+  std::ofstream csv(options.out / "maskbench.csv");
+  csv << "schema,category,compiled,compile_ms,valid,valid_passed,valid_order_only,invalid,"
+         "invalid_passed,reason\n";
+  for (const SchemaResult& r : results)
+    csv << fmt::format("{},{},{},{:.2f},{},{},{},{},{},{}\n", r.id, r.category, r.compiled ? 1 : 0,
+                       r.compile_ms, r.valid, r.valid_passed, r.valid_order_only, r.invalid,
+                       r.invalid_passed, csv_field(r.reason));
+
+  struct Totals {
+    std::size_t schemas = 0, compiled = 0, valid = 0, valid_passed = 0, invalid = 0,
+                invalid_passed = 0, valid_order_only = 0;
+    std::vector<double> compile_ms;
+  };
+  std::map<std::string, Totals> by_category;
+  Totals total;
+  for (const SchemaResult& r : results) {
+    for (Totals* t : {&by_category[r.category], &total}) {
+      ++t->schemas;
+      t->compiled += r.compiled;
+      t->valid += r.valid;
+      t->valid_passed += r.valid_passed;
+      t->valid_order_only += r.valid_order_only;
+      t->invalid += r.invalid;
+      t->invalid_passed += r.invalid_passed;
+      if (r.compiled) t->compile_ms.push_back(r.compile_ms);
+    }
+  }
+  auto median = [](std::vector<double> values) {
+    if (values.empty()) return 0.0;
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
+  };
+  std::ofstream md(options.out / "maskbench.md");
+  md << fmt::format(
+      "# MaskBench dev: JSON Schema compiler pass rates\n\n"
+      "Tokenizer {}, whitespace {}, {} mode. A valid instance passes when every "
+      "token is accepted and EOS is allowed at its end; an invalid one when some "
+      "token or EOS is refused. Schemas that do not compile count as failures for "
+      "all their instances.\n\n",
+      options.tokenizer,
+      compact ? "compact"
+              : (options.schema.whitespace == json_schema::Whitespace::kFlexible ? "flexible"
+                                                                                 : "default"),
+      options.schema.lenient ? "lenient" : "strict");
+  md << "| category | schemas | compiled | valid passed | invalid passed | all instances | "
+        "median compile (ms) |\n|---|---:|---:|---:|---:|---:|---:|\n";
+  auto row = [&](const std::string& name, const Totals& t) {
+    md << fmt::format(
+        "| {} | {} | {} | {}/{} ({:.1f}%) | {}/{} ({:.1f}%) | {:.1f}% | {:.1f} |\n", name,
+        t.schemas, t.compiled, t.valid_passed, t.valid, percent(t.valid_passed, t.valid),
+        t.invalid_passed, t.invalid, percent(t.invalid_passed, t.invalid),
+        percent(t.valid_passed + t.invalid_passed, t.valid + t.invalid), median(t.compile_ms));
+  };
+  for (const auto& [name, t] : by_category) row(name, t);
+  row("**total**", total);
+  md << fmt::format(
+      "\nValid instances refused only because their members are not in schema "
+      "order (accepted once reordered): {} of {}.\n",
+      total.valid_order_only, total.valid);
+  md << "\n## Failing schemas\n\n| schema | compile (ms) | valid | invalid | first reason |\n"
+        "|---|---:|---:|---:|---|\n";
+  for (const SchemaResult& r : results) {
+    if (r.compiled && r.valid_passed == r.valid && r.invalid_passed == r.invalid) continue;
+    md << fmt::format("| {} | {:.1f} | {}/{} | {}/{} | {} |\n", r.id, r.compile_ms, r.valid_passed,
+                      r.valid, r.invalid_passed, r.invalid, escape_cell(r.reason));
+  }
+  fmt::print(
+      "\ntotal: {} schemas, {} compiled, valid {}/{}, invalid {}/{}, median compile {:.1f} "
+      "ms; wrote {}\n",
+      total.schemas, total.compiled, total.valid_passed, total.valid, total.invalid_passed,
+      total.invalid, median(total.compile_ms), (options.out / "maskbench.md").string());
+  return 0;
+}
+
+}  // namespace
+}  // namespace glrmask
+
+int main(int argc, char** argv) {
+  glrmask::Options options;
+  options.data = glrmask::data_dir() / "jsonschema" / "maskbench-dev";
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string arg = argv[i];
+      auto next = [&]() -> std::string {
+        if (i + 1 >= argc) throw glrmask::Error(fmt::format("option {} needs a value", arg));
+        return argv[++i];
+      };
+      if (arg == "--data")
+        options.data = next();
+      else if (arg == "--out")
+        options.out = next();
+      else if (arg == "--tokenizer")
+        options.tokenizer = next();
+      else if (arg == "--whitespace")
+        options.schema.whitespace = glrmask::json_schema::parse_whitespace(next());
+      else if (arg == "--lenient")
+        options.schema.lenient = true;
+      else if (arg == "--limit")
+        options.limit = std::stoul(next());
+      else
+        throw glrmask::Error(fmt::format("unknown option {}", arg));
+    }
+    return glrmask::run(options);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "maskbench: {}\n", e.what());
+    return 2;
+  }
+}

@@ -1,0 +1,220 @@
+// exactness: on every teacher-forced step of every corpus program, each engine's mask against the
+// oracle's, bit for bit, EOS step included. Programs run in parallel (TBB); every worker thread
+// builds its own engines, since an engine keeps per-call scratch state.
+#include <fmt/format.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <atomic>
+#include <mutex>
+#include <optional>
+
+#include "experiments/studies/studies.h"
+#include "experiments/studies/study_inputs.h"
+#include "experiments/studies/study_report.h"
+#include "glr/session.h"
+#include "lib/dense_mask.h"
+#include "lib/error.h"
+
+namespace glrmask::experiments {
+namespace {
+
+constexpr std::size_t kTokensListed = 4;
+
+std::string printable_bytes(std::string_view bytes) {
+  std::string text;
+  for (const char c : bytes) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7f && c != '\\' && c != '"') {
+      text += c;
+    } else {
+      text += fmt::format("\\x{:02x}", byte);
+    }
+  }
+  return "\"" + text + "\"";
+}
+
+struct MismatchNote {
+  std::size_t program = 0;  // index in the corpus: the lowest (program, step) is reported
+  std::size_t step = 0;
+  std::string text;
+};
+
+// Per engine, over all programs of one (grammar, tokenizer).
+struct EngineTally {
+  std::atomic<std::uint64_t> steps{0};
+  std::atomic<std::uint64_t> mismatch_steps{0};
+  std::mutex mutex;
+  std::optional<MismatchNote> first;
+
+  void note(MismatchNote mismatch) {
+    std::lock_guard lock(mutex);
+    if (!first || std::tie(mismatch.program, mismatch.step) < std::tie(first->program, first->step))
+      first = std::move(mismatch);
+  }
+};
+
+std::string describe_mismatch(const Vocabulary& vocabulary, std::span<const std::uint32_t> engine,
+                              std::span<const std::uint32_t> oracle, const std::string& program,
+                              std::size_t step, std::uint64_t offset) {
+  std::uint64_t differing = 0;
+  std::string listed;
+  std::size_t count = 0;
+  for (std::size_t word = 0; word < engine.size(); ++word) {
+    std::uint32_t diff = engine[word] ^ oracle[word];
+    differing += static_cast<std::uint64_t>(__builtin_popcount(diff));
+    for (; diff != 0 && count < kTokensListed; diff &= diff - 1, ++count) {
+      const auto bit = static_cast<std::uint32_t>(__builtin_ctz(diff));
+      const auto token = static_cast<TokenId>(word * 32 + bit);
+      listed += fmt::format("{}{} {} ({})", count == 0 ? "" : "; ", token,
+                            printable_bytes(vocabulary.bytes(token)),
+                            ((engine[word] >> bit) & 1u) ? "only engine" : "only oracle");
+    }
+  }
+  return fmt::format("{} step {} byte {}: {} tokens differ: {}", program, step, offset, differing,
+                     listed);
+}
+
+}  // namespace
+
+int run_exactness(const StudyOptions& options) {
+  const std::string study = "exactness";
+  const std::vector<Corpus> corpora =
+      load_corpora(options, {"go", "java", "sql", "json"}, options.small() ? 2 : 0);
+  const std::vector<std::string> tokenizers = tokenizer_names(
+      options, options.small() ? std::vector<std::string>{"llama2", "llama3"}
+                               : std::vector<std::string>{"llama2", "llama3", "qwen3", "gemma3"});
+  const std::vector<std::string> engines = engine_names(options, {"oracle"});
+  StudyReport report(options.out_dir, "Exactness: every engine's mask against the oracle's",
+                     describe_run(study, options.size_name(), tokenizers));
+
+  ResultTable table({"grammar", "tokenizer", "engine", "programs", "steps", "mismatch_steps",
+                     "oracle_rejections", "seconds", "engine_build_s", "steps_per_s",
+                     "first_mismatch"});
+  ResultTable rejections({"grammar", "tokenizer", "program", "rejection"});
+  ResultTable plot_data({"label", "steps", "mismatch_steps"});
+
+  for (const Corpus& corpus : corpora) {
+    progress(study, fmt::format("compiling {} ({} texts)", corpus.name, corpus.texts.size()));
+    const auto grammar = compile_corpus_grammar(corpus, options);
+    for (const std::string& tokenizer_arg : tokenizers) {
+      const auto tokenizer = load_tokenizer(tokenizer_arg);
+      const std::string& tokenizer_name = tokenizer->name;
+      const Vocabulary& vocabulary = tokenizer->vocabulary;
+      const std::vector<EncodedText> texts = encode_corpus(corpus, *tokenizer);
+      std::vector<EngineTally> tallies(engines.size());
+      std::atomic<std::uint64_t> oracle_rejections{0};
+      std::atomic<std::size_t> done{0};
+      std::mutex rejection_mutex;
+      std::vector<std::pair<std::size_t, std::string>> rejection_notes;
+
+      struct WorkerEngines {
+        std::unique_ptr<wfa::MaskEngine> oracle;
+        std::vector<std::unique_ptr<wfa::MaskEngine>> compared;
+      };
+      std::mutex build_mutex;
+      double build_seconds = 0;  // summed over the worker threads
+      tbb::enumerable_thread_specific<WorkerEngines> workers([&] {
+        const auto build_started = std::chrono::steady_clock::now();
+        WorkerEngines w;
+        w.oracle = make_engine("oracle", grammar, vocabulary);
+        for (const std::string& name : engines)
+          w.compared.push_back(make_engine(name, grammar, vocabulary));
+        std::lock_guard lock(build_mutex);
+        build_seconds += seconds_since(build_started);
+        return w;
+      });
+
+      const auto started = std::chrono::steady_clock::now();
+      tbb::parallel_for(std::size_t{0}, texts.size(), [&](std::size_t index) {
+        const EncodedText& text = texts[index];
+        WorkerEngines& w = workers.local();
+        glr::Session session(grammar, &vocabulary);
+        DenseMask oracle_mask(static_cast<std::uint32_t>(vocabulary.size()));
+        DenseMask engine_mask(static_cast<std::uint32_t>(vocabulary.size()));
+        for (std::size_t step = 0; step <= text.tokens.size(); ++step) {
+          if (options.max_steps != 0 && step >= options.max_steps) break;
+          const TokenId token = step < text.tokens.size() ? text.tokens[step] : tokenizer->eos;
+          w.oracle->fill_mask(session, oracle_mask.words());
+          for (std::size_t e = 0; e < engines.size(); ++e) {
+            w.compared[e]->fill_mask(session, engine_mask.words());
+            tallies[e].steps.fetch_add(1, std::memory_order_relaxed);
+            if (!(engine_mask == oracle_mask)) {
+              tallies[e].mismatch_steps.fetch_add(1, std::memory_order_relaxed);
+              tallies[e].note(
+                  {index, step,
+                   describe_mismatch(vocabulary, engine_mask.words(), oracle_mask.words(),
+                                     text.text->name, step, session.byte_offset())});
+            }
+          }
+          // The corpus texts parse, so the oracle must allow their tokens; if it does not, the
+          // program stops here and the reason is reported (a corpus or session problem).
+          std::string refused;
+          if (!oracle_mask.test(token)) {
+            refused = "the oracle's mask lacks the token";
+          } else {
+            try {
+              session.commit(token);
+            } catch (const Error& e) {
+              refused = e.what();
+            }
+          }
+          if (!refused.empty()) {
+            oracle_rejections.fetch_add(1);
+            std::lock_guard lock(rejection_mutex);
+            rejection_notes.emplace_back(
+                index,
+                fmt::format("step {}, byte {}, token {} {}: {}", step, session.byte_offset(), token,
+                            printable_bytes(vocabulary.bytes(token)), portable_message(refused)));
+            break;
+          }
+        }
+        progress(study, fmt::format("{} / {}: {} done ({} of {})", corpus.name, tokenizer_name,
+                                    text.text->name, done.fetch_add(1) + 1, texts.size()));
+      });
+      const double seconds = seconds_since(started);
+
+      std::sort(rejection_notes.begin(), rejection_notes.end());
+      for (const auto& [index, note] : rejection_notes)
+        rejections.add_row({corpus.name, tokenizer_name, texts[index].text->name, note});
+      std::uint64_t total_steps = 0, total_mismatches = 0;
+      for (std::size_t e = 0; e < engines.size(); ++e) {
+        const std::uint64_t steps = tallies[e].steps.load();
+        total_steps = std::max(total_steps, steps);
+        total_mismatches += tallies[e].mismatch_steps.load();
+        table.add_row({corpus.name, tokenizer_name, engines[e], std::to_string(texts.size()),
+                       std::to_string(steps), std::to_string(tallies[e].mismatch_steps.load()),
+                       std::to_string(oracle_rejections.load()), format_fixed(seconds, 1),
+                       format_fixed(build_seconds, 1),
+                       format_fixed(static_cast<double>(steps) / seconds, 1),
+                       tallies[e].first ? tallies[e].first->text : ""});
+      }
+      plot_data.add_row({fmt::format("{} {}", corpus.name, tokenizer_name),
+                         std::to_string(total_steps), std::to_string(total_mismatches)});
+    }
+  }
+
+  report.add_text(
+      "Each step: the oracle's mask (every token tried on a copy of the session) and each "
+      "engine's mask on the same session, compared bit for bit; then the real token is committed. "
+      "The last step of a program is EOS. `seconds` is the wall time of the (grammar, tokenizer) "
+      "pair with programs spread over all cores, oracle included, engine builds included; "
+      "`engine_build_s` sums the builds of every worker thread's engines; `steps_per_s` = steps / "
+      "seconds.");
+  report.add_table("exactness", "Mismatching steps per engine", table);
+  if (!rejections.rows().empty())
+    report.add_table("rejections", "Programs the oracle stopped (not engine errors)", rejections);
+  report.add_data_table("plot", plot_data);
+  report.add_plot("exactness", "teacher-forced steps checked and mismatching steps",
+                  "set style data histogram\nset style histogram clustered gap 1\n"
+                  "set style fill solid 0.8 border -1\nset logscale y\nset yrange [0.5:*]\n"
+                  "set xtics rotate by -30\nset ylabel 'steps'\n"
+                  "plot 'plot.csv' using 2:xtic(1) title 'steps checked', '' using ($3+0.5) "
+                  "title 'mismatching steps (+0.5 on the log axis)'");
+  report.finish();
+  std::uint64_t mismatches = 0;
+  for (const auto& row : table.rows()) mismatches += std::stoull(row[5]);
+  return mismatches == 0 ? 0 : 1;
+}
+
+}  // namespace glrmask::experiments

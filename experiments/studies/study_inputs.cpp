@@ -1,0 +1,135 @@
+#include "experiments/studies/study_inputs.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "lib/error.h"
+#include "lib/settings.h"
+#include "lib/tokenizer_spec.h"
+
+namespace glrmask::experiments {
+
+std::string tokenizer_label(const std::string& name_or_path) {
+  if (name_or_path.find('/') == std::string::npos) return name_or_path;
+  std::filesystem::path folder = std::filesystem::path(name_or_path).parent_path();
+  // The setup cache keeps tokenizer.json in <name>/package/models/.
+  if (folder.filename() == "models") folder = folder.parent_path().parent_path();
+  return folder.filename().string();
+}
+
+std::unique_ptr<TokenizerInputs> load_tokenizer(const std::string& name) {
+  const TokenizerSpec spec = TokenizerSpec::load(resolve_tokenizer(name));
+  Vocabulary vocabulary(spec);
+  const auto eos = vocabulary.eos();
+  if (!eos)
+    throw Error(fmt::format("tokenizer {}: no EOS token ({})", name, vocabulary.description()));
+  return std::make_unique<TokenizerInputs>(
+      TokenizerInputs{tokenizer_label(name), std::move(vocabulary), Encoder(spec), *eos});
+}
+
+std::vector<EncodedText> encode_corpus(const Corpus& corpus, const TokenizerInputs& tokenizer) {
+  std::vector<EncodedText> encoded;
+  encoded.reserve(corpus.texts.size());
+  for (const CorpusText& text : corpus.texts) {
+    try {
+      encoded.push_back({&text, tokenizer.encoder.encode(text.text)});
+    } catch (const Error& e) {
+      throw Error(fmt::format("{} ({}): {}", text.name, corpus.name, e.what()));
+    }
+  }
+  return encoded;
+}
+
+std::vector<Corpus> load_corpora(const StudyOptions& options,
+                                 const std::vector<std::string>& default_grammars,
+                                 std::size_t default_programs) {
+  if (!options.grammar_file.empty())
+    return {corpus_from_files(options.grammar_file, options.input_files)};
+  const std::size_t programs = options.max_programs != 0 ? options.max_programs : default_programs;
+  std::vector<Corpus> corpora;
+  for (const std::string& name : options.grammars.empty() ? default_grammars : options.grammars)
+    corpora.push_back(load_named_corpus(name, programs));
+  return corpora;
+}
+
+std::vector<std::string> engine_names(const StudyOptions& options,
+                                      const std::vector<std::string>& skip_by_default) {
+  if (!options.engines.empty()) return options.engines;
+  std::vector<std::string> names;
+  for (const app::MaskEngineEntry& entry : app::mask_engines()) {
+    const std::string name(entry.name);
+    if (std::find(skip_by_default.begin(), skip_by_default.end(), name) == skip_by_default.end())
+      names.push_back(name);
+  }
+  return names;
+}
+
+std::vector<std::string> tokenizer_names(const StudyOptions& options,
+                                         const std::vector<std::string>& defaults) {
+  return options.tokenizers.empty() ? defaults : options.tokenizers;
+}
+
+std::shared_ptr<const glr::CompiledGrammar> compile_corpus_grammar(const Corpus& corpus,
+                                                                   const StudyOptions& options) {
+  glr::ParseOptions parse_options = corpus.options;
+  if (options.policy == "glr") {
+    parse_options.policy = glr::ConflictPolicy::kKeepAll;
+  } else if (options.policy == "lark") {
+    parse_options.policy = glr::ConflictPolicy::kLark;
+  } else if (!options.policy.empty()) {
+    throw Error(fmt::format("option --policy: expected glr or lark, got '{}'", options.policy));
+  }
+  return glr::CompiledGrammar::load_lark(corpus.grammar_path, parse_options);
+}
+
+std::unique_ptr<wfa::MaskEngine> make_engine(const std::string& name,
+                                             std::shared_ptr<const glr::CompiledGrammar> grammar,
+                                             const Vocabulary& vocabulary) {
+  return app::make_mask_engine(name, {std::move(grammar), &vocabulary}, "--engines");
+}
+
+std::vector<TokenId> hyphen_run_tokens(const Vocabulary& vocabulary) {
+  std::vector<TokenId> tokens;
+  for (TokenId id = 0; id < vocabulary.size(); ++id) {
+    if (!vocabulary.contains(id) || vocabulary.is_special(id)) continue;
+    if (vocabulary.bytes(id).find("--------") != std::string_view::npos) tokens.push_back(id);
+  }
+  return tokens;
+}
+
+bool mask_has_any(std::span<const std::uint32_t> words, const std::vector<TokenId>& tokens) {
+  for (const TokenId token : tokens)
+    if (token / 32 < words.size() && ((words[token / 32] >> (token % 32)) & 1u)) return true;
+  return false;
+}
+
+std::uint64_t mask_count(std::span<const std::uint32_t> words) {
+  std::uint64_t count = 0;
+  for (const std::uint32_t word : words)
+    count += static_cast<std::uint64_t>(__builtin_popcount(word));
+  return count;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+double peak_memory_mib() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;  // kB
+  }
+  return 0;
+}
+
+std::string portable_message(std::string message) {
+  const std::string data = (data_dir() / "").string();
+  for (std::size_t at; (at = message.find(data)) != std::string::npos;)
+    message.replace(at, data.size(), "data/");
+  if (const std::size_t newline = message.find('\n'); newline != std::string::npos)
+    message.resize(newline);
+  return message;
+}
+
+}  // namespace glrmask::experiments

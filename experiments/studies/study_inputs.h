@@ -1,0 +1,78 @@
+// Loading what every decoding study needs: a tokenizer (vocabulary, encoder, EOS), a compiled
+// corpus grammar, the corpus texts as token ids, and an engine from the registry, each timed.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "apps/mask_engines.h"
+#include "experiments/support/corpus.h"
+#include "experiments/studies/study_options.h"
+#include "glr/compiled_grammar.h"
+#include "lib/encoder.h"
+#include "lib/token_id.h"
+#include "lib/vocabulary.h"
+#include "wfa/mask_engine.h"
+
+namespace glrmask::experiments {
+
+struct TokenizerInputs {
+  std::string name;  // tokenizer_label() of the command-line name
+  Vocabulary vocabulary;
+  Encoder encoder;
+  TokenId eos = 0;
+};
+
+// A short name for tables: the name itself, or the folder of a tokenizer.json path.
+std::string tokenizer_label(const std::string& name_or_path);
+
+// Throws glrmask::Error when the tokenizer is missing or names no EOS token.
+std::unique_ptr<TokenizerInputs> load_tokenizer(const std::string& name);
+
+struct EncodedText {
+  const CorpusText* text = nullptr;
+  std::vector<TokenId> tokens;
+};
+
+// Throws glrmask::Error naming the text for invalid UTF-8.
+std::vector<EncodedText> encode_corpus(const Corpus& corpus, const TokenizerInputs& tokenizer);
+
+// The corpora the options ask for: --grammar-file with --inputs, else the named grammars (or
+// `default_grammars`), each capped at --max-programs (or `default_programs`).
+std::vector<Corpus> load_corpora(const StudyOptions& options,
+                                 const std::vector<std::string>& default_grammars,
+                                 std::size_t default_programs);
+
+// --engines, or every registered engine except those in `skip_by_default`.
+std::vector<std::string> engine_names(const StudyOptions& options,
+                                      const std::vector<std::string>& skip_by_default = {});
+// --tokenizers, or `defaults`.
+std::vector<std::string> tokenizer_names(const StudyOptions& options,
+                                         const std::vector<std::string>& defaults);
+
+// The corpus grammar compiled with its options (and --policy when given).
+std::shared_ptr<const glr::CompiledGrammar> compile_corpus_grammar(const Corpus& corpus,
+                                                                   const StudyOptions& options);
+
+std::unique_ptr<wfa::MaskEngine> make_engine(const std::string& name,
+                                             std::shared_ptr<const glr::CompiledGrammar> grammar,
+                                             const Vocabulary& vocabulary);
+
+// Tokens whose bytes hold a run of at least 8 '-' (the "long hyphen-run" tokens whose masks are
+// the slow case of paper 003), sorted.
+std::vector<TokenId> hyphen_run_tokens(const Vocabulary& vocabulary);
+
+// Whether any of `tokens` is set in the dense mask.
+bool mask_has_any(std::span<const std::uint32_t> words, const std::vector<TokenId>& tokens);
+std::uint64_t mask_count(std::span<const std::uint32_t> words);
+
+double seconds_since(std::chrono::steady_clock::time_point start);
+// Peak resident memory of this process so far (VmHWM), in MiB; 0 when /proc is unavailable.
+double peak_memory_mib();
+
+// A one-line error message without this machine's data folder in it (for committed reports).
+std::string portable_message(std::string message);
+
+}  // namespace glrmask::experiments

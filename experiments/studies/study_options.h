@@ -1,0 +1,35 @@
+// What `experiments/run STUDY ...` passes to a study: the size and the axes to sweep. Every study
+// reads only the fields it needs; empty lists mean "the study's defaults for this size".
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "glr/compiled_grammar.h"
+
+namespace glrmask::experiments {
+
+enum class StudySize { kSmall, kFull };
+
+struct StudyOptions {
+  std::string study;
+  StudySize size = StudySize::kSmall;
+  std::vector<std::string> engines;     // registry names (apps/mask_engines.h)
+  std::vector<std::string> grammars;    // corpus names (go, java, sql, json, python)
+  std::vector<std::string> tokenizers;  // names or tokenizer.json paths
+  std::filesystem::path out_dir;
+  // A grammar file and its inputs instead of the named corpora (tests, or a user's own grammar).
+  std::filesystem::path grammar_file;
+  std::vector<std::filesystem::path> input_files;
+  // Overrides the corpus's conflict policy when set ("glr" or "lark").
+  std::string policy;
+  // Caps the teacher-forced programs per grammar and steps per program (0: the size's default).
+  std::size_t max_programs = 0;
+  std::size_t max_steps = 0;
+
+  bool small() const { return size == StudySize::kSmall; }
+  const char* size_name() const { return small() ? "small" : "full"; }
+};
+
+}  // namespace glrmask::experiments

@@ -1,0 +1,49 @@
+// Teacher forcing with per-step measurements: the engine masks every step of a real text (its
+// tokens, then EOS), each mask and commit is timed on its own, and the engine's counters and
+// whether a long hyphen-run token was allowed are kept per step.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "glr/compiled_grammar.h"
+#include "lib/token_id.h"
+#include "lib/vocabulary.h"
+#include "wfa/mask_engine.h"
+
+namespace glrmask::experiments {
+
+struct StepRecord {
+  std::uint32_t step = 0;
+  std::uint64_t byte_offset = 0;
+  double mask_us = 0;
+  double commit_us = 0;  // 0 on the step whose token was refused
+  std::uint64_t mask_tokens = 0;
+  bool hyphen_run_allowed = false;
+  std::string counters;  // "name=value;..." from MaskEngine::last_step_counters()
+};
+
+struct ForcedRun {
+  std::vector<StepRecord> steps;
+  // Set when the engine's mask lacked the real next token (or EOS at the end), or the session
+  // refused a token the mask allowed: "step S, byte B, token T: why".
+  std::optional<std::string> failure;
+};
+
+struct ForcingSetup {
+  std::shared_ptr<const glr::CompiledGrammar> grammar;
+  const Vocabulary* vocabulary = nullptr;
+  TokenId eos = 0;
+  const std::vector<TokenId>* hyphen_run_tokens = nullptr;  // optional
+  std::size_t max_steps = 0;                                // 0: every token and EOS
+};
+
+ForcedRun force_text(const ForcingSetup& setup, const std::vector<TokenId>& tokens,
+                     wfa::MaskEngine& engine);
+
+// "name=value;name=value" (values with up to 6 significant digits).
+std::string format_counters(std::span<const wfa::EngineCounter> counters);
+
+}  // namespace glrmask::experiments

@@ -1,0 +1,178 @@
+#include "experiments/support/corpus.h"
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "lib/error.h"
+#include "lib/settings.h"
+
+namespace glrmask::experiments {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("{}: cannot open file", path.string()));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+bool full(const Corpus& corpus, std::size_t max_texts) {
+  return max_texts != 0 && corpus.texts.size() >= max_texts;
+}
+
+glr::ParseOptions lark_policy(std::vector<std::string> skippable = {}) {
+  glr::ParseOptions options;
+  options.policy = glr::ConflictPolicy::kLark;
+  options.skippable = std::move(skippable);
+  return options;
+}
+
+// Files named one per line in <folder>/parses.txt.
+void add_listed_files(Corpus& corpus, const fs::path& folder, std::size_t max_texts) {
+  for (const std::string& name : lines_of(read_text(folder / "parses.txt"))) {
+    if (name.empty()) continue;
+    if (full(corpus, max_texts)) break;
+    corpus.texts.push_back({name, read_text(folder / name)});
+  }
+}
+
+// "queries.sql:N" entries of parses.txt name line N of queries.sql.
+void add_sql_queries(Corpus& corpus, const fs::path& folder, std::size_t max_texts) {
+  const std::vector<std::string> queries = lines_of(read_text(folder / "queries.sql"));
+  for (const std::string& entry : lines_of(read_text(folder / "parses.txt"))) {
+    if (entry.empty()) continue;
+    if (full(corpus, max_texts)) break;
+    const std::size_t colon = entry.rfind(':');
+    const std::size_t line = colon == std::string::npos ? 0 : std::stoul(entry.substr(colon + 1));
+    if (line == 0 || line > queries.size())
+      throw Error(fmt::format("{}: entry '{}' names no line of queries.sql",
+                              (folder / "parses.txt").string(), entry));
+    corpus.texts.push_back({entry, queries[line - 1]});
+  }
+}
+
+void add_maskbench_instances(Corpus& corpus, const fs::path& folder, std::size_t max_texts) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(folder))
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  simdjson::ondemand::parser parser;
+  for (const fs::path& file : files) {
+    if (full(corpus, max_texts)) break;
+    const simdjson::padded_string json = simdjson::padded_string::load(file.string());
+    try {
+      simdjson::ondemand::document document = parser.iterate(json);
+      std::size_t index = 0;
+      for (auto instance : document["valid"].get_array()) {
+        simdjson::ondemand::value value = instance.value();
+        std::string_view raw;
+        // The grammar's start is an object or an array; scalar instances are not its sentences.
+        switch (value.type()) {
+          case simdjson::ondemand::json_type::object: {
+            simdjson::ondemand::object object = value.get_object();
+            raw = object.raw_json();
+            break;
+          }
+          case simdjson::ondemand::json_type::array: {
+            simdjson::ondemand::array array = value.get_array();
+            raw = array.raw_json();
+            break;
+          }
+          default:
+            break;
+        }
+        if (!raw.empty() && !full(corpus, max_texts))
+          corpus.texts.push_back({fmt::format("{}#{}", file.filename().string(), index),
+                                  python_json_dumps_layout(raw)});
+        ++index;
+      }
+    } catch (const simdjson::simdjson_error& e) {
+      throw Error(fmt::format("{}: not a MaskBench file: {}", file.string(), e.what()));
+    }
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& corpus_names() {
+  static const std::vector<std::string> names = {"go", "java", "sql", "json", "python"};
+  return names;
+}
+
+Corpus load_named_corpus(const std::string& name, std::size_t max_texts) {
+  const fs::path data = data_dir();
+  if (!fs::is_directory(data))
+    throw Error(
+        fmt::format("{}: the real-data folder is missing (set GLRMASK_DATA)", data.string()));
+  Corpus corpus;
+  corpus.name = name;
+  corpus.grammar_path = data / "grammars" / "syncode" / (name + "_grammar.lark");
+  const fs::path programs = data / "programs" / name;
+  if (name == "go") {
+    corpus.options = lark_policy({"EOS"});
+    add_listed_files(corpus, programs, max_texts);
+  } else if (name == "java" || name == "python") {
+    corpus.options = lark_policy();
+    add_listed_files(corpus, programs, max_texts);
+  } else if (name == "sql") {
+    corpus.options = lark_policy();
+    add_sql_queries(corpus, programs, max_texts);
+  } else if (name == "json") {
+    corpus.options = lark_policy();
+    add_maskbench_instances(corpus, data / "jsonschema" / "maskbench-dev", max_texts);
+  } else {
+    throw Error(fmt::format("unknown corpus '{}' (known: go, java, sql, json, python)", name));
+  }
+  return corpus;
+}
+
+Corpus corpus_from_files(const fs::path& grammar, const std::vector<fs::path>& inputs) {
+  Corpus corpus;
+  corpus.name = grammar.stem().string();
+  corpus.grammar_path = grammar;
+  for (const fs::path& input : inputs)
+    corpus.texts.push_back({input.filename().string(), read_text(input)});
+  return corpus;
+}
+
+std::string python_json_dumps_layout(std::string_view json) {
+  std::string out;
+  out.reserve(json.size());
+  bool in_string = false;
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < json.size()) {
+        out += json[++i];  // the escaped character cannot end the string
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+    out += c;
+    if (c == '"') in_string = true;
+    if (c == ',' || c == ':') out += ' ';
+  }
+  return out;
+}
+
+}  // namespace glrmask::experiments
