@@ -31,10 +31,12 @@ struct Command {
 };
 
 inline constexpr Command kCommands[] = {
-    {"demo", "glrmask demo [--tokenizer NAME|PATH] [--engine NAME] [--repeat N]",
+    {"demo",
+     "glrmask demo [--tokenizer NAME|PATH] [--engine NAME] [--compare NAME|none] [--repeat N]",
      "the main job on its embedded default: compile the bundled JSON grammar against a real "
-     "tokenizer (llama3), teacher-force the bundled JSON document through a mask engine and print "
-     "the get_mask/commit latency table, then the encoder's throughput",
+     "tokenizer (llama3) for the wfa engine, teacher-force the bundled JSON document, check every "
+     "mask against the oracle and print both engines' get_mask latency and commit's, then the "
+     "encoder's throughput",
      run_demo},
     {"compile",
      "glrmask compile GRAMMAR|--json-schema FILE|--regex PATTERN|--json --tokenizer NAME|PATH "
