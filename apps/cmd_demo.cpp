@@ -1,11 +1,13 @@
 // `glrmask demo`: the main job on its embedded default. It loads a real tokenizer, compiles the
-// bundled JSON grammar, teacher-forces the bundled JSON document through a decoding session with a
-// mask engine (every step: mask, check the real next token is in it, commit) and prints the
-// latency table; then the encoder's throughput. It needs nothing but the setup cache.
+// bundled JSON grammar against it for the wfa engine, teacher-forces the bundled JSON document
+// through a decoding session (every step: the wfa mask, the oracle's mask, both must be equal and
+// contain the real next token, commit) and prints the latency table of both engines; then the
+// encoder's throughput. It needs nothing but the setup cache.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <stdexcept>
 
 #include "apps/args.h"
@@ -33,17 +35,20 @@ double seconds_since(Clock::time_point start) {
 }
 
 void print_latency_row(std::string_view what, const LatencySummary& s) {
-  fmt::print("  {:<8} {:>6} {:>10.1f} {:>10.1f} {:>10.1f} {:>10.1f} {:>10.1f} {:>10.1f}\n", what,
+  fmt::print("  {:<16} {:>6} {:>10.1f} {:>10.1f} {:>10.1f} {:>10.1f} {:>10.1f} {:>10.1f}\n", what,
              s.count, s.mean_us, s.p50_us, s.p90_us, s.p99_us, s.p999_us, s.max_us);
 }
 
 }  // namespace
 
 int run_demo(const CommandArgs& argv) {
-  Args args(argv, {"tokenizer", "engine", "repeat"}, {});
-  args.expect_positional(0, 0, "glrmask demo [--tokenizer NAME|PATH] [--engine NAME] [--repeat N]");
+  Args args(argv, {"tokenizer", "engine", "compare", "repeat"}, {});
+  args.expect_positional(
+      0, 0,
+      "glrmask demo [--tokenizer NAME|PATH] [--engine NAME] [--compare NAME|none] [--repeat N]");
   const std::string tokenizer = args.value_or("tokenizer", "llama3");
-  const std::string engine_name = args.value_or("engine", "oracle");
+  const std::string engine_name = args.value_or("engine", "wfa");
+  const std::string compare_name = args.value_or("compare", "oracle");
   const int repeat = std::stoi(args.value_or("repeat", "200"));
   if (repeat < 1) throw Error("--repeat must be at least 1");
 
@@ -68,13 +73,21 @@ int run_demo(const CommandArgs& argv) {
   start = Clock::now();
   auto engine = make_mask_engine(engine_name, {grammar, &vocab}, "--engine");
   fmt::print("  engine     {} — built in {:.1f} ms\n", engine->name(), seconds_since(start) * 1e3);
+  std::unique_ptr<wfa::MaskEngine> compare;
+  if (compare_name != "none") {
+    start = Clock::now();
+    compare = make_mask_engine(compare_name, {grammar, &vocab}, "--compare");
+    fmt::print("  compare    {} — built in {:.1f} ms; every mask is checked against it\n",
+               compare->name(), seconds_since(start) * 1e3);
+  }
 
   // 3. Teacher forcing: every step computes the mask, checks the real next token, commits it.
   std::vector<TokenId> ids = encoder.encode(kDemoJson);
   if (auto eos = vocab.eos()) ids.push_back(*eos);
   glr::Session session(grammar, &vocab);
   DenseMask mask(static_cast<std::uint32_t>(vocab.size()));
-  std::vector<std::chrono::nanoseconds> mask_times, commit_times;
+  DenseMask reference(static_cast<std::uint32_t>(vocab.size()));
+  std::vector<std::chrono::nanoseconds> mask_times, compare_times, commit_times;
   std::uint64_t allowed_total = 0;
   for (std::size_t step = 0; step < ids.size(); ++step) {
     auto t0 = Clock::now();
@@ -82,6 +95,14 @@ int run_demo(const CommandArgs& argv) {
     auto t1 = Clock::now();
     mask_times.push_back(t1 - t0);
     allowed_total += mask.count();
+    if (compare) {
+      t0 = Clock::now();
+      compare->fill_mask(session, reference.words());
+      compare_times.push_back(Clock::now() - t0);
+      if (reference != mask)
+        throw std::logic_error(fmt::format("step {}: the {} and {} masks differ", step,
+                                           engine->name(), compare->name()));
+    }
     if (!mask.test(ids[step]))
       throw std::logic_error(
           fmt::format("step {}: the real next token {} is not in the mask", step, ids[step]));
@@ -94,9 +115,12 @@ int run_demo(const CommandArgs& argv) {
       "was in its mask (mean {:.0f} tokens allowed per step)\n",
       kDemoJson.size(), ids.size() - 1,
       static_cast<double>(allowed_total) / static_cast<double>(ids.size()));
-  fmt::print("\n  latency (µs)\n  {:<8} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "call",
+  fmt::print("\n  latency (µs)\n  {:<16} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "call",
              "steps", "mean", "p50", "p90", "p99", "p99.9", "max");
-  print_latency_row("get_mask", summarize_latencies(mask_times));
+  print_latency_row(fmt::format("get_mask {}", engine->name()), summarize_latencies(mask_times));
+  if (compare)
+    print_latency_row(fmt::format("get_mask {}", compare->name()),
+                      summarize_latencies(compare_times));
   print_latency_row("commit", summarize_latencies(commit_times));
 
   // 4. The encoder's throughput on many copies of the Go example.

@@ -20,6 +20,7 @@
 #include "glr/session.h"
 #include "lib/dense_mask.h"
 #include "lib/error.h"
+#include "wfa/mask_artifact.h"
 
 namespace glrmask::app {
 namespace {
@@ -32,7 +33,8 @@ std::chrono::nanoseconds elapsed(Clock::time_point start) {
 
 constexpr std::string_view kUsage =
     "glrmask mask GRAMMAR --tokenizer NAME|PATH --input FILE [--engine NAME] [--compare NAME] "
-    "[--json] [--max-steps N] [--start S] [--policy glr|lark] [--skippable T,...]";
+    "[--artifact FILE] [--json] [--max-steps N] [--start S] [--policy glr|lark] "
+    "[--skippable T,...]";
 
 // Differing tokens listed per mismatching step, and mismatching steps listed in full; the counts
 // are always complete.
@@ -233,7 +235,7 @@ int run_mask(const CommandArgs& argv) {
   CommandArgs rest = argv;
   const glr::ParseOptions options = take_grammar_options(rest);
   const GrammarSource source = take_grammar_source(rest);
-  Args args(rest, {"tokenizer", "input", "engine", "compare", "max-steps"}, {"json"});
+  Args args(rest, {"tokenizer", "input", "engine", "compare", "max-steps", "artifact"}, {"json"});
   args.expect_positional(source.needs_path() ? 1 : 0, source.needs_path() ? 1 : 0, kUsage);
   const std::string grammar_path = source.needs_path() ? args.positional()[0] : "";
   const std::string input_path = args.required("input");
@@ -241,7 +243,7 @@ int run_mask(const CommandArgs& argv) {
   const std::uint64_t max_steps = args.value("max-steps")
                                       ? parse_count_option("max-steps", *args.value("max-steps"), 1)
                                       : UINT64_MAX;
-  const std::string engine_name = args.value_or("engine", "oracle");
+  const std::string engine_name = args.value_or("engine", "wfa");
   const std::string compare_name = args.value_or("compare", "");
 
   const std::string text = read_input(input_path);
@@ -253,7 +255,15 @@ int run_mask(const CommandArgs& argv) {
   } catch (const Error& e) {
     throw Error(fmt::format("{}: {}", input_path, e.what()));
   }
-  const MaskEngineInputs engine_inputs{inputs.grammar, &inputs.vocabulary};
+  MaskEngineInputs engine_inputs{inputs.grammar, &inputs.vocabulary};
+  double artifact_load_ms = 0;
+  if (const auto artifact = args.value("artifact")) {
+    const auto started = std::chrono::steady_clock::now();
+    engine_inputs.compiled = wfa::read_mask_artifact(*artifact, inputs.grammar, inputs.vocabulary);
+    artifact_load_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
+  }
   auto engine = make_mask_engine(engine_name, engine_inputs, "--engine");
   std::unique_ptr<wfa::MaskEngine> compare;
   if (!compare_name.empty()) compare = make_mask_engine(compare_name, engine_inputs, "--compare");
@@ -264,6 +274,9 @@ int run_mask(const CommandArgs& argv) {
     print_json(run, inputs, grammar_path, input_path, engine_name, compare_name);
   else
     print_text(run, inputs, grammar_path, input_path, engine_name, compare_name);
+  if (!args.flag("json") && args.value("artifact"))
+    fmt::print("artifact     {} (loaded in {:.1f} ms)\n", *args.value("artifact"),
+               artifact_load_ms);
   return run.ok() ? 0 : 1;
 }
 

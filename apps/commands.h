@@ -20,6 +20,7 @@ int run_stats(const CommandArgs& args);
 int run_check(const CommandArgs& args);
 int run_mask(const CommandArgs& args);
 int run_generate(const CommandArgs& args);
+int run_compile(const CommandArgs& args);
 int run_schema2lark(const CommandArgs& args);
 
 struct Command {
@@ -30,11 +31,19 @@ struct Command {
 };
 
 inline constexpr Command kCommands[] = {
-    {"demo", "glrmask demo [--tokenizer NAME|PATH] [--engine NAME] [--repeat N]",
+    {"demo",
+     "glrmask demo [--tokenizer NAME|PATH] [--engine NAME] [--compare NAME|none] [--repeat N]",
      "the main job on its embedded default: compile the bundled JSON grammar against a real "
-     "tokenizer (llama3), teacher-force the bundled JSON document through a mask engine and print "
-     "the get_mask/commit latency table, then the encoder's throughput",
+     "tokenizer (llama3) for the wfa engine, teacher-force the bundled JSON document, check every "
+     "mask against the oracle and print both engines' get_mask latency and commit's, then the "
+     "encoder's throughput",
      run_demo},
+    {"compile",
+     "glrmask compile GRAMMAR|--json-schema FILE|--regex PATTERN|--json --tokenizer NAME|PATH "
+     "[-o FILE] [--start S] [--policy glr|lark] [--skippable T,...]",
+     "compiles the grammar against the vocabulary for the wfa engine: Terminal DWA and Parser DWA "
+     "statistics, compile time, peak memory; -o writes the artifact",
+     run_compile},
     {"vocab", "glrmask vocab --tokenizer NAME|PATH",
      "vocabulary size, special tokens, EOS and the histogram of token byte lengths", run_vocab},
     {"tokenize", "glrmask tokenize --tokenizer NAME|PATH FILE",
@@ -53,8 +62,10 @@ inline constexpr Command kCommands[] = {
      run_check},
     {"mask",
      "glrmask mask GRAMMAR --tokenizer NAME|PATH --input FILE [--engine NAME] [--compare NAME] "
-     "[--json] [--max-steps N] [--start S] [--policy glr|lark] [--skippable T,...]",
-     "teacher forcing: the mask at every token of FILE must allow it (and EOS at the end); "
+     "[--artifact FILE] [--json] [--max-steps N] [--start S] [--policy glr|lark] "
+     "[--skippable T,...]",
+     "teacher forcing (engine wfa by default; --artifact loads a `glrmask compile -o` file): the "
+     "mask at every token of FILE must allow it (and EOS at the end); "
      "latency percentiles, bit-for-bit comparison with a second engine (exit 1 on a failure)",
      run_mask},
     {"generate",

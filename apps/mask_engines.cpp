@@ -5,11 +5,20 @@
 #include "lib/error.h"
 #include "wfa/oracle_engine.h"
 #include "wfa/spanner_engine.h"
+#include "wfa/wfa_engine.h"
 
 namespace glrmask::app {
 namespace {
 
 const MaskEngineEntry kEngines[] = {
+    {"wfa",
+     "the Parser DWA (Terminal DWA x LR stack effects) run over the GSS (docs/wfa.md; the "
+     "default)",
+     [](const MaskEngineInputs& inputs) -> std::unique_ptr<wfa::MaskEngine> {
+       if (inputs.compiled)
+         return std::make_unique<wfa::WfaEngine>(inputs.compiled, *inputs.vocabulary);
+       return std::make_unique<wfa::WfaEngine>(inputs.grammar, *inputs.vocabulary);
+     }},
     {"oracle", "tries every token on a copy of the session (the reference; slow)",
      [](const MaskEngineInputs& inputs) -> std::unique_ptr<wfa::MaskEngine> {
        return std::make_unique<wfa::OracleEngine>(*inputs.vocabulary);

@@ -10,14 +10,17 @@
 
 #include "glr/compiled_grammar.h"
 #include "lib/vocabulary.h"
+#include "wfa/compiled_mask.h"
 #include "wfa/mask_engine.h"
 
 namespace glrmask::app {
 
-// What a factory may build its engine from. Both outlive the engine.
+// What a factory may build its engine from. Both outlive the engine. `compiled`, when set, is a
+// compilation for the wfa engine loaded from an artifact (used instead of compiling again).
 struct MaskEngineInputs {
   std::shared_ptr<const glr::CompiledGrammar> grammar;
   const Vocabulary* vocabulary = nullptr;
+  std::shared_ptr<const wfa::CompiledMask> compiled = nullptr;
 };
 
 struct MaskEngineEntry {

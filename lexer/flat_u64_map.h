@@ -1,7 +1,8 @@
-// A small open-addressing hash map from 64-bit keys to 32-bit values for the hot loops of the
-// Terminal DWA builder: label-trie children keyed (node, label), end forks keyed (state,
-// inhibitor set). No erase, no iterators; clear() keeps the capacity so one map serves many
-// walks. std::unordered_map allocates a node per entry, which dominated those loops.
+// A small open-addressing hash map from 64-bit keys to small trivially copyable values, for the
+// hot loops of the compile steps: label-trie children keyed (node, label) and end forks keyed
+// (state, inhibitor set) in the Terminal DWA builder, the memo tables of the Parser DWA builder.
+// No erase, no iterators; clear() keeps the capacity so one map serves many walks.
+// std::unordered_map allocates a node per entry, which dominated those loops.
 #pragma once
 
 #include <bit>
@@ -12,16 +13,17 @@
 
 namespace glrmask::lexer {
 
-class FlatU64Map {
+template <typename Value>
+class BasicFlatU64Map {
  public:
   static constexpr uint64_t kVacant = ~uint64_t{0};  // the one key that cannot be stored
 
-  explicit FlatU64Map(size_t initial_capacity = 64) {
+  explicit BasicFlatU64Map(size_t initial_capacity = 64) {
     resize_slots(std::bit_ceil(initial_capacity < 8 ? size_t{8} : initial_capacity));
   }
 
   // The value stored under `key`, or nullptr.
-  const uint32_t* find(uint64_t key) const {
+  const Value* find(uint64_t key) const {
     for (size_t i = slot_of(key);; i = (i + 1) & mask()) {
       if (slots_[i].key == key) return &slots_[i].value;
       if (slots_[i].key == kVacant) return nullptr;
@@ -29,7 +31,7 @@ class FlatU64Map {
   }
 
   // The value under `key`; inserts `value` first when the key is new (second == true).
-  std::pair<uint32_t, bool> find_or_insert(uint64_t key, uint32_t value) {
+  std::pair<Value, bool> find_or_insert(uint64_t key, Value value) {
     if ((size_ + 1) * 4 > slots_.size() * 3) grow();
     for (size_t i = slot_of(key);; i = (i + 1) & mask()) {
       if (slots_[i].key == key) return {slots_[i].value, false};
@@ -37,6 +39,22 @@ class FlatU64Map {
         slots_[i] = {key, value};
         ++size_;
         return {value, true};
+      }
+    }
+  }
+
+  // Stores `value` under `key`, replacing what was there.
+  void assign(uint64_t key, Value value) {
+    if ((size_ + 1) * 4 > slots_.size() * 3) grow();
+    for (size_t i = slot_of(key);; i = (i + 1) & mask()) {
+      if (slots_[i].key == key) {
+        slots_[i].value = value;
+        return;
+      }
+      if (slots_[i].key == kVacant) {
+        slots_[i] = {key, value};
+        ++size_;
+        return;
       }
     }
   }
@@ -51,7 +69,7 @@ class FlatU64Map {
  private:
   struct Slot {
     uint64_t key = kVacant;
-    uint32_t value = 0;
+    Value value{};
   };
 
   size_t mask() const { return slots_.size() - 1; }
@@ -76,5 +94,7 @@ class FlatU64Map {
   int shift_ = 61;
   size_t size_ = 0;
 };
+
+using FlatU64Map = BasicFlatU64Map<uint32_t>;
 
 }  // namespace glrmask::lexer

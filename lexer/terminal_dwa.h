@@ -33,6 +33,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -45,6 +46,11 @@
 #include "lexer/lexer_fork.h"
 #include "lib/token_id.h"
 #include "lib/token_set_id.h"
+
+namespace glrmask {
+class BinaryWriter;
+class BinaryReader;
+}  // namespace glrmask
 
 namespace glrmask::lexer {
 
@@ -150,6 +156,13 @@ class TerminalDwa {
   std::vector<TokenId> example_path(ForkId fork) const;
 
   const TerminalDwaStats& stats() const { return stats_; }
+
+  // Serialization for compiled artifacts (wfa/mask_artifact.h). Token sets go through
+  // `stored_id` (pool id -> the artifact's numbering) and come back through `pool_id`. read()
+  // throws glrmask::Error naming the byte offset when the data is inconsistent.
+  void write(BinaryWriter& out, const std::function<uint32_t(TokenSetId)>& stored_id) const;
+  static TerminalDwa read(BinaryReader& in, const LexerDfa& dfa,
+                          const std::function<TokenSetId(uint32_t)>& pool_id);
 
  private:
   friend class TerminalDwaBuilder;

@@ -9,7 +9,6 @@
 #include <bit>
 #include <boost/container_hash/hash.hpp>
 #include <chrono>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -21,20 +20,11 @@
 #include "lexer/fork_next_terminals.h"
 #include "lexer/fork_trie_walk.h"
 #include "lib/error.h"
+#include "lib/process_memory.h"
 
 namespace glrmask::lexer {
 
 namespace {
-
-// The process's peak resident set (VmHWM), or 0 where /proc is not available.
-size_t peak_memory_bytes() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
-  }
-  return 0;
-}
 
 std::string escaped_bytes(std::string_view bytes) {
   std::string text = "\"";

@@ -2,7 +2,8 @@
 # Command (2) of the README: set up (idempotent), build with warnings as errors, and run the whole
 # test suite through CTest. Then, unless GLRMASK_SKIP_SANITIZE=1, build again with AddressSanitizer
 # and UndefinedBehaviorSanitizer and run the suite there too (the slow reference comparisons
-# against the JavaScript tokenizers run in the optimized build only).
+# against the JavaScript tokenizers and python3-lark, and the corpus sweeps, run in the optimized
+# build only).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JOBS="$(nproc)"
@@ -17,5 +18,5 @@ if [[ "${GLRMASK_SKIP_SANITIZE:-0}" != 1 ]]; then
   cmake -S "$ROOT" -B "$ROOT/build-sanitize" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DGLRMASK_WERROR=ON -DGLRMASK_SANITIZE=ON -DGLRMASK_BUILD_BENCHMARKS=OFF >/dev/null
   cmake --build "$ROOT/build-sanitize" -j "$JOBS"
-  ctest --test-dir "$ROOT/build-sanitize" --output-on-failure -j "$JOBS" -LE reference
+  ctest --test-dir "$ROOT/build-sanitize" --output-on-failure -j "$JOBS" -LE 'reference|corpus'
 fi

@@ -1,0 +1,122 @@
+// The wfa engine's hot paths on the SynCode grammars with the Llama-3 vocabulary.
+//   BM_WfaGetMask/<grammar>   one fill_mask (dense mask included) per step of a teacher-forced
+//                             real program, the steps taken round robin
+//   BM_WfaArtifactLoad/json   reading a compiled artifact back (checks and token sets included)
+//   BM_WfaCompile/json        grammar x vocabulary -> Terminal DWA and Parser DWA
+// The grammar compile of Java/SQL (seconds) is measured by `glrmask compile` and the
+// experiments, not here.
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "glr/session.h"
+#include "lib/dense_mask.h"
+#include "lib/encoder.h"
+#include "lib/file_io.h"
+#include "lib/settings.h"
+#include "lib/vocabulary.h"
+#include "wfa/mask_artifact.h"
+#include "wfa/wfa_engine.h"
+
+namespace {
+
+using namespace glrmask;
+
+struct Workload {
+  std::shared_ptr<const glr::CompiledGrammar> grammar;
+  std::shared_ptr<const Vocabulary> vocabulary;
+  std::shared_ptr<const wfa::CompiledMask> compiled;
+  std::vector<glr::Session> steps;  // the session before each token, and at the end
+};
+
+const Vocabulary& llama3() {
+  static const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
+  return vocabulary;
+}
+
+// Compiles the grammar and teacher-forces the program; nullopt when the data is missing.
+std::optional<Workload> workload(const std::string& language) {
+  if (!have_data_dir()) return std::nullopt;
+  const auto syncode = data_dir() / "grammars" / "syncode";
+  const auto programs = data_dir() / "programs";
+  std::filesystem::path grammar_path = syncode / (language + "_grammar.lark");
+  std::string text;
+  if (language == "java") {
+    text = read_text_file(programs / "java" / "nocomments" / "matrix__InverseOfMatrix.java");
+  } else if (language == "sql") {
+    text = read_text_file(programs / "sql" / "queries.sql");
+    text = text.substr(0, text.find('\n'));
+  } else {
+    text = R"({"id": 17, "name": "Ada Lovelace", "tags": ["math", "engine"], "ratio": -0.25e3,)"
+           R"( "ok": true, "next": null, "nested": {"a": [], "b": {"c": [1, 2, 3]}}})";
+  }
+  Workload w;
+  w.grammar = glr::CompiledGrammar::load_lark(grammar_path);
+  w.vocabulary = std::shared_ptr<const Vocabulary>(&llama3(), [](const Vocabulary*) {});
+  w.compiled = wfa::CompiledMask::compile(w.grammar, *w.vocabulary);
+  const Encoder encoder = Encoder::load(resolve_tokenizer("llama3"));
+  glr::Session session(w.grammar, w.vocabulary.get());
+  for (const TokenId token : encoder.encode(text)) {
+    w.steps.push_back(session.clone());
+    session.commit(token);
+  }
+  w.steps.push_back(session.clone());
+  return w;
+}
+
+void BM_WfaGetMask(benchmark::State& state, const std::string& language) {
+  const std::optional<Workload> w = workload(language);
+  if (!w) {
+    state.SkipWithError("real-data folder absent");
+    return;
+  }
+  wfa::WfaEngine engine(w->compiled, *w->vocabulary);
+  DenseMask mask(static_cast<std::uint32_t>(w->vocabulary->size()));
+  std::size_t step = 0;
+  for (auto _ : state) {
+    engine.fill_mask(w->steps[step], mask.words());
+    benchmark::DoNotOptimize(mask.words().data());
+    if (++step == w->steps.size()) step = 0;
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+  state.counters["steps"] = static_cast<double>(w->steps.size());
+}
+BENCHMARK_CAPTURE(BM_WfaGetMask, json, std::string("json"))->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_WfaGetMask, java, std::string("java"))->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_WfaGetMask, sql, std::string("sql"))->Unit(benchmark::kMicrosecond);
+
+void BM_WfaArtifactLoad(benchmark::State& state) {
+  const std::optional<Workload> w = workload("json");
+  if (!w) {
+    state.SkipWithError("real-data folder absent");
+    return;
+  }
+  const auto path = std::filesystem::temp_directory_path() / "glrmask_bench_json.glrmask";
+  wfa::write_mask_artifact(*w->compiled, *w->vocabulary, path);
+  for (auto _ : state) {
+    auto loaded = wfa::read_mask_artifact(path, w->grammar, *w->vocabulary);
+    benchmark::DoNotOptimize(loaded.get());
+  }
+  std::filesystem::remove(path);
+}
+BENCHMARK(BM_WfaArtifactLoad)->Unit(benchmark::kMillisecond);
+
+void BM_WfaCompile(benchmark::State& state) {
+  if (!have_data_dir()) {
+    state.SkipWithError("real-data folder absent");
+    return;
+  }
+  const auto grammar =
+      glr::CompiledGrammar::load_lark(data_dir() / "grammars" / "syncode" / "json_grammar.lark");
+  for (auto _ : state) {
+    auto compiled = wfa::CompiledMask::compile(grammar, llama3());
+    benchmark::DoNotOptimize(compiled.get());
+  }
+}
+BENCHMARK(BM_WfaCompile)->Unit(benchmark::kMillisecond);
+
+}  // namespace

@@ -1,0 +1,106 @@
+// Little-endian binary encoding for the compiled artifacts: a writer that appends plain values
+// and arrays to a byte buffer, and a reader that takes them back with a bounds check on every
+// read, so a truncated or corrupt file ends in a glrmask::Error naming the byte offset and what
+// was being read, never in a crash. Only trivially copyable values are written, in the host's
+// byte order (the artifact header records it).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace glrmask {
+
+class BinaryWriter {
+ public:
+  template <typename T>
+  void put(const T& value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const auto* bytes = reinterpret_cast<const char*>(&value);
+    buffer_.append(bytes, sizeof(T));
+  }
+  template <typename T>
+  void put_array(std::span<const T> values) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    put<std::uint64_t>(values.size());
+    buffer_.append(reinterpret_cast<const char*>(values.data()), values.size_bytes());
+  }
+  void put_string(std::string_view text) {
+    put<std::uint64_t>(text.size());
+    buffer_.append(text);
+  }
+
+  const std::string& bytes() const { return buffer_; }
+  std::string take() { return std::move(buffer_); }
+
+ private:
+  std::string buffer_;
+};
+
+class BinaryReader {
+ public:
+  // `what` names the input in errors (a file name).
+  BinaryReader(std::string_view bytes, std::string what) : bytes_(bytes), what_(std::move(what)) {}
+
+  template <typename T>
+  T get(const char* field) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    require(sizeof(T), field);
+    T value;
+    std::memcpy(&value, bytes_.data() + offset_, sizeof(T));
+    offset_ += sizeof(T);
+    return value;
+  }
+  template <typename T>
+  std::vector<T> get_array(const char* field) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const auto count = get<std::uint64_t>(field);
+    if (count > (bytes_.size() - offset_) / sizeof(T)) fail(field, count * sizeof(T));
+    std::vector<T> values(count);
+    std::memcpy(values.data(), bytes_.data() + offset_, count * sizeof(T));
+    offset_ += count * sizeof(T);
+    return values;
+  }
+  std::string get_string(const char* field) {
+    const auto size = get<std::uint64_t>(field);
+    require(size, field);
+    std::string text(bytes_.substr(offset_, size));
+    offset_ += size;
+    return text;
+  }
+  // The next `size` bytes, without copying.
+  std::string_view get_bytes(std::size_t size, const char* field) {
+    require(size, field);
+    const std::string_view view = bytes_.substr(offset_, size);
+    offset_ += size;
+    return view;
+  }
+
+  std::size_t offset() const { return offset_; }
+  bool at_end() const { return offset_ == bytes_.size(); }
+  const std::string& what() const { return what_; }
+
+  // Throws glrmask::Error: "<what>: byte offset N: <message>".
+  [[noreturn]] void fail(const std::string& message) const;
+
+ private:
+  void require(std::size_t size, const char* field) {
+    if (size > bytes_.size() - offset_) fail(field, size);
+  }
+  [[noreturn]] void fail(const char* field, std::size_t wanted) const;
+
+  std::string_view bytes_;
+  std::string what_;
+  std::size_t offset_ = 0;
+};
+
+// A 64-bit checksum of `bytes` (word-wise multiply-mix; detects truncation and corruption, not
+// tampering).
+std::uint64_t checksum64(std::string_view bytes);
+
+}  // namespace glrmask

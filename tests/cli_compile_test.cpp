@@ -1,0 +1,66 @@
+// `glrmask compile` and `glrmask mask --artifact`: the statistics it prints, the artifact it
+// writes, teacher forcing from that artifact, and the refusal of an artifact made for another
+// tokenizer or grammar (exit code 2 and a message naming the reason).
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/test_support.h"
+
+using glrmask::testing::run_command;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Scratch {
+  fs::path path =
+      fs::temp_directory_path() / ("glrmask_compile_test_" + std::to_string(::getpid()));
+  Scratch() { fs::create_directories(path); }
+  ~Scratch() { fs::remove_all(path); }
+};
+
+std::string command(const std::string& arguments) {
+  return glrmask::testing::glrmask_binary().string() + " " + arguments;
+}
+
+}  // namespace
+
+TEST_CASE("glrmask compile prints the automata's statistics and writes a loadable artifact") {
+  if (!glrmask::testing::require_tokenizer("llama3") ||
+      !glrmask::testing::require_tokenizer("llama2"))
+    return;
+  Scratch scratch;
+  const fs::path grammar = glrmask::testing::fixtures_dir() / "cli" / "sum.lark";
+  const fs::path artifact = scratch.path / "sum.glrmask";
+  const auto compiled = run_command(command(
+      "compile " + grammar.string() + " --start sum --tokenizer llama3 -o " + artifact.string()));
+  INFO(compiled.output);
+  REQUIRE(compiled.exit_code == 0);
+  for (const char* line : {"terminal DWA", "parser DWA", "distinct weights", "stack depth read",
+                           "peak memory", "artifact"})
+    CHECK_THAT(compiled.output, Catch::Contains(line));
+  REQUIRE(fs::file_size(artifact) > 0);
+
+  std::ofstream(scratch.path / "input.txt") << "12 + 3+45";
+  const std::string mask = "mask " + grammar.string() + " --start sum --input " +
+                           (scratch.path / "input.txt").string() + " --artifact " +
+                           artifact.string();
+  const auto forced = run_command(command(mask + " --tokenizer llama3 --compare oracle"));
+  INFO(forced.output);
+  CHECK(forced.exit_code == 0);
+  CHECK_THAT(forced.output, Catch::Contains("engine       wfa (compared with oracle)") &&
+                                Catch::Contains("mismatches   0 steps") &&
+                                Catch::Contains("loaded in"));
+
+  const auto other_tokenizer = run_command(command(mask + " --tokenizer llama2"));
+  CHECK(other_tokenizer.exit_code == 2);
+  CHECK_THAT(other_tokenizer.output, Catch::Contains("compiled for the tokenizer 'llama3'"));
+  const auto other_start = run_command(
+      command("mask " + grammar.string() + " --input " + (scratch.path / "input.txt").string() +
+              " --artifact " + artifact.string() + " --tokenizer llama3"));
+  CHECK(other_start.exit_code == 2);
+  CHECK_THAT(other_start.output, Catch::Contains("another grammar"));
+}

@@ -1,0 +1,157 @@
+// The wfa engine (Parser DWA over the GSS) against the oracle, bit for bit: at every viable prefix
+// of small grammars with a hand-made vocabulary (ties, fall-back, ignored ties, ε-rules, hidden
+// right recursion, ambiguity with several GSS heads, the sixteen-hyphen token), and at every
+// teacher-forced step of real JSON with Llama-3. Corpus programs are in wfa_engine_corpus_test.
+#include "wfa/wfa_engine.h"
+
+#include <catch2/catch.hpp>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "glr/session.h"
+#include "lib/dense_mask.h"
+#include "lib/encoder.h"
+#include "lib/error.h"
+#include "lib/settings.h"
+#include "tests/glr_session_support.h"
+#include "tests/test_support.h"
+#include "tests/wfa_engine_comparison.h"
+#include "tests/wfa_test_support.h"
+#include "wfa/oracle_engine.h"
+#include "wfa/parser_dwa_analysis.h"
+
+using namespace glrmask;
+using glrmask::testing::compare_on_prefixes;
+using glrmask::testing::engine_mask;
+using glrmask::testing::load_session_fixture;
+using glrmask::testing::tiny_vocabulary;
+
+namespace {
+
+std::unique_ptr<wfa::MaskEngine> make_wfa(
+    const std::shared_ptr<const glr::CompiledGrammar>& grammar, const Vocabulary& vocabulary) {
+  return std::make_unique<wfa::WfaEngine>(grammar, vocabulary);
+}
+
+}  // namespace
+
+TEST_CASE("wfa = oracle on small grammars with a hand-made vocabulary") {
+  CHECK(compare_on_prefixes(make_wfa, "ambiguous_sum.lark", "12+ ", 5) > 0);
+  CHECK(compare_on_prefixes(make_wfa, "fallback_dots.lark", "a. ", 6) > 0);
+  CHECK(compare_on_prefixes(make_wfa, "keyword_ties.lark", "ifa= ", 4) > 0);
+  CHECK(compare_on_prefixes(make_wfa, "ignored_tie.lark", "a# ;", 5) > 0);
+  CHECK(compare_on_prefixes(make_wfa, "epsilon_rules.lark", "xyz ", 5) > 0);
+  CHECK(compare_on_prefixes(make_wfa, "hidden_right_recursion.lark", "ab ", 6) > 0);
+}
+
+TEST_CASE("wfa: the ambiguous grammar really puts several heads on the GSS") {
+  // The comparison above is only a test of the GSS walk if some prefix has several stacks.
+  const auto grammar = load_session_fixture("ambiguous_sum.lark");
+  const Vocabulary vocabulary = tiny_vocabulary({"1", "+", "2", " "});
+  glr::Session session(grammar, &vocabulary);
+  REQUIRE(session.try_commit_bytes("1+2+1"));
+  std::size_t below = 0;
+  for (const glr::GssNodeRef& head : session.heads()) below += head->below().size();
+  CHECK(session.heads().size() + below > 2);  // merged stacks: several heads or shared tops
+  wfa::OracleEngine oracle(vocabulary, {.sequential = true});
+  wfa::WfaEngine engine(grammar, vocabulary);
+  CHECK(engine_mask(engine, session, vocabulary) == engine_mask(oracle, session, vocabulary));
+}
+
+TEST_CASE("wfa = oracle with a skippable terminal (SynCode's Go EOS convention)") {
+  glr::ParseOptions skippable;
+  skippable.skippable = {"EOS"};
+  CHECK(compare_on_prefixes(make_wfa, "skippable_eos.lark", "a{}\n; ", 4, skippable) > 0);
+}
+
+TEST_CASE("wfa: grammars outside the construction are refused with the rule or terminal named") {
+  // A derivation cycle and hidden left recursion make endless reductions; either the construction
+  // handles the grammar exactly, or it says which rule never ends.
+  for (const char* fixture : {"cyclic.lark", "hidden_left_recursion.lark"}) {
+    INFO(fixture);
+    const std::string alphabet = std::string(fixture) == "cyclic.lark" ? "a " : "nxy ";
+    try {
+      const std::size_t prefixes = compare_on_prefixes(make_wfa, fixture, alphabet, 5);
+      CHECK(prefixes > 0);
+    } catch (const Error& error) {
+      CHECK_THAT(error.what(), Catch::Contains("never end") && Catch::Contains("rule"));
+    }
+  }
+}
+
+TEST_CASE("wfa: a token of sixteen hyphens where '-' is a unary operator") {
+  const auto grammar = glr::CompiledGrammar::load_lark(glrmask::testing::fixtures_dir() / "wfa" /
+                                                       "unary_minus.lark");
+  const std::string run(16, '-');
+  const Vocabulary vocabulary =
+      tiny_vocabulary({"-", "--", run, "1", "(", ")", " ", "1-", run + "1"});
+  wfa::OracleEngine oracle(vocabulary, {.sequential = true});
+  wfa::WfaEngine engine(grammar, vocabulary);
+  std::size_t steps_with_run = 0;
+  for (const std::string& prefix :
+       std::vector<std::string>{"", "1", "1-", "(", "--", "1 -", "(1-", run, "(" + run}) {
+    INFO("prefix \"" << prefix << "\"");
+    glr::Session session(grammar, &vocabulary);
+    REQUIRE(session.try_commit_bytes(prefix));
+    const DenseMask expected = engine_mask(oracle, session, vocabulary);
+    glrmask::testing::require_equal_masks(engine_mask(engine, session, vocabulary), expected,
+                                          vocabulary);
+    if (expected.test(2)) ++steps_with_run;
+  }
+  CHECK(steps_with_run >= 5);  // the run is allowed wherever a unary minus may start
+}
+
+TEST_CASE("wfa: mask size and grammar are checked, a finished session allows nothing") {
+  const Vocabulary vocabulary = tiny_vocabulary({"1", "+", " "});
+  const auto grammar = load_session_fixture("ambiguous_sum.lark");
+  wfa::WfaEngine engine(grammar, vocabulary);
+  CHECK(engine.name() == "wfa");
+  glr::Session session(grammar, &vocabulary);
+  std::vector<std::uint32_t> wrong(7);
+  CHECK_THROWS_WITH(engine.fill_mask(session, wrong), Catch::Contains("words"));
+  glr::Session other(load_session_fixture("ambiguous_sum.lark"), &vocabulary);
+  DenseMask mask(static_cast<std::uint32_t>(vocabulary.size()));
+  CHECK_THROWS_WITH(engine.fill_mask(other, mask.words()), Catch::Contains("another grammar"));
+  session.commit(0);
+  mask = engine_mask(engine, session, vocabulary);
+  CHECK(mask.to_vector() == std::vector<TokenId>{0, 1, 2, 3});  // "1", "+", " ", EOS
+  CHECK(!engine.last_step_counters().empty());
+  session.commit(3);  // EOS
+  CHECK(engine_mask(engine, session, vocabulary).count() == 0);
+}
+
+TEST_CASE("wfa: the automaton's statistics and Graphviz rendering describe what was built") {
+  const Vocabulary vocabulary = tiny_vocabulary({"1", "+", "2", " ", "1+", "+2"});
+  wfa::WfaEngine engine(load_session_fixture("ambiguous_sum.lark"), vocabulary);
+  const wfa::ParserDwa& dwa = engine.compiled().parser_dwa();
+  const wfa::ParserDwaStats& stats = dwa.stats();
+  CHECK(stats.states == dwa.num_states());
+  CHECK(stats.transitions > stats.states / 2);
+  CHECK(stats.distinct_weights > 0);
+  CHECK(dwa.num_forks() == engine.compiled().terminal_dwa().num_forks());
+  std::ostringstream dot;
+  wfa::write_graphviz(dwa, dot);
+  CHECK_THAT(dot.str(), Catch::StartsWith("digraph parser_dwa {") && Catch::Contains(" -> "));
+  // Every transition's target is a state or the dead state.
+  for (wfa::DwaStateId state = 0; state < dwa.num_states(); ++state)
+    for (const wfa::ParserDwaTransition& t : dwa.transitions(state))
+      CHECK((t.target == wfa::ParserDwa::kDeadState || t.target < dwa.num_states()));
+}
+
+TEST_CASE("wfa = oracle at every teacher-forced step: SynCode JSON (Llama-3)") {
+  if (!glrmask::testing::require_data_dir("wfa_engine_test (SynCode JSON)")) return;
+  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
+  const Encoder encoder = Encoder::load(resolve_tokenizer("llama3"));
+  const auto grammar =
+      glr::CompiledGrammar::load_lark(data_dir() / "grammars" / "syncode" / "json_grammar.lark");
+  wfa::OracleEngine oracle(vocabulary);
+  wfa::WfaEngine engine(grammar, vocabulary);
+  glrmask::testing::compare_teacher_forced(
+      grammar, engine, oracle, vocabulary, encoder,
+      R"({"id": 17, "name": "Ada", "tags": ["x", "y z"], "r": -0.25e3, "n": [[[[1]]], {}]})");
+  glrmask::testing::compare_teacher_forced(grammar, engine, oracle, vocabulary, encoder,
+                                           "[true, false, null, {\"a\": {}}, [], \"\\u00e9\\n\"]");
+}

@@ -1,0 +1,34 @@
+#include "wfa/compiled_mask.h"
+
+#include <chrono>
+#include <utility>
+
+#include "lexer/terminal_dwa_builder.h"
+#include "lexer/vocabulary_trie.h"
+#include "lib/process_memory.h"
+#include "wfa/parser_dwa_builder.h"
+
+namespace glrmask::wfa {
+
+std::shared_ptr<const CompiledMask> CompiledMask::compile(
+    std::shared_ptr<const glr::CompiledGrammar> grammar, const Vocabulary& vocabulary) {
+  const auto started = std::chrono::steady_clock::now();
+  TokenSetPool pool(static_cast<std::uint32_t>(vocabulary.size()));
+  lexer::TerminalDwa terminal_dwa = [&] {
+    const lexer::VocabularyTrie trie = lexer::VocabularyTrie::build(vocabulary);
+    return lexer::build_terminal_dwa(grammar->dfa(), trie, pool);
+  }();
+  const auto lexed = std::chrono::steady_clock::now();
+  std::shared_ptr<CompiledMask> result(
+      new CompiledMask(std::move(grammar), std::move(pool), std::move(terminal_dwa)));
+  result->parser_dwa_ =
+      build_parser_dwa(*result->grammar_, result->terminal_dwa_, result->pool_, vocabulary.eos());
+  const auto parsed = std::chrono::steady_clock::now();
+  result->stats_.terminal_dwa_seconds = std::chrono::duration<double>(lexed - started).count();
+  result->stats_.parser_dwa_seconds = std::chrono::duration<double>(parsed - lexed).count();
+  result->stats_.peak_memory_bytes = peak_memory_bytes();
+  result->stats_.distinct_token_sets = result->pool_.distinct_sets();
+  return result;
+}
+
+}  // namespace glrmask::wfa

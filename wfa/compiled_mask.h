@@ -1,0 +1,54 @@
+// A grammar compiled against one vocabulary: everything the wfa engine's get_mask reads — the
+// token-set pool, the Terminal DWA and the Parser DWA — plus the statistics of the compilation.
+// Immutable once built; sessions and engines on any thread share one through a shared_ptr.
+// `glrmask compile` builds it and writes it as an artifact (mask_artifact.h).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "glr/compiled_grammar.h"
+#include "lexer/terminal_dwa.h"
+#include "lib/token_set.h"
+#include "lib/vocabulary.h"
+#include "wfa/parser_dwa.h"
+
+namespace glrmask::wfa {
+
+struct CompileStats {
+  double terminal_dwa_seconds = 0;
+  double parser_dwa_seconds = 0;
+  std::size_t peak_memory_bytes = 0;  // of the whole process, after the compilation
+  std::size_t distinct_token_sets = 0;
+};
+
+class CompiledMask {
+ public:
+  // Builds both automata (seconds on a real tokenizer). Throws glrmask::Error when the grammar
+  // is outside what the construction supports (parser_dwa_builder.h).
+  static std::shared_ptr<const CompiledMask> compile(
+      std::shared_ptr<const glr::CompiledGrammar> grammar, const Vocabulary& vocabulary);
+
+  const glr::CompiledGrammar& grammar() const { return *grammar_; }
+  const std::shared_ptr<const glr::CompiledGrammar>& grammar_ptr() const { return grammar_; }
+  const TokenSetPool& pool() const { return pool_; }
+  const lexer::TerminalDwa& terminal_dwa() const { return terminal_dwa_; }
+  const ParserDwa& parser_dwa() const { return parser_dwa_; }
+  const CompileStats& stats() const { return stats_; }
+
+ private:
+  friend class MaskArtifactReader;
+  CompiledMask(std::shared_ptr<const glr::CompiledGrammar> grammar, TokenSetPool pool,
+               lexer::TerminalDwa terminal_dwa)
+      : grammar_(std::move(grammar)),
+        pool_(std::move(pool)),
+        terminal_dwa_(std::move(terminal_dwa)) {}
+
+  std::shared_ptr<const glr::CompiledGrammar> grammar_;
+  TokenSetPool pool_;
+  lexer::TerminalDwa terminal_dwa_;
+  ParserDwa parser_dwa_;
+  CompileStats stats_;
+};
+
+}  // namespace glrmask::wfa

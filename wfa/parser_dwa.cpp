@@ -1,0 +1,28 @@
+#include "wfa/parser_dwa.h"
+
+#include <algorithm>
+
+namespace glrmask::wfa {
+
+const ParserDwaTransition* ParserDwa::find(DwaStateId state, glr::StateId read) const {
+  const ParserDwaTransition* begin = transitions_.data() + transition_begin_[state];
+  const ParserDwaTransition* end = transitions_.data() + transition_begin_[state + 1];
+  // Most states have a handful of transitions; a linear scan beats binary search there.
+  if (end - begin <= 8) {
+    for (const ParserDwaTransition* t = begin; t != end; ++t)
+      if (t->read == read) return t;
+    return nullptr;
+  }
+  const ParserDwaTransition* it = std::lower_bound(
+      begin, end, read,
+      [](const ParserDwaTransition& t, glr::StateId value) { return t.read < value; });
+  return it != end && it->read == read ? it : nullptr;
+}
+
+std::size_t ParserDwa::size_in_bytes() const {
+  return start_states_.size() * sizeof(DwaStateId) +
+         transition_begin_.size() * sizeof(std::uint32_t) +
+         transitions_.size() * sizeof(ParserDwaTransition);
+}
+
+}  // namespace glrmask::wfa

@@ -1,0 +1,87 @@
+// The Parser DWA: the Terminal DWA composed with the LR automaton's stack effects, as one
+// deterministic weighted automaton that reads LR states from the top of a parser stack downward
+// and emits TokenSets (DESIGN.md §3 wfa; the template automata of docs/wfa.md).
+//
+// A run starts in start_state(fork) for the lexer fork the session is in, and reads the stack's
+// states top first. Each transition carries a weight: the tokens that the states read so far
+// prove allowed, whatever lies further down. Its target is kDeadState when no token can be
+// decided by reading deeper. The mask of one stack is the union of the weights along the run;
+// the mask of a GSS is the union over its stacks, and since the automaton is deterministic a
+// walk over the GSS visits each (GSS node, automaton state) pair once.
+//
+// Transitions exist only for states that can legally sit below the state read last (for the
+// first step: the states a terminal shift can enter, and the start state); reading anything else
+// is a dead end. The automaton is built whole at compile time (parser_dwa_builder.h): nothing is
+// constructed on the decoding path.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "glr/ids.h"
+#include "lexer/terminal_dwa.h"
+#include "lib/binary_io.h"
+#include "lib/token_set_id.h"
+
+namespace glrmask::wfa {
+
+using DwaStateId = std::uint32_t;
+
+struct ParserDwaTransition {
+  glr::StateId read;  // the LR state read from the stack
+  DwaStateId target;  // ParserDwa::kDeadState when nothing is left to decide below
+  TokenSetId weight;  // tokens allowed by this step
+};
+
+struct ParserDwaStats {
+  std::size_t states = 0;
+  std::size_t transitions = 0;
+  std::size_t distinct_weights = 0;  // distinct non-empty transition weights
+  std::size_t suspended_items = 0;   // summed over states
+  std::size_t max_items_per_state = 0;
+  std::size_t max_virtual_depth = 0;     // the deepest virtual stack built during construction
+  std::size_t longest_acyclic_read = 0;  // stack states read along the longest acyclic run
+  bool has_cycles = false;  // some run reads arbitrarily deep (right recursion on one lookahead)
+  std::size_t feed_memo_entries = 0;
+  std::size_t expand_memo_entries = 0;
+  double build_seconds = 0;
+};
+
+class ParserDwa {
+ public:
+  static constexpr DwaStateId kDeadState = 0xffffffffu;
+
+  std::size_t num_states() const { return transition_begin_.size() - 1; }
+  std::size_t num_forks() const { return start_states_.size(); }
+  DwaStateId start_state(lexer::ForkId fork) const { return start_states_[fork]; }
+
+  // The transition of `state` on reading `read`, or nullptr when that state cannot be below.
+  const ParserDwaTransition* find(DwaStateId state, glr::StateId read) const;
+  std::span<const ParserDwaTransition> transitions(DwaStateId state) const {
+    return {transitions_.data() + transition_begin_[state],
+            transitions_.data() + transition_begin_[state + 1]};
+  }
+
+  const ParserDwaStats& stats() const { return stats_; }
+  std::size_t size_in_bytes() const;
+
+  // Serialization for compiled artifacts (mask_artifact.h); token sets go through the artifact's
+  // numbering as in TerminalDwa::write/read. read() checks every index against the sizes read
+  // (`lr_states`, `forks`) and throws glrmask::Error naming the byte offset otherwise.
+  void write(BinaryWriter& out, const std::function<std::uint32_t(TokenSetId)>& stored_id) const;
+  static ParserDwa read(BinaryReader& in, std::uint32_t lr_states, std::size_t forks,
+                        const std::function<TokenSetId(std::uint32_t)>& pool_id);
+
+ private:
+  friend class ParserDwaBuilder;
+
+  std::vector<DwaStateId> start_states_;               // per lexer fork
+  std::vector<std::uint32_t> transition_begin_ = {0};  // per state, into transitions_
+  std::vector<ParserDwaTransition> transitions_;       // per state, ascending `read`
+  ParserDwaStats stats_;
+};
+
+}  // namespace glrmask::wfa

@@ -1,0 +1,41 @@
+// Builds the Parser DWA (parser_dwa.h) from a grammar's LR table and its Terminal DWA.
+//
+// The construction follows DESIGN.md §3's sketch, made concrete in docs/wfa.md. A configuration
+// is a point of the Terminal DWA's label trie (or a pending "can the next terminal be shifted?"
+// check of a weight) together with a virtual stack; feeding a label runs the LR actions on the
+// virtual stack, forking on every conflict. A reduction that pops below what has been read
+// suspends the configuration as an item (continuation, terminal being fed, pops still owed, goto
+// symbol): items need no virtual stack at all, which is what keeps the automaton small. A Parser
+// DWA state is an interned set of items plus the LR state read last; its transition on the next
+// LR state x resumes every item on x and collects the tokens whose configurations reach
+// acceptance. Every step (item, x), label feed (terminal, continuation, stack) and trie expansion
+// (node, stack) is memoized, so compile time follows what the vocabulary realizes.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+
+#include "glr/compiled_grammar.h"
+#include "lexer/terminal_dwa.h"
+#include "lib/token_id.h"
+#include "lib/token_set.h"
+#include "wfa/parser_dwa.h"
+
+namespace glrmask::wfa {
+
+struct ParserDwaOptions {
+  // A virtual stack deeper than this means a chain of ε-reductions that never ends (hidden left
+  // recursion); the build stops with an error naming the rule instead of running out of memory.
+  std::size_t max_virtual_depth = 4096;
+};
+
+// `pool` must be the pool of `dwa`'s weights; EOS, when given, gets the weight of the end of
+// input. Skippable terminals are shifted or dropped per stack, which equals the session's rule
+// (dropped when no stack can shift it) whenever the GSS has one head; WfaEngine handles the other
+// case. Throws glrmask::Error on a reduction cycle, or when whether a skippable terminal can be
+// shifted is not decided by the top state.
+ParserDwa build_parser_dwa(const glr::CompiledGrammar& grammar, const lexer::TerminalDwa& dwa,
+                           TokenSetPool& pool, std::optional<TokenId> eos,
+                           const ParserDwaOptions& options = {});
+
+}  // namespace glrmask::wfa

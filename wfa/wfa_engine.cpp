@@ -1,0 +1,116 @@
+#include "wfa/wfa_engine.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "glr/session.h"
+#include "lib/dense_mask.h"
+#include "lib/error.h"
+#include "wfa/spanner_engine.h"
+
+namespace glrmask::wfa {
+
+WfaEngine::WfaEngine(std::shared_ptr<const glr::CompiledGrammar> grammar,
+                     const Vocabulary& vocabulary)
+    : WfaEngine(CompiledMask::compile(std::move(grammar), vocabulary), vocabulary) {}
+
+WfaEngine::WfaEngine(std::shared_ptr<const CompiledMask> compiled, const Vocabulary& vocabulary)
+    : compiled_(std::move(compiled)),
+      pool_(compiled_->pool()),
+      terminal_dwa_(compiled_->terminal_dwa()),
+      parser_dwa_(compiled_->parser_dwa()),
+      cache_(256, pool_.dense_word_count()) {
+  collected_.reserve(64);
+  if (!compiled_->grammar().skippable_terminals().empty())
+    fallback_ = std::make_unique<SpannerEngine>(compiled_->grammar_ptr(), vocabulary);
+}
+
+void WfaEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> words) {
+  const std::uint32_t universe = pool_.universe_size();
+  if (words.size() != dense_word_count(universe)) {
+    throw Error(fmt::format("wfa mask: {} words given, the vocabulary ({} ids) needs {}",
+                            words.size(), universe, dense_word_count(universe)));
+  }
+  if (&session.grammar() != &compiled_->grammar()) {
+    throw Error(
+        fmt::format("wfa mask: the session at byte offset {} uses another grammar than the engine",
+                    session.byte_offset()));
+  }
+  for (EngineCounter& counter : counters_) counter.value = 0;
+  if (session.is_finished()) {
+    std::fill(words.begin(), words.end(), 0u);
+    return;
+  }
+  if (fallback_ && session.heads().size() > 1) {
+    fallback_->fill_mask(session, words);
+    counters_[4].value = 1;
+    return;
+  }
+  visited_.clear();
+  collected_.clear();
+  for (const lexer::DwaEntry& entry : terminal_dwa_.enter(session.lexer_configuration())) {
+    counters_[2].value += 1;
+    const DwaStateId start = parser_dwa_.start_state(entry.fork);
+    if (entry.labels.empty()) {
+      walk(start, session.heads());
+      continue;
+    }
+    counters_[3].value += 1;
+    glr::GssHeads heads = session.heads();
+    bool alive = true;
+    for (const lexer::LabelId label : entry.labels) {
+      if (!session.recognizer().feed_token(heads, label)) {
+        alive = false;
+        break;
+      }
+    }
+    if (!alive) continue;
+    if (fallback_ && heads.size() > 1) {
+      fallback_->fill_mask(session, words);
+      counters_[4].value = 1;
+      return;
+    }
+    walk(start, heads);
+  }
+  emit(words);
+}
+
+void WfaEngine::emit(std::span<std::uint32_t> words) {
+  std::sort(collected_.begin(), collected_.end());
+  collected_.erase(std::unique(collected_.begin(), collected_.end()), collected_.end());
+  counters_[5].value = static_cast<double>(collected_.size());
+  if (collected_.empty()) {
+    std::fill(words.begin(), words.end(), 0u);
+    return;
+  }
+  if (const std::uint32_t* cached = cache_.find(collected_)) {
+    std::copy(cached, cached + words.size(), words.begin());
+    counters_[6].value = 1;
+    return;
+  }
+  pool_.to_dense(collected_.front(), words);
+  for (std::size_t i = 1; i < collected_.size(); ++i) pool_.or_into_dense(collected_[i], words);
+  cache_.insert(collected_, words);
+}
+
+void WfaEngine::walk(DwaStateId start, std::span<const glr::GssNodeRef> heads) {
+  pending_.clear();
+  for (const glr::GssNodeRef& head : heads)
+    if (visited_.insert(head.get(), start)) pending_.push_back({head.get(), start, 0});
+  while (!pending_.empty()) {
+    const Pending at = pending_.back();
+    pending_.pop_back();
+    counters_[0].value += 1;
+    counters_[1].value = std::max(counters_[1].value, static_cast<double>(at.depth + 1));
+    const ParserDwaTransition* t = parser_dwa_.find(at.state, at.node->state());
+    if (t == nullptr) continue;
+    if (!t->weight.is_empty()) collected_.push_back(t->weight);
+    if (t->target == ParserDwa::kDeadState) continue;
+    for (const glr::GssNode* below : at.node->below())
+      if (visited_.insert(below, t->target)) pending_.push_back({below, t->target, at.depth + 1});
+  }
+}
+
+}  // namespace glrmask::wfa

@@ -1,0 +1,91 @@
+// The wfa mask engine (the project's default): the Parser DWA run over the session's GSS.
+//
+// get_mask: for each entry {early labels, fork} of the Terminal DWA for the session's lexer
+// configuration, start the Parser DWA in start_state(fork) on every GSS head and walk down the
+// GSS edges, one automaton transition per GSS node, uniting the transition weights into the
+// mask. A branch stops when the automaton has nothing left to decide below (dead target) and
+// each (GSS node, automaton state) pair is visited once. No parsing, no loop over the
+// vocabulary. The early labels of an entry (a match emitted before the bytes that confirm it,
+// lexer_fork.h) are first fed to a copy of the heads by the session's recognizer; that is the
+// only step that builds GSS nodes, and most configurations have none.
+//
+// Skippable terminals (SynCode's Go EOS) are dropped by the session only when no stack can shift
+// them, a condition over all stacks together; the automaton decides it per stack. The two agree
+// whenever the GSS has one head, which is the rule under `--policy lark`; for a grammar with
+// skippable terminals and a session with several heads the engine asks the spanner engine
+// instead (counter "fallback_steps").
+//
+// The mask is the union of the weights collected by the walk; recurring unions come from a cache
+// of dense masks (dense_mask_cache.h), so most steps cost the walk and one copy.
+//
+// EOS is part of the automaton: the start state of a fork that can finish checks the end of
+// input, which makes the EOS bit exactly Session::is_accepting().
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "glr/compiled_grammar.h"
+#include "glr/gss.h"
+#include "lexer/terminal_dwa.h"
+#include "lib/token_set.h"
+#include "lib/vocabulary.h"
+#include "wfa/compiled_mask.h"
+#include "wfa/dense_mask_cache.h"
+#include "wfa/mask_engine.h"
+#include "wfa/parser_dwa.h"
+#include "wfa/visited_pairs.h"
+
+namespace glrmask::wfa {
+
+class WfaEngine final : public MaskEngine {
+ public:
+  // Compiles the grammar against the vocabulary (CompiledMask::compile: seconds on a real
+  // tokenizer). Throws glrmask::Error when the grammar is outside what the construction supports
+  // (parser_dwa_builder.h).
+  WfaEngine(std::shared_ptr<const glr::CompiledGrammar> grammar, const Vocabulary& vocabulary);
+  // Uses an existing compilation (built, or loaded from an artifact) of the grammar against
+  // `vocabulary`, which must outlive the engine.
+  WfaEngine(std::shared_ptr<const CompiledMask> compiled, const Vocabulary& vocabulary);
+
+  std::string_view name() const override { return "wfa"; }
+  void fill_mask(const glr::Session& session, std::span<std::uint32_t> words) override;
+  std::span<const EngineCounter> last_step_counters() const override { return counters_; }
+
+  const CompiledMask& compiled() const { return *compiled_; }
+
+ private:
+  struct Pending {
+    const glr::GssNode* node;
+    DwaStateId state;
+    std::uint32_t depth;  // GSS nodes read before this one
+  };
+
+  // Collects the weights of the transitions taken from `start` on the heads' stacks.
+  void walk(DwaStateId start, std::span<const glr::GssNodeRef> heads);
+  // Writes the union of the collected weights into `words`.
+  void emit(std::span<std::uint32_t> words);
+
+  std::shared_ptr<const CompiledMask> compiled_;
+  std::unique_ptr<MaskEngine> fallback_;  // for skippable terminals on several heads
+  const TokenSetPool& pool_;
+  const lexer::TerminalDwa& terminal_dwa_;
+  const ParserDwa& parser_dwa_;
+
+  // Reused by every fill_mask() so the walk does not allocate.
+  VisitedPairs visited_;
+  std::vector<Pending> pending_;
+  std::vector<TokenSetId> collected_;
+  DenseMaskCache cache_;
+  std::array<EngineCounter, 7> counters_ = {
+      EngineCounter{"gss_pairs_visited", 0}, EngineCounter{"stack_depth_read", 0},
+      EngineCounter{"entries", 0},           EngineCounter{"early_label_entries", 0},
+      EngineCounter{"fallback_steps", 0},    EngineCounter{"weights_united", 0},
+      EngineCounter{"mask_cache_hit", 0}};
+};
+
+}  // namespace glrmask::wfa
