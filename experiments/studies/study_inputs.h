@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "apps/mask_engines.h"
-#include "experiments/support/corpus.h"
 #include "experiments/studies/study_options.h"
+#include "experiments/support/corpus.h"
 #include "glr/compiled_grammar.h"
 #include "lib/encoder.h"
 #include "lib/token_id.h"
