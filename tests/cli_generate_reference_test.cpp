@@ -50,6 +50,7 @@ struct WalkRun {
   std::uint64_t count = 0;
   std::uint64_t max_tokens = 0;
   std::string eos_bias;
+  std::string engine = "oracle";
 };
 
 struct WalkCounts {
@@ -64,7 +65,8 @@ std::string run_command_line(const fs::path& grammar, const WalkRun& run,
   return quoted(testing::glrmask_binary()) + " generate " + quoted(grammar) + " --tokenizer " +
          tokenizer + " --seed " + std::to_string(run.seed) + " --count " +
          std::to_string(run.count) + " --max-tokens " + std::to_string(run.max_tokens) +
-         " --eos-bias " + run.eos_bias + " --policy " + run.policy + " --json-lines";
+         " --eos-bias " + run.eos_bias + " --policy " + run.policy + " --engine " + run.engine +
+         " --json-lines";
 }
 
 // Runs the walks, has Lark judge every one that ended by EOS, and checks the verdicts.
@@ -72,7 +74,7 @@ WalkCounts check_walks_with_lark(const std::string& python, const fs::path& gram
                                  const WalkRun& run, const fs::path& scratch,
                                  const std::string& tokenizer = "llama2") {
   INFO(run.name << " under --policy " << run.policy);
-  const fs::path walks = scratch / (run.name + "_" + run.policy + ".jsonl");
+  const fs::path walks = scratch / (run.name + "_" + run.policy + "_" + run.engine + ".jsonl");
   const auto generated =
       run_command(run_command_line(grammar, run, tokenizer) + " >" + quoted(walks));
   INFO(generated.output);
@@ -163,8 +165,8 @@ TEST_CASE("generate: random walks on SynCode's JSON grammar with Llama-2 are acc
   CHECK(eos >= 10);
   // The JSON grammar has no LR conflicts, so both policies give the same table, the same masks,
   // and therefore the same walks.
-  CHECK(testing::read_file(scratch.path / "json_short_lark.jsonl") ==
-        testing::read_file(scratch.path / "json_short_glr.jsonl"));
+  CHECK(testing::read_file(scratch.path / "json_short_lark_oracle.jsonl") ==
+        testing::read_file(scratch.path / "json_short_glr_oracle.jsonl"));
 }
 
 TEST_CASE("generate: random walks on SynCode's SQL grammar with Llama-2 are accepted by Lark") {
@@ -217,5 +219,29 @@ TEST_CASE("generate: walks are reproducible from their own seed; bad options exi
     INFO(bad << ": " << result.output);
     CHECK(result.exit_code == 2);
     CHECK_THAT(result.output, Catch::StartsWith("glrmask generate: "));
+  }
+}
+
+TEST_CASE(
+    "generate: wfa walks on SynCode's JSON and SQL grammars equal the oracle's, and Lark "
+    "accepts them") {
+  if (!testing::require_tokenizer("llama2")) return;
+  if (!testing::require_data_dir("cli_generate_reference_test (wfa walks)")) return;
+  const auto python = testing::python_with_lark();
+  if (!python) return;
+  Scratch scratch;
+  // A walk draws each token from the mask with a seeded generator, so equal masks at every step
+  // give byte-identical walks: the comparison covers every step of every walk.
+  for (const auto& [grammar, run] : {std::pair{data_dir() / "grammars/syncode/json_grammar.lark",
+                                               WalkRun{"json", "glr", 4000, 20, 150, "0.9"}},
+                                     std::pair{data_dir() / "grammars/syncode/sql_grammar.lark",
+                                               WalkRun{"sql", "lark", 1000, 40, 80, "0.9"}}}) {
+    WalkRun wfa = run;
+    wfa.engine = "wfa";
+    const WalkCounts counts = check_walks_with_lark(*python, grammar, wfa, scratch.path);
+    check_walks_with_lark(*python, grammar, run, scratch.path);
+    CHECK(counts.eos >= 1);
+    CHECK(testing::read_file(scratch.path / (run.name + "_" + run.policy + "_wfa.jsonl")) ==
+          testing::read_file(scratch.path / (run.name + "_" + run.policy + "_oracle.jsonl")));
   }
 }

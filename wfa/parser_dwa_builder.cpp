@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <boost/container/small_vector.hpp>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -133,7 +134,7 @@ class ParserDwaBuilder {
   // Accumulates outcomes; items are merged at the end.
   struct Collector {
     TokenSetId accepted = TokenSetPool::empty();
-    std::vector<Item> items;
+    boost::container::small_vector<Item, 8> items;
   };
 
   void compute_predecessors();
@@ -141,13 +142,18 @@ class ParserDwaBuilder {
   // already accepts cannot add anything below and is dropped.
   TokenSetId pending(std::uint32_t cont);
   TokenSetId subtrie_tokens(lexer::DwaNodeId node);
-  ItemSetId intern_items(std::vector<Item> items);
+  // Sort and deduplicate in place, then intern (scratch vectors avoid an allocation per lookup).
+  ItemSetId intern_items(std::span<Item> items);
   Outcome finish(Collector& collector);
   void merge(Collector& into, const Outcome& outcome);
 
   Outcome expand(std::uint32_t cont, VirtualStackId stack);
   Outcome feed(LookaheadId lookahead, std::uint32_t cont, VirtualStackId stack);
-  LookaheadId intern_lookahead(std::vector<SymbolId> terminals);
+  LookaheadId intern_lookahead(std::span<SymbolId> terminals);
+  LookaheadId intern_lookahead(std::initializer_list<SymbolId> terminals) {
+    std::vector<SymbolId> copy(terminals);
+    return intern_lookahead(std::span<SymbolId>(copy));
+  }
   Outcome step(const Item& item, StateId read);
   std::uint32_t pair_id(std::uint32_t cont, LookaheadId lookahead);
   [[noreturn]] void throw_endless_reductions(LookaheadId lookahead) const;
@@ -168,6 +174,8 @@ class ParserDwaBuilder {
   std::vector<char> ends_through_ignored_;
 
   VirtualStackPool stacks_;
+  std::vector<Item> scratch_items_;
+  std::vector<SymbolId> scratch_terminals_;
   std::vector<std::vector<Item>> item_sets_;
   std::unordered_map<std::vector<Item>, ItemSetId, ItemsHash> item_set_ids_;
   std::vector<std::vector<SymbolId>> lookaheads_;
@@ -224,18 +232,20 @@ void ParserDwaBuilder::compute_predecessors() {
     if (first[x] != 0) first_reads_.push_back(x);
 }
 
-ItemSetId ParserDwaBuilder::intern_items(std::vector<Item> items) {
+ItemSetId ParserDwaBuilder::intern_items(std::span<Item> items) {
   if (items.empty()) return 0;
   std::sort(items.begin(), items.end());
-  items.erase(std::unique(items.begin(), items.end()), items.end());
-  const auto [it, inserted] =
-      item_set_ids_.try_emplace(items, static_cast<ItemSetId>(item_sets_.size()));
-  if (inserted) item_sets_.push_back(std::move(items));
-  return it->second;
+  scratch_items_.assign(items.begin(), std::unique(items.begin(), items.end()));
+  if (const auto it = item_set_ids_.find(scratch_items_); it != item_set_ids_.end())
+    return it->second;
+  const auto id = static_cast<ItemSetId>(item_sets_.size());
+  item_sets_.push_back(scratch_items_);
+  item_set_ids_.emplace(scratch_items_, id);
+  return id;
 }
 
 Outcome ParserDwaBuilder::finish(Collector& collector) {
-  return {collector.accepted, intern_items(std::move(collector.items))};
+  return {collector.accepted, intern_items({collector.items.data(), collector.items.size()})};
 }
 
 void ParserDwaBuilder::merge(Collector& into, const Outcome& outcome) {
@@ -244,13 +254,15 @@ void ParserDwaBuilder::merge(Collector& into, const Outcome& outcome) {
   into.items.insert(into.items.end(), items.begin(), items.end());
 }
 
-LookaheadId ParserDwaBuilder::intern_lookahead(std::vector<SymbolId> terminals) {
+LookaheadId ParserDwaBuilder::intern_lookahead(std::span<SymbolId> terminals) {
   std::sort(terminals.begin(), terminals.end());
-  terminals.erase(std::unique(terminals.begin(), terminals.end()), terminals.end());
-  const auto [it, inserted] =
-      lookahead_ids_.try_emplace(terminals, static_cast<LookaheadId>(lookaheads_.size()));
-  if (inserted) lookaheads_.push_back(std::move(terminals));
-  return it->second;
+  scratch_terminals_.assign(terminals.begin(), std::unique(terminals.begin(), terminals.end()));
+  if (const auto it = lookahead_ids_.find(scratch_terminals_); it != lookahead_ids_.end())
+    return it->second;
+  const auto id = static_cast<LookaheadId>(lookaheads_.size());
+  lookaheads_.push_back(scratch_terminals_);
+  lookahead_ids_.emplace(scratch_terminals_, id);
+  return id;
 }
 
 const std::vector<std::pair<LookaheadId, TokenSetId>>& ParserDwaBuilder::checks(
@@ -263,7 +275,7 @@ const std::vector<std::pair<LookaheadId, TokenSetId>>& ParserDwaBuilder::checks(
     if (dwa_.can_finish(weight.end) || ends_through_ignored_[weight.end] != 0)
       terminals.push_back(end_of_input_);
     if (terminals.empty()) continue;
-    const LookaheadId lookahead = intern_lookahead(std::move(terminals));
+    const LookaheadId lookahead = intern_lookahead(std::span<SymbolId>(terminals));
     const auto same = std::find_if(list.begin(), list.end(),
                                    [&](const auto& entry) { return entry.first == lookahead; });
     if (same != list.end()) {
@@ -356,7 +368,7 @@ Outcome ParserDwaBuilder::expand(std::uint32_t cont, VirtualStackId stack) {
     }
     if (skip) merge(collector, expand(child, stack));
     if (!alternatives.empty())
-      merge(collector, feed(intern_lookahead(std::move(alternatives)), child, stack));
+      merge(collector, feed(intern_lookahead(std::span<SymbolId>(alternatives)), child, stack));
   }
   const Outcome outcome = finish(collector);
   expand_memo_.assign(key, outcome);
@@ -375,7 +387,7 @@ Outcome ParserDwaBuilder::feed(LookaheadId lookahead, std::uint32_t cont, Virtua
   if (kind_of(cont) == ContinuationKind::kAccept) {
     // A check: one shiftable terminal accepts the weight. Decide at the top state where the
     // table alone can, and keep only the terminals whose fate depends on the states below.
-    std::vector<SymbolId> open;
+    boost::container::small_vector<SymbolId, 16> open;
     for (const SymbolId terminal : lookaheads_[lookahead]) {
       // Skippable terminals are always takeable (IncrementalRecognizer::can_take).
       const ShiftVerdict verdict = terminal != end_of_input_ && grammar_.is_skippable(terminal)
@@ -389,17 +401,20 @@ Outcome ParserDwaBuilder::feed(LookaheadId lookahead, std::uint32_t cont, Virtua
       if (verdict == ShiftVerdict::kDepends) open.push_back(terminal);
     }
     if (open.size() != lookaheads_[lookahead].size()) {
-      const Outcome outcome =
-          open.empty() ? Outcome{} : feed(intern_lookahead(std::move(open)), cont, stack);
+      const Outcome outcome = open.empty()
+                                  ? Outcome{}
+                                  : feed(intern_lookahead({open.data(), open.size()}), cont, stack);
       feed_memo_.assign(key, outcome);
       return outcome;
     }
   }
   // Split the lookahead by action: shift targets, acceptance, and per rule the terminals that
   // reduce by it.
-  std::vector<StateId> shifts;
+  boost::container::small_vector<StateId, 4> shifts;
   bool accepts = false;
-  std::vector<std::pair<glr::RuleId, std::vector<SymbolId>>> reductions;
+  boost::container::small_vector<
+      std::pair<glr::RuleId, boost::container::small_vector<SymbolId, 8>>, 4>
+      reductions;
   for (const SymbolId terminal : lookaheads_[lookahead]) {
     for (const glr::Action action : table_.actions(top, terminal)) {
       switch (action.kind()) {
@@ -431,7 +446,7 @@ Outcome ParserDwaBuilder::feed(LookaheadId lookahead, std::uint32_t cont, Virtua
     for (const StateId target : shifts) merge(collector, expand(cont, stacks_.push(target, stack)));
   }
   for (auto& [rule, terminals] : reductions) {
-    const LookaheadId reduced = intern_lookahead(std::move(terminals));
+    const LookaheadId reduced = intern_lookahead({terminals.data(), terminals.size()});
     const std::uint32_t length = table_.rule_length(rule);
     const SymbolId lhs = table_.rule_lhs(rule);
     const std::uint32_t depth = stacks_.depth(stack);
@@ -529,9 +544,12 @@ std::pair<DwaStateId, TokenSetId> ParserDwaBuilder::transition(ItemSetId items, 
     }
   }
   if (!collector.accepted.is_empty()) {
-    std::erase_if(collector.items, [&](const Item& item) {
-      return pool_.is_subset(pending(item.cont), collector.accepted);
-    });
+    collector.items.erase(std::remove_if(collector.items.begin(), collector.items.end(),
+                                         [&](const Item& item) {
+                                           return pool_.is_subset(pending(item.cont),
+                                                                  collector.accepted);
+                                         }),
+                          collector.items.end());
   }
   const Outcome outcome = finish(collector);
   const DwaStateId target = outcome.items == 0 ? ParserDwa::kDeadState : state_for(outcome.items);
@@ -567,8 +585,8 @@ ParserDwa ParserDwaBuilder::build() {
   ParserDwa result;
   result.start_states_.reserve(dwa_.num_forks());
   for (lexer::ForkId fork = 0; fork < dwa_.num_forks(); ++fork) {
-    const ItemSetId items = intern_items(
-        {Item{continuation(ContinuationKind::kStart, fork), kNoLookahead, 0, glr::kNoSymbol}});
+    Item start{continuation(ContinuationKind::kStart, fork), kNoLookahead, 0, glr::kNoSymbol};
+    const ItemSetId items = intern_items({&start, 1});
     const DwaStateId state = state_for(items);
     result.start_states_.push_back(state);
     request(state, first_reads_);
