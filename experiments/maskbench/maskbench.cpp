@@ -8,7 +8,11 @@
 // Table 2) and every failing schema with its reason, into --out.
 //
 //   maskbench [--data DIR] [--out DIR] [--tokenizer NAME] [--whitespace default|compact|flexible]
-//             [--lenient] [--limit N]
+//             [--lenient] [--limit N] [--wfa]
+// With --wfa every compiled schema is also compiled for the wfa engine (timed), and every
+// instance is teacher-forced through its masks as well: the real next token must be in the mask
+// exactly when the session accepts it, and EOS at the end exactly when the session is accepting.
+// Disagreements are counted per schema (they would be engine bugs); get_mask latencies are pooled.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -23,6 +27,7 @@
 
 #include "glr/compiled_grammar.h"
 #include "glr/session.h"
+#include "lib/dense_mask.h"
 #include "lib/encoder.h"
 #include "lib/error.h"
 #include "lib/json_schema_compiler.h"
@@ -32,6 +37,7 @@
 #include "lib/json_schema_value.h"
 #include "lib/settings.h"
 #include "lib/vocabulary.h"
+#include "wfa/wfa_engine.h"
 
 namespace glrmask {
 namespace {
@@ -44,6 +50,7 @@ struct Options {
   std::string tokenizer = "llama3";
   json_schema::SchemaOptions schema;
   std::size_t limit = 0;
+  bool wfa = false;
 };
 
 struct SchemaResult {
@@ -56,7 +63,36 @@ struct SchemaResult {
   // schema order: what the property-order policy costs.
   std::size_t valid_order_only = 0;
   std::string reason;  // the first failure
+  double wfa_compile_ms = 0;
+  std::size_t wfa_disagreements = 0;  // instances where the wfa masks and the session differ
 };
+
+// Teacher-forces `text` through the wfa masks next to a session and counts a disagreement when the
+// mask's verdict on a token (or EOS at the end) differs from the session's. Appends each mask time.
+std::size_t force_with_wfa(wfa::WfaEngine& engine,
+                           const std::shared_ptr<const glr::CompiledGrammar>& grammar,
+                           const Vocabulary& vocabulary, const Encoder& encoder,
+                           const std::string& text, std::vector<double>& mask_us) {
+  glr::Session session(grammar, &vocabulary);
+  DenseMask mask(static_cast<std::uint32_t>(vocabulary.size()));
+  const std::vector<TokenId> ids = encoder.encode(text);
+  for (std::size_t i = 0; i <= ids.size(); ++i) {
+    const auto started = std::chrono::steady_clock::now();
+    engine.fill_mask(session, mask.words());
+    mask_us.push_back(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started)
+            .count());
+    if (i == ids.size()) {
+      const auto eos = vocabulary.eos();
+      return eos && mask.test(*eos) != session.is_accepting() ? 1 : 0;
+    }
+    const bool allowed = mask.test(ids[i]);
+    const bool accepted = session.try_commit_bytes(vocabulary.bytes(ids[i]));
+    if (allowed != accepted) return 1;
+    if (!accepted) return 0;  // both refuse: the instance ends here
+  }
+  return 0;
+}
 
 std::string read_text(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -199,6 +235,8 @@ int run(const Options& options) {
 
   const bool compact = options.schema.whitespace == json_schema::Whitespace::kCompact;
   std::vector<SchemaResult> results;
+  std::vector<double> wfa_compile_ms, wfa_mask_us;
+  std::size_t wfa_disagreements = 0, wfa_refused = 0;
   for (const auto& file : files) {
     SchemaResult result;
     result.id = file.stem().string();
@@ -222,6 +260,27 @@ int run(const Options& options) {
     }
     result.compile_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (grammar && options.wfa) {
+      const auto wfa_start = std::chrono::steady_clock::now();
+      try {
+        wfa::WfaEngine engine(grammar, vocabulary);
+        result.wfa_compile_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wfa_start)
+                .count();
+        wfa_compile_ms.push_back(result.wfa_compile_ms);
+        for (const JsonValue* list : {valid, invalid})
+          for (const JsonValue& instance : list->items)
+            result.wfa_disagreements +=
+                force_with_wfa(engine, grammar, vocabulary, encoder,
+                               compact ? json_schema::to_json_text(instance, ",", ":")
+                                       : json_schema::to_json_text(instance),
+                               wfa_mask_us);
+      } catch (const Error& e) {
+        ++wfa_refused;
+        if (result.reason.empty()) result.reason = fmt::format("wfa: {}", e.what());
+      }
+      wfa_disagreements += result.wfa_disagreements;
+    }
     if (grammar) {
       for (std::size_t i = 0; i < valid->items.size(); ++i) {
         const std::string text = compact ? json_schema::to_json_text(valid->items[i], ",", ":")
@@ -250,6 +309,9 @@ int run(const Options& options) {
           result.reason = fmt::format("invalid #{} accepted: {}", i, text);
       }
     }
+    if (options.wfa)
+      fmt::print("{:<55} wfa compile {:>9.1f} ms  disagreements {}\n", result.id,
+                 result.wfa_compile_ms, result.wfa_disagreements);
     fmt::print("{:<55} {:>9.1f} ms  valid {}/{}  invalid {}/{}  {}\n", result.id, result.compile_ms,
                result.valid_passed, result.valid, result.invalid_passed, result.invalid,
                result.reason.substr(0, 160));
@@ -317,6 +379,34 @@ int run(const Options& options) {
       "\nValid instances refused only because their members are not in schema "
       "order (accepted once reordered): {} of {}.\n",
       total.valid_order_only, total.valid);
+  if (options.wfa) {
+    std::vector<double> sorted = wfa_mask_us;
+    std::sort(sorted.begin(), sorted.end());
+    auto at = [&](double q) {
+      return sorted.empty()
+                 ? 0.0
+                 : sorted[std::min(sorted.size() - 1, static_cast<std::size_t>(
+                                                          q * static_cast<double>(sorted.size())))];
+    };
+    double sum = 0;
+    for (const double us : sorted) sum += us;
+    md << fmt::format(
+        "\n## The wfa engine on the compiled schemas\n\n"
+        "Every instance teacher-forced through the wfa masks next to a session; a disagreement is "
+        "a token (or EOS) the mask and the session judge differently.\n\n"
+        "| schemas compiled for wfa | refused by wfa | disagreements | median wfa compile (ms) | "
+        "get_mask calls | mean (µs) | p50 | p99 | p99.9 | max |\n"
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+        "| {} | {} | {} | {:.1f} | {} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} |\n",
+        wfa_compile_ms.size(), wfa_refused, wfa_disagreements, median(wfa_compile_ms),
+        sorted.size(), sorted.empty() ? 0.0 : sum / static_cast<double>(sorted.size()), at(0.5),
+        at(0.99), at(0.999), sorted.empty() ? 0.0 : sorted.back());
+    fmt::print(
+        "wfa: {} schemas compiled ({} refused), {} disagreements, median compile {:.1f} ms, "
+        "get_mask mean {:.2f} us over {} calls\n",
+        wfa_compile_ms.size(), wfa_refused, wfa_disagreements, median(wfa_compile_ms),
+        sorted.empty() ? 0.0 : sum / static_cast<double>(sorted.size()), sorted.size());
+  }
   md << "\n## Failing schemas\n\n| schema | compile (ms) | valid | invalid | first reason |\n"
         "|---|---:|---:|---:|---|\n";
   for (const SchemaResult& r : results) {
@@ -357,6 +447,8 @@ int main(int argc, char** argv) {
         options.schema.lenient = true;
       else if (arg == "--limit")
         options.limit = std::stoul(next());
+      else if (arg == "--wfa")
+        options.wfa = true;
       else
         throw glrmask::Error(fmt::format("unknown option {}", arg));
     }
