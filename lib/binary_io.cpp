@@ -30,7 +30,7 @@ std::uint64_t checksum64(std::string_view bytes) {
     h = mix(h ^ word) + 0x9e3779b97f4a7c15ULL;
   }
   std::uint64_t tail = 0;
-  std::memcpy(&tail, bytes.data() + i, bytes.size() - i);
+  if (i < bytes.size()) std::memcpy(&tail, bytes.data() + i, bytes.size() - i);
   return mix(h ^ tail ^ 0xff51afd7ed558ccdULL);
 }
 

@@ -28,7 +28,8 @@ class BinaryWriter {
   void put_array(std::span<const T> values) {
     static_assert(std::is_trivially_copyable_v<T>);
     put<std::uint64_t>(values.size());
-    buffer_.append(reinterpret_cast<const char*>(values.data()), values.size_bytes());
+    if (!values.empty())
+      buffer_.append(reinterpret_cast<const char*>(values.data()), values.size_bytes());
   }
   void put_string(std::string_view text) {
     put<std::uint64_t>(text.size());
@@ -62,7 +63,7 @@ class BinaryReader {
     const auto count = get<std::uint64_t>(field);
     if (count > (bytes_.size() - offset_) / sizeof(T)) fail(field, count * sizeof(T));
     std::vector<T> values(count);
-    std::memcpy(values.data(), bytes_.data() + offset_, count * sizeof(T));
+    if (count != 0) std::memcpy(values.data(), bytes_.data() + offset_, count * sizeof(T));
     offset_ += count * sizeof(T);
     return values;
   }

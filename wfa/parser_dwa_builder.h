@@ -25,8 +25,9 @@ namespace glrmask::wfa {
 
 struct ParserDwaOptions {
   // A virtual stack deeper than this means a chain of ε-reductions that never ends (hidden left
-  // recursion); the build stops with an error naming the rule instead of running out of memory.
-  std::size_t max_virtual_depth = 4096;
+  // recursion); the build stops with an error naming the rule instead of running out of stack
+  // (the construction recurses once per push). The SynCode grammars stay below 64.
+  std::size_t max_virtual_depth = 512;
 };
 
 // `pool` must be the pool of `dwa`'s weights; EOS, when given, gets the weight of the end of
