@@ -71,8 +71,10 @@ int run_batch_throughput(const StudyOptions& options) {
         std::vector<DenseMask> slot_masks;
         for (std::size_t slot = 0; slot < slots; ++slot) {
           slot_engines.push_back(make_engine(engine_name, grammar, vocabulary));
+          if (!slot_engines.back()) break;
           slot_masks.emplace_back(static_cast<std::uint32_t>(vocabulary.size()));
         }
+        if (!slot_engines.back()) continue;
         plot_columns.push_back(fmt::format("{} {} {}", engine_name, corpus.name, tokenizer_name));
         plot_values.emplace_back();
         for (const std::size_t batch : batches) {

@@ -141,6 +141,7 @@ int run_exactness(const StudyOptions& options) {
             const TokenId token = step < text.tokens.size() ? text.tokens[step] : tokenizer->eos;
             w.oracle->fill_mask(session, oracle_mask.words());
             for (std::size_t e = 0; e < engines.size(); ++e) {
+              if (!w.compared[e]) continue;  // the engine refused the grammar
               w.compared[e]->fill_mask(session, engine_mask.words());
               tallies[e].steps.fetch_add(1, std::memory_order_relaxed);
               if (!(engine_mask == oracle_mask)) {
@@ -193,7 +194,9 @@ int run_exactness(const StudyOptions& options) {
                        std::to_string(oracle_rejections.load()), format_fixed(seconds, 1),
                        format_fixed(build_seconds, 1),
                        format_fixed(static_cast<double>(steps) / seconds, 1),
-                       tallies[e].first ? tallies[e].first->text : ""});
+                       tallies[e].first ? tallies[e].first->text
+                       : steps == 0     ? "refused by the engine (see stderr)"
+                                        : ""});
       }
       plot_data.add_row({fmt::format("{} {}", corpus.name, tokenizer_name),
                          std::to_string(total_steps), std::to_string(total_mismatches)});

@@ -71,6 +71,7 @@ int run_preprocessing_child(int argc, char** argv) {
     stage = "building the engine";
     started = std::chrono::steady_clock::now();
     const auto engine = make_engine(engine_name, grammar, tokenizer->vocabulary);
+    if (!engine) throw Error("the engine refuses this grammar (its reason is on stderr)");
     const double build_seconds = seconds_since(started);
     const double built_mib = peak_memory_mib();
     stage = "teacher forcing";

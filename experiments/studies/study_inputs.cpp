@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "lib/error.h"
@@ -86,7 +87,18 @@ std::shared_ptr<const glr::CompiledGrammar> compile_corpus_grammar(const Corpus&
 std::unique_ptr<wfa::MaskEngine> make_engine(const std::string& name,
                                              std::shared_ptr<const glr::CompiledGrammar> grammar,
                                              const Vocabulary& vocabulary) {
-  return app::make_mask_engine(name, {std::move(grammar), &vocabulary}, "--engines");
+  const auto engines = app::mask_engines();
+  const bool known = std::any_of(engines.begin(), engines.end(),
+                                 [&](const app::MaskEngineEntry& e) { return e.name == name; });
+  // An unknown name is the user's mistake and stops the study; an engine refusing a grammar
+  // (wfa on SynCode Go under the skippable-EOS convention) is a result, and the study goes on.
+  if (!known) return app::make_mask_engine(name, {std::move(grammar), &vocabulary}, "--engines");
+  try {
+    return app::make_mask_engine(name, {std::move(grammar), &vocabulary}, "--engines");
+  } catch (const Error& error) {
+    fmt::print(stderr, "*** engine '{}' refuses this grammar; skipped: {}\n", name, error.what());
+    return nullptr;
+  }
 }
 
 std::vector<TokenId> hyphen_run_tokens(const Vocabulary& vocabulary) {

@@ -56,6 +56,8 @@ std::vector<std::string> tokenizer_names(const StudyOptions& options,
 std::shared_ptr<const glr::CompiledGrammar> compile_corpus_grammar(const Corpus& corpus,
                                                                    const StudyOptions& options);
 
+// The engine, or nullptr (with the reason on stderr) when it refuses the grammar; studies skip
+// such combinations. Throws glrmask::Error for an unknown engine name.
 std::unique_ptr<wfa::MaskEngine> make_engine(const std::string& name,
                                              std::shared_ptr<const glr::CompiledGrammar> grammar,
                                              const Vocabulary& vocabulary);

@@ -74,6 +74,7 @@ int run_tail_latency(const StudyOptions& options) {
       for (const std::string& engine_name : engines) {
         const auto build_started = std::chrono::steady_clock::now();
         const auto engine = make_engine(engine_name, grammar, tokenizer->vocabulary);
+        if (!engine) continue;
         const double build_seconds = seconds_since(build_started);
         std::vector<double> mask_us, commit_us, hyphen_mask_us, other_mask_us;
         CounterSamples counter_samples;

@@ -48,6 +48,7 @@ int run_vocab_scaling(const StudyOptions& options) {
         progress(study, fmt::format("{} / {} ({} tokens) / {}", corpora[g].name, tokenizer->name,
                                     vocabulary_size, engine_name));
         const auto engine = make_engine(engine_name, grammars[g], tokenizer->vocabulary);
+        if (!engine) continue;
         std::vector<double> mask_us;
         std::size_t failures = 0;
         for (const EncodedText& text : texts) {
