@@ -23,7 +23,8 @@
 // either some terminal of next_terminals(end fork) can be shifted, or the end of input is
 // accepted and the end fork can finish — can_finish(end fork), or the fork reaches a token
 // boundary through ignored text only (a token that opens a trailing comment after a complete
-// sentence; glr::ForkFutures::can_end answers it, and lexer/fork_ignored_ending.h for a Terminal DWA).
+// sentence; glr::ForkFutures::can_end answers it, and lexer/fork_ignored_ending.h for a Terminal
+// DWA).
 //
 // EOS is not in the trie: it emits end-of-input. EOS is allowed iff the lexer can finish: some
 // entry of enter(configuration) has can_finish(fork) (there is at most one, and its labels are
