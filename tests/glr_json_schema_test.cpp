@@ -222,7 +222,7 @@ TEST_CASE("a maxLength above the repetition cap is lowered, with a warning") {
         std::string::npos);
 }
 
-TEST_CASE("--regex: one terminal, matched in full") {
+TEST_CASE("regex constraint (--regex): one terminal, matched in full") {
   const auto grammar =
       glr::CompiledGrammar::compile(regex_constraint_grammar(R"([a-z]+@[a-z]+\.(com|org))"));
   CHECK(force(grammar, "alice@example.org") == "");
@@ -232,7 +232,7 @@ TEST_CASE("--regex: one terminal, matched in full") {
   CHECK_THROWS_AS(regex_constraint_grammar(""), Error);
 }
 
-TEST_CASE("--any-json: any JSON value, every escape, under each whitespace mode") {
+TEST_CASE("plain JSON (--any-json): any JSON value, every escape, under each whitespace mode") {
   const auto grammar = glr::CompiledGrammar::compile(json_schema::json_grammar());
   for (const std::string text :
        {"null", "[]", "{}", R"({"a": [1, -2.5e+3, true, false, null, {"b": "\u00e9\n\/"}]})",
