@@ -2,6 +2,7 @@
 // of small grammars with a hand-made vocabulary (every short text the session accepts), and at
 // every teacher-forced step of real JSON and SQL with real tokenizers.
 #include <catch2/catch.hpp>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "lib/error.h"
 #include "lib/settings.h"
 #include "tests/glr_session_support.h"
+#include "tests/wfa_engine_comparison.h"
 #include "tests/wfa_test_support.h"
 #include "wfa/oracle_engine.h"
 #include "wfa/spanner_engine.h"
@@ -23,73 +25,23 @@ using glrmask::testing::tiny_vocabulary;
 
 namespace {
 
-// Compares the engines after every viable prefix of length <= max_prefix. The vocabulary has
-// every string of 1 or 2 alphabet bytes and the runs of three, so tokens cross lexeme
-// boundaries, emit several labels and end inside lexemes.
-void check_against_oracle(const std::string& fixture, const std::string& alphabet,
-                          std::size_t max_prefix, glr::ParseOptions options = {}) {
-  INFO("fixture " << fixture);
-  const auto grammar = load_session_fixture(fixture, options);
-  std::vector<std::string> tokens;
-  for (const std::string& s : strings_up_to(alphabet, 2))
-    if (!s.empty()) tokens.push_back(s);
-  for (const char c : alphabet) tokens.push_back(std::string(3, c));
-  const Vocabulary vocabulary = tiny_vocabulary(tokens);
-  wfa::OracleEngine oracle(vocabulary, {.sequential = true});
-  wfa::SpannerEngine spanner(grammar, vocabulary);
-  CHECK(spanner.name() == "spanner");
-
-  std::size_t prefixes = 0;
-  std::size_t allowed = 0;
-  std::size_t refused = 0;
-  for (const std::string& prefix : strings_up_to(alphabet, max_prefix)) {
-    glr::Session session(grammar, &vocabulary);
-    if (!session.try_commit_bytes(prefix)) continue;
-    INFO("prefix \"" << prefix << "\"");
-    const DenseMask expected = engine_mask(oracle, session, vocabulary);
-    const DenseMask actual = engine_mask(spanner, session, vocabulary);
-    for (TokenId id = 0; id < vocabulary.size(); ++id) {
-      INFO("token " << id << " \"" << (id < tokens.size() ? tokens[id] : "<special>") << "\"");
-      CHECK(actual.test(id) == expected.test(id));
-    }
-    allowed += expected.count();
-    refused += vocabulary.size() - expected.count();
-    ++prefixes;
-  }
-  CHECK(prefixes > 5);
-  CHECK(allowed > 0);
-  CHECK(refused > 0);
+std::unique_ptr<wfa::MaskEngine> make_spanner(
+    const std::shared_ptr<const glr::CompiledGrammar>& grammar, const Vocabulary& vocabulary) {
+  return std::make_unique<wfa::SpannerEngine>(grammar, vocabulary);
 }
 
-// Teacher-forces `text` and compares the engines at every step, including the final one.
+// The shared comparisons of tests/wfa_engine_comparison.h, for the spanner.
+void check_against_oracle(const std::string& fixture, const std::string& alphabet,
+                          std::size_t max_prefix, glr::ParseOptions options = {}) {
+  CHECK(glrmask::testing::compare_on_prefixes(make_spanner, fixture, alphabet, max_prefix,
+                                              options) > 0);
+}
+
 void check_teacher_forced(const std::shared_ptr<const glr::CompiledGrammar>& grammar,
                           wfa::SpannerEngine& spanner, wfa::OracleEngine& oracle,
                           const Vocabulary& vocabulary, const Encoder& encoder,
                           const std::string& text) {
-  INFO("text " << text);
-  const std::vector<TokenId> ids = encoder.encode(text);
-  glr::Session session(grammar, &vocabulary);
-  std::string committed;
-  for (std::size_t step = 0; step <= ids.size(); ++step) {
-    INFO("step " << step << " of " << ids.size() << ", after \"" << committed << "\"");
-    const DenseMask expected = engine_mask(oracle, session, vocabulary);
-    const DenseMask actual = engine_mask(spanner, session, vocabulary);
-    if (actual != expected) {
-      // Name the first few differing tokens rather than dumping the masks.
-      int shown = 0;
-      for (TokenId id = 0; id < vocabulary.size() && shown < 5; ++id) {
-        if (actual.test(id) == expected.test(id)) continue;
-        INFO("token " << id << " \"" << vocabulary.bytes(id) << "\" oracle " << expected.test(id));
-        CHECK(actual.test(id) == expected.test(id));
-        ++shown;
-      }
-    }
-    REQUIRE(actual == expected);
-    if (step == ids.size()) break;
-    CHECK(actual.test(ids[step]));
-    session.commit(ids[step]);
-    committed += vocabulary.bytes(ids[step]);
-  }
+  glrmask::testing::compare_teacher_forced(grammar, spanner, oracle, vocabulary, encoder, text);
 }
 
 // Commits `pieces` one by one and compares the engines after each, and before the first.
