@@ -61,6 +61,10 @@ int run_compile(const CommandArgs& argv) {
              p.transitions, p.distinct_weights);
   fmt::print("suspended items      {} (max {} per state)\n", p.suspended_items,
              p.max_items_per_state);
+  if (p.guarded_states > 0)
+    fmt::print(
+        "guarded states       {} (holding tokens until a skippable terminal's fate is read)\n",
+        p.guarded_states);
   fmt::print("stack depth read     {} states on the longest acyclic run{}\n",
              p.longest_acyclic_read,
              p.has_cycles ? "; cycles: some runs read arbitrarily deep (right recursion)" : "");

@@ -39,19 +39,24 @@ inline void require_equal_masks(const DenseMask& actual, const DenseMask& expect
   REQUIRE(actual == expected);
 }
 
-// Compares the engine with the oracle after every viable prefix of length <= max_prefix. The
-// vocabulary has every string of 1 or 2 alphabet bytes and the runs of three, so tokens cross
-// lexeme boundaries, emit several labels and end inside lexemes. Returns the prefixes compared.
+// Every string of 1 or 2 alphabet bytes and the runs of three, so tokens cross lexeme
+// boundaries, emit several labels and end inside lexemes.
+inline Vocabulary prefix_vocabulary(const std::string& alphabet) {
+  std::vector<std::string> tokens;
+  for (const std::string& s : strings_up_to(alphabet, 2))
+    if (!s.empty()) tokens.push_back(s);
+  for (const char c : alphabet) tokens.push_back(std::string(3, c));
+  return tiny_vocabulary(tokens);
+}
+
+// Compares the engine with the oracle after every viable prefix of length <= max_prefix, over
+// prefix_vocabulary(alphabet). Returns the prefixes compared.
 inline std::size_t compare_on_prefixes(const EngineFactory& make, const std::string& fixture,
                                        const std::string& alphabet, std::size_t max_prefix,
                                        glr::ParseOptions options = {}) {
   INFO("fixture " << fixture);
   const auto grammar = load_session_fixture(fixture, options);
-  std::vector<std::string> tokens;
-  for (const std::string& s : strings_up_to(alphabet, 2))
-    if (!s.empty()) tokens.push_back(s);
-  for (const char c : alphabet) tokens.push_back(std::string(3, c));
-  const Vocabulary vocabulary = tiny_vocabulary(tokens);
+  const Vocabulary vocabulary = prefix_vocabulary(alphabet);
   wfa::OracleEngine oracle(vocabulary, {.sequential = true});
   const std::unique_ptr<wfa::MaskEngine> engine = make(grammar, vocabulary);
   std::size_t prefixes = 0;

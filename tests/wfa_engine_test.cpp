@@ -66,6 +66,35 @@ TEST_CASE("wfa = oracle with a skippable terminal (SynCode's Go EOS convention)"
   CHECK(compare_on_prefixes(make_wfa, "skippable_eos.lark", "a{}\n; ", 4, skippable) > 0);
 }
 
+TEST_CASE("wfa = oracle where dropping a skippable terminal depends on the states below") {
+  glr::ParseOptions skippable;
+  skippable.skippable = {"EOS"};
+  // The construction must have needed guarded items, or this test checks nothing new.
+  const Vocabulary vocabulary = glrmask::testing::prefix_vocabulary("a(+)\n{}");
+  const auto grammar = load_session_fixture("skippable_eos_nested.lark", skippable);
+  const auto compiled = wfa::CompiledMask::compile(grammar, vocabulary);
+  CHECK(compiled->parser_dwa().stats().guarded_states > 0);
+  CHECK(compare_on_prefixes(make_wfa, "skippable_eos_nested.lark", "a(+)\n{}", 5, skippable) > 100);
+}
+
+TEST_CASE("wfa: skippable terminals are refused where the session can hold two stacks") {
+  // The session drops a skippable terminal only when no stack can shift it; with a forking cell
+  // (GLR policy on an ambiguous grammar) or a lexical tie that is a condition over several
+  // stacks, which the automaton cannot see.
+  glr::ParseOptions skippable;
+  skippable.skippable = {"EOS"};
+  const Vocabulary vocabulary = glrmask::testing::prefix_vocabulary("ab;\n");
+  const auto grammar = glrmask::testing::compile_lark(
+      "start: (s EOS)+\ns: s s | \"a\" | \"b\"\nEOS: /[;\\n]/\n", skippable);
+  REQUIRE(grammar->table().num_conflict_cells() > 0);
+  try {
+    wfa::CompiledMask::compile(grammar, vocabulary);
+    FAIL("compiled");
+  } catch (const Error& error) {
+    CHECK_THAT(error.what(), Catch::Contains("'EOS'") && Catch::Contains("forks on terminal"));
+  }
+}
+
 TEST_CASE("wfa: grammars outside the construction are refused with the rule or terminal named") {
   // A derivation cycle and hidden left recursion make endless reductions; either the construction
   // handles the grammar exactly, or it says which rule never ends.

@@ -42,6 +42,7 @@ struct ParserDwaStats {
   std::size_t distinct_weights = 0;  // distinct non-empty transition weights
   std::size_t suspended_items = 0;   // summed over states
   std::size_t max_items_per_state = 0;
+  std::size_t guarded_states = 0;        // states holding work that waits on a skippable terminal
   std::size_t max_virtual_depth = 0;     // the deepest virtual stack built during construction
   std::size_t longest_acyclic_read = 0;  // stack states read along the longest acyclic run
   bool has_cycles = false;  // some run reads arbitrarily deep (right recursion on one lookahead)

@@ -32,6 +32,7 @@ enum class ContinuationKind : std::uint32_t {
   kNode = 0,    // continue in the label trie at a node: its weights and edges
   kAccept = 1,  // a weight's check succeeded: the payload is the TokenSetId to accept
   kStart = 2,   // a fork's root: the trie root plus the end-of-input check for EOS
+  kGuard = 3,   // can the real stack shift a skippable terminal? (accepts the marker full())
 };
 
 constexpr std::uint32_t continuation(ContinuationKind kind, std::uint32_t payload) {
@@ -76,7 +77,8 @@ constexpr std::uint64_t mix(std::uint64_t key) {
 }
 
 struct ItemsHash {
-  std::size_t operator()(const std::vector<SymbolId>& terminals) const {
+  // Also hashes group lists, flattened (see ParserDwaBuilder::intern_groups).
+  std::size_t operator()(const std::vector<std::uint32_t>& terminals) const {
     std::uint64_t h = terminals.size();
     for (const SymbolId terminal : terminals) h = mix(h ^ terminal);
     return static_cast<std::size_t>(h);
@@ -91,19 +93,39 @@ struct ItemsHash {
   }
 };
 
-using ItemSetId = std::uint32_t;  // 0 = no items
+using ItemSetId = std::uint32_t;    // 0 = no items
+using GroupListId = std::uint32_t;  // 0 = no groups
 
-// What a piece of work yields: the tokens it proved allowed and the items it left suspended.
+// Work that is valid only if some skippable terminals turn out NOT to be shiftable by the real
+// stack: the session drops such a terminal only when no stack can shift it (docs/wfa.md, "Guarded
+// items"). Each guard is the item set of a pending "can it be shifted?" check; the group dies as
+// soon as one guard accepts, and its held tokens and body items become unconditional once every
+// guard has died. Groups nest by uniting their guards, so a group's body is plain items.
+struct Group {
+  std::vector<ItemSetId> guards;  // sorted, unique, non-empty
+  TokenSetId held = TokenSetPool::empty();
+  ItemSetId body = 0;
+
+  friend bool operator==(const Group&, const Group&) = default;
+};
+
+// Suspended work: an item set id, or with kGuardedWork set an index of an interned (item set,
+// group list) pair. Plain item sets are by far the common case (every grammar without skippable
+// terminals), and keeping them one word keeps the memo tables' slots at 16 bytes.
+using WorkId = std::uint32_t;  // 0 = nothing suspended
+constexpr WorkId kGuardedWork = 0x80000000u;
+
+// What a piece of work yields: the tokens it proved allowed and the work it left suspended.
 struct Outcome {
   TokenSetId accepted = TokenSetPool::empty();
-  ItemSetId items = 0;
+  WorkId work = 0;
 };
 
 // Marks a memo entry whose computation is under way: meeting it again means the reductions
 // came back to the same configuration without consuming anything.
 constexpr Outcome kInProgress{TokenSetPool::empty(), 0xffffffffu};
 bool in_progress(const Outcome& outcome) {
-  return outcome.items == kInProgress.items;
+  return outcome.work == kInProgress.work;
 }
 
 }  // namespace
@@ -123,7 +145,10 @@ class ParserDwaBuilder {
         checks_(dwa.num_nodes()),
         checks_done_(dwa.num_nodes(), 0) {
     item_sets_.emplace_back();  // id 0: the empty set
+    item_set_ids_of_items_.emplace_back();
+    group_lists_.emplace_back();  // id 0: no groups
     compute_predecessors();
+    require_single_stack_for_skippables();
     verdicts_ = std::make_unique<ShiftVerdicts>(table_, predecessors_);
     subtrie_tokens_.assign(dwa.num_nodes(), kNotComputed);
   }
@@ -135,17 +160,34 @@ class ParserDwaBuilder {
   struct Collector {
     TokenSetId accepted = TokenSetPool::empty();
     boost::container::small_vector<Item, 8> items;
+    std::vector<Group> groups;
   };
 
   void compute_predecessors();
+  void require_single_stack_for_skippables() const;
   // The tokens a continuation can still accept; an item whose tokens the current transition
   // already accepts cannot add anything below and is dropped.
   TokenSetId pending(std::uint32_t cont);
   TokenSetId subtrie_tokens(lexer::DwaNodeId node);
   // Sort and deduplicate in place, then intern (scratch vectors avoid an allocation per lookup).
   ItemSetId intern_items(std::span<Item> items);
+  GroupListId intern_groups(std::vector<Group>& groups);
+  WorkId make_work(ItemSetId items, GroupListId groups);
+  ItemSetId items_of(WorkId work) const {
+    return (work & kGuardedWork) != 0 ? guarded_work_[work & ~kGuardedWork].first : work;
+  }
+  GroupListId groups_of(WorkId work) const {
+    return (work & kGuardedWork) != 0 ? guarded_work_[work & ~kGuardedWork].second : 0;
+  }
   Outcome finish(Collector& collector);
   void merge(Collector& into, const Outcome& outcome);
+  // Adds `outcome` as work valid only while every guard in `guards` fails to shift.
+  void merge_guarded(Collector& into, const std::vector<ItemSetId>& guards, const Outcome& outcome);
+  // The drop branch of a skippable terminal whose shiftability the top state cannot decide.
+  void drop_skippable(Collector& into, SymbolId terminal, std::uint32_t child,
+                      VirtualStackId stack);
+  // Resumes every item of `items` on the LR state `read`, into `into`.
+  void advance(Collector& into, ItemSetId items, StateId read);
 
   Outcome expand(std::uint32_t cont, VirtualStackId stack);
   Outcome feed(LookaheadId lookahead, std::uint32_t cont, VirtualStackId stack);
@@ -154,13 +196,13 @@ class ParserDwaBuilder {
     std::vector<SymbolId> copy(terminals);
     return intern_lookahead(std::span<SymbolId>(copy));
   }
-  Outcome step(const Item& item, StateId read);
+  Outcome step(const Item& item, std::uint32_t id, StateId read);
   std::uint32_t pair_id(std::uint32_t cont, LookaheadId lookahead);
   [[noreturn]] void throw_endless_reductions(LookaheadId lookahead) const;
   std::uint32_t item_id(const Item& item);
   const std::vector<std::pair<LookaheadId, TokenSetId>>& checks(lexer::DwaNodeId node);
-  std::pair<DwaStateId, TokenSetId> transition(ItemSetId items, StateId read);
-  DwaStateId state_for(ItemSetId items);
+  std::pair<DwaStateId, TokenSetId> transition(DwaStateId state, StateId read);
+  DwaStateId state_for(WorkId work);
   // Queues the transitions of `state` on `reads` that were not queued before.
   void request(DwaStateId state, const std::vector<StateId>& reads);
 
@@ -177,7 +219,14 @@ class ParserDwaBuilder {
   std::vector<Item> scratch_items_;
   std::vector<SymbolId> scratch_terminals_;
   std::vector<std::vector<Item>> item_sets_;
+  // Per item set, item_id() of each item: resuming a set is then one memo lookup per item.
+  std::vector<std::vector<std::uint32_t>> item_set_ids_of_items_;
   std::unordered_map<std::vector<Item>, ItemSetId, ItemsHash> item_set_ids_;
+  std::vector<std::vector<Group>> group_lists_;
+  std::unordered_map<std::vector<std::uint32_t>, GroupListId, ItemsHash> group_list_ids_;
+  std::vector<std::uint32_t> scratch_flat_groups_;
+  std::vector<std::pair<ItemSetId, GroupListId>> guarded_work_;
+  lexer::FlatU64Map guarded_work_ids_;  // (item set, group list) -> index
   std::vector<std::vector<SymbolId>> lookaheads_;
   std::unordered_map<std::vector<SymbolId>, LookaheadId, ItemsHash> lookahead_ids_;
   // Memo tables, keyed by packed 64-bit words: (continuation, lookahead) pairs and items get
@@ -197,11 +246,12 @@ class ParserDwaBuilder {
   std::vector<std::uint32_t> subtrie_tokens_;  // per trie node: TokenSetId value or kNotComputed
   std::vector<StateId> first_reads_;           // states a run may read first
   std::vector<std::vector<StateId>> predecessors_;  // per state, ascending
-  // A Parser DWA state is a set of items. Its transitions are needed on every state that can sit
-  // below a state it was reached by reading, so the reads to expand accumulate per state.
-  std::vector<ItemSetId> states_;
-  std::vector<DwaStateId> state_of_item_set_;  // per item set, or kDeadState
-  std::vector<std::uint64_t> requested_;       // per state, a bitset over LR states
+  // A Parser DWA state is a set of items plus guarded groups. Its transitions are needed on every
+  // state that can sit below a state it was reached by reading, so the reads to expand accumulate
+  // per state.
+  std::vector<WorkId> states_;
+  lexer::FlatU64Map state_ids_;           // work -> state
+  std::vector<std::uint64_t> requested_;  // per state, a bitset over LR states
   std::size_t request_words_ = 0;
   std::vector<std::pair<DwaStateId, StateId>> worklist_;
   std::vector<std::vector<ParserDwaTransition>> transitions_;  // per state, in discovery order
@@ -232,6 +282,37 @@ void ParserDwaBuilder::compute_predecessors() {
     if (first[x] != 0) first_reads_.push_back(x);
 }
 
+void ParserDwaBuilder::require_single_stack_for_skippables() const {
+  if (grammar_.skippable_terminals().empty()) return;
+  const std::string skippable =
+      grammar_.grammar().terminals()[grammar_.skippable_terminals().front()].name;
+  const auto terminal_name = [&](SymbolId terminal) {
+    return terminal < grammar_.grammar().terminals().size()
+               ? grammar_.grammar().terminals()[terminal].name
+               : std::string("$END");
+  };
+  const auto refuse = [&](const std::string& fork) {
+    throw Error(fmt::format(
+        "wfa: the skippable terminal '{}' is dropped only when no stack can shift it, a condition "
+        "over all stacks together, but the Parser DWA decides it per stack; the two agree only "
+        "when the session never holds two stacks, and {} (use --policy lark, or the spanner "
+        "engine)",
+        skippable, fork));
+  };
+  for (StateId state = 0; state < table_.num_states(); ++state)
+    for (std::uint32_t cell = table_.row_begin(state); cell < table_.row_end(state); ++cell)
+      if (table_.cell_actions(cell).size() > 1)
+        refuse(fmt::format("LR state {} forks on terminal '{}'", state,
+                           terminal_name(table_.cell_terminal(cell))));
+  const lexer::LexerDfa& dfa = dwa_.dfa();
+  for (lexer::LabelId label = 0; label < dfa.num_labels(); ++label) {
+    const std::span<const std::uint32_t> tie = dfa.label_terminals(label);
+    if (tie.size() > 1)
+      refuse(fmt::format("the lexer emits a tie between '{}' and '{}'",
+                         dfa.terminals()[tie[0]].name, dfa.terminals()[tie[1]].name));
+  }
+}
+
 ItemSetId ParserDwaBuilder::intern_items(std::span<Item> items) {
   if (items.empty()) return 0;
   std::sort(items.begin(), items.end());
@@ -241,17 +322,116 @@ ItemSetId ParserDwaBuilder::intern_items(std::span<Item> items) {
   const auto id = static_cast<ItemSetId>(item_sets_.size());
   item_sets_.push_back(scratch_items_);
   item_set_ids_.emplace(scratch_items_, id);
+  item_set_ids_of_items_.emplace_back();  // filled when the set is first advanced
   return id;
 }
 
+GroupListId ParserDwaBuilder::intern_groups(std::vector<Group>& groups) {
+  // Canonical form: groups with the same guards merged, sorted by guards, empty ones dropped.
+  std::sort(groups.begin(), groups.end(),
+            [](const Group& a, const Group& b) { return a.guards < b.guards; });
+  std::vector<Group> merged;
+  for (std::size_t i = 0; i < groups.size();) {
+    Group group = groups[i];
+    std::vector<Item> body(item_sets_[group.body]);
+    std::size_t j = i + 1;
+    for (; j < groups.size() && groups[j].guards == group.guards; ++j) {
+      group.held = pool_.unite(group.held, groups[j].held);
+      const std::vector<Item>& more = item_sets_[groups[j].body];
+      body.insert(body.end(), more.begin(), more.end());
+    }
+    if (j > i + 1) group.body = intern_items(body);
+    if (!group.held.is_empty() || group.body != 0) merged.push_back(std::move(group));
+    i = j;
+  }
+  if (merged.empty()) return 0;
+  scratch_flat_groups_.clear();
+  for (const Group& group : merged) {
+    scratch_flat_groups_.push_back(static_cast<std::uint32_t>(group.guards.size()));
+    scratch_flat_groups_.insert(scratch_flat_groups_.end(), group.guards.begin(),
+                                group.guards.end());
+    scratch_flat_groups_.push_back(group.held.value());
+    scratch_flat_groups_.push_back(group.body);
+  }
+  if (const auto it = group_list_ids_.find(scratch_flat_groups_); it != group_list_ids_.end())
+    return it->second;
+  const auto id = static_cast<GroupListId>(group_lists_.size());
+  group_lists_.push_back(std::move(merged));
+  group_list_ids_.emplace(scratch_flat_groups_, id);
+  return id;
+}
+
+WorkId ParserDwaBuilder::make_work(ItemSetId items, GroupListId groups) {
+  if (groups == 0) return items;
+  const auto index = guarded_work_ids_
+                         .find_or_insert(std::uint64_t{items} << 32 | groups,
+                                         static_cast<std::uint32_t>(guarded_work_.size()))
+                         .first;
+  if (index == guarded_work_.size()) guarded_work_.emplace_back(items, groups);
+  if (index >= kGuardedWork) throw Error("wfa: too many guarded Parser DWA configurations");
+  return kGuardedWork | index;
+}
+
 Outcome ParserDwaBuilder::finish(Collector& collector) {
-  return {collector.accepted, intern_items({collector.items.data(), collector.items.size()})};
+  const ItemSetId items = intern_items({collector.items.data(), collector.items.size()});
+  const GroupListId groups = collector.groups.empty() ? 0 : intern_groups(collector.groups);
+  return {collector.accepted, make_work(items, groups)};
 }
 
 void ParserDwaBuilder::merge(Collector& into, const Outcome& outcome) {
   into.accepted = pool_.unite(into.accepted, outcome.accepted);
-  const std::vector<Item>& items = item_sets_[outcome.items];
+  const std::vector<Item>& items = item_sets_[items_of(outcome.work)];
   into.items.insert(into.items.end(), items.begin(), items.end());
+  if ((outcome.work & kGuardedWork) != 0) {
+    const std::vector<Group>& groups = group_lists_[groups_of(outcome.work)];
+    into.groups.insert(into.groups.end(), groups.begin(), groups.end());
+  }
+}
+
+void ParserDwaBuilder::merge_guarded(Collector& into, const std::vector<ItemSetId>& guards,
+                                     const Outcome& outcome) {
+  into.groups.push_back({guards, outcome.accepted, items_of(outcome.work)});
+  for (const Group& inner : group_lists_[groups_of(outcome.work)]) {
+    Group group = inner;
+    group.guards.insert(group.guards.end(), guards.begin(), guards.end());
+    std::sort(group.guards.begin(), group.guards.end());
+    group.guards.erase(std::unique(group.guards.begin(), group.guards.end()), group.guards.end());
+    into.groups.push_back(std::move(group));
+  }
+}
+
+void ParserDwaBuilder::drop_skippable(Collector& into, SymbolId terminal, std::uint32_t child,
+                                      VirtualStackId stack) {
+  // The session drops the terminal iff the stack cannot shift it. The virtual stack may already
+  // decide that; otherwise the check stays pending as a guard that reads on down the real stack.
+  const Outcome shiftable =
+      feed(intern_lookahead({terminal}), continuation(ContinuationKind::kGuard, 0), stack);
+  if (!shiftable.accepted.is_empty()) return;
+  const Outcome dropped = expand(child, stack);
+  if (shiftable.work == 0) {
+    merge(into, dropped);
+  } else {
+    merge_guarded(into, {shiftable.work}, dropped);  // a check suspends plain items
+  }
+}
+
+void ParserDwaBuilder::advance(Collector& into, ItemSetId items, StateId read) {
+  if (item_set_ids_of_items_[items].empty() && items != 0) {
+    std::vector<std::uint32_t> ids;
+    ids.reserve(item_sets_[items].size());
+    for (const Item& item : item_sets_[items]) ids.push_back(item.pops > 0 ? 0 : item_id(item));
+    item_set_ids_of_items_[items] = std::move(ids);
+  }
+  // Indexing, not references: step() may intern item sets and reallocate item_sets_.
+  for (std::size_t i = 0; i < item_sets_[items].size(); ++i) {
+    Item item = item_sets_[items][i];
+    if (item.pops > 0) {
+      --item.pops;
+      into.items.push_back(item);
+    } else {
+      merge(into, step(item, item_set_ids_of_items_[items][i], read));
+    }
+  }
 }
 
 LookaheadId ParserDwaBuilder::intern_lookahead(std::span<SymbolId> terminals) {
@@ -308,6 +488,8 @@ TokenSetId ParserDwaBuilder::pending(std::uint32_t cont) {
       return subtrie_tokens(payload_of(cont));
     case ContinuationKind::kStart:
       return pool_.unite(subtrie_tokens(dwa_.root(payload_of(cont))), eos_);
+    case ContinuationKind::kGuard:
+      return TokenSetPool::full();
   }
   return TokenSetPool::full();
 }
@@ -359,10 +541,9 @@ Outcome ParserDwaBuilder::expand(std::uint32_t cont, VirtualStackId stack) {
             skip = true;
             break;
           case ShiftVerdict::kDepends:
-            throw Error(fmt::format(
-                "wfa: whether LR state {} can shift the skippable terminal '{}' depends on the "
-                "states below it; the Parser DWA construction cannot decide where to drop it",
-                stacks_.top(stack), grammar_.grammar().terminals()[terminal].name));
+            alternatives.push_back(terminal);  // the shift fails by itself where it cannot
+            drop_skippable(collector, terminal, child, stack);
+            break;
         }
       }
     }
@@ -384,17 +565,26 @@ Outcome ParserDwaBuilder::feed(LookaheadId lookahead, std::uint32_t cont, Virtua
   feed_memo_.assign(key, kInProgress);
   max_virtual_depth_ = std::max<std::size_t>(max_virtual_depth_, stacks_.depth(stack));
   const StateId top = stacks_.top(stack);
-  if (kind_of(cont) == ContinuationKind::kAccept) {
+  const bool is_check =
+      kind_of(cont) == ContinuationKind::kAccept || kind_of(cont) == ContinuationKind::kGuard;
+  // What a successful check accepts: the weight's tokens, or for a guard the marker full().
+  const TokenSetId on_success = kind_of(cont) == ContinuationKind::kAccept
+                                    ? TokenSetId{payload_of(cont)}
+                                    : TokenSetPool::full();
+  if (is_check) {
     // A check: one shiftable terminal accepts the weight. Decide at the top state where the
     // table alone can, and keep only the terminals whose fate depends on the states below.
     boost::container::small_vector<SymbolId, 16> open;
     for (const SymbolId terminal : lookaheads_[lookahead]) {
-      // Skippable terminals are always takeable (IncrementalRecognizer::can_take).
-      const ShiftVerdict verdict = terminal != end_of_input_ && grammar_.is_skippable(terminal)
+      // Skippable terminals are always takeable (IncrementalRecognizer::can_take); a guard asks
+      // whether one is really shiftable.
+      const ShiftVerdict verdict = kind_of(cont) == ContinuationKind::kAccept &&
+                                           terminal != end_of_input_ &&
+                                           grammar_.is_skippable(terminal)
                                        ? ShiftVerdict::kSure
                                        : verdicts_->verdict(top, terminal);
       if (verdict == ShiftVerdict::kSure) {
-        const Outcome outcome{TokenSetId{payload_of(cont)}, 0};
+        const Outcome outcome{on_success, 0};
         feed_memo_.assign(key, outcome);
         return outcome;
       }
@@ -439,9 +629,9 @@ Outcome ParserDwaBuilder::feed(LookaheadId lookahead, std::uint32_t cont, Virtua
     }
   }
   Collector collector;
-  if (kind_of(cont) == ContinuationKind::kAccept) {
+  if (is_check) {
     if (accepts || !shifts.empty())
-      collector.accepted = pool_.unite(collector.accepted, TokenSetId{payload_of(cont)});
+      collector.accepted = pool_.unite(collector.accepted, on_success);
   } else {
     for (const StateId target : shifts) merge(collector, expand(cont, stacks_.push(target, stack)));
   }
@@ -509,8 +699,8 @@ std::uint32_t ParserDwaBuilder::item_id(const Item& item) {
   return item_ids_.find_or_insert(key, static_cast<std::uint32_t>(item_ids_.size())).first;
 }
 
-Outcome ParserDwaBuilder::step(const Item& item, StateId read) {
-  const std::uint64_t key = std::uint64_t{item_id(item)} << 32 | read;
+Outcome ParserDwaBuilder::step(const Item& item, std::uint32_t id, StateId read) {
+  const std::uint64_t key = std::uint64_t{id} << 32 | read;
   if (const Outcome* memo = step_memo_.find(key)) return *memo;
   Outcome outcome;
   VirtualStackId stack = stacks_.push(read, VirtualStackPool::kEmpty);
@@ -530,39 +720,67 @@ Outcome ParserDwaBuilder::step(const Item& item, StateId read) {
   return outcome;
 }
 
-std::pair<DwaStateId, TokenSetId> ParserDwaBuilder::transition(ItemSetId items, StateId read) {
+std::pair<DwaStateId, TokenSetId> ParserDwaBuilder::transition(DwaStateId state, StateId read) {
+  const ItemSetId items = items_of(states_[state]);
+  const GroupListId groups = groups_of(states_[state]);
   Collector collector;
-  // Copy: step() may intern new item sets and reallocate item_sets_.
-  const std::vector<Item> current = item_sets_[items];
-  for (const Item& item : current) {
-    if (item.pops > 0) {
-      Item popped = item;
-      --popped.pops;
-      collector.items.push_back(popped);
+  advance(collector, items, read);
+  // Copy: advance() may intern new group lists.
+  const std::vector<Group> guarded = group_lists_[groups];
+  for (const Group& group : guarded) {
+    std::vector<ItemSetId> guards;
+    bool shiftable = false;
+    for (const ItemSetId guard : group.guards) {
+      Collector check;
+      advance(check, guard, read);
+      shiftable = !check.accepted.is_empty();
+      if (shiftable) break;
+      if (!check.items.empty()) guards.push_back(finish(check).work);  // plain items
+    }
+    if (shiftable) continue;  // the session shifts the terminal: the dropped branch is void
+    Collector resumed;
+    advance(resumed, group.body, read);
+    resumed.accepted = pool_.unite(resumed.accepted, group.held);
+    const Outcome body = finish(resumed);
+    if (guards.empty()) {
+      merge(collector, body);
     } else {
-      merge(collector, step(item, read));
+      std::sort(guards.begin(), guards.end());
+      guards.erase(std::unique(guards.begin(), guards.end()), guards.end());
+      merge_guarded(collector, guards, body);
     }
   }
+  if (predecessors_[read].empty()) {
+    // Nothing lies below `read` (the LR start state, the bottom of every stack): items die and
+    // every guard failed, so the held tokens are allowed.
+    for (const Group& group : collector.groups)
+      collector.accepted = pool_.unite(collector.accepted, group.held);
+    collector.items.clear();
+    collector.groups.clear();
+  }
   if (!collector.accepted.is_empty()) {
-    collector.items.erase(std::remove_if(collector.items.begin(), collector.items.end(),
-                                         [&](const Item& item) {
-                                           return pool_.is_subset(pending(item.cont),
-                                                                  collector.accepted);
-                                         }),
+    const auto decided = [&](const Item& item) {
+      return pool_.is_subset(pending(item.cont), collector.accepted);
+    };
+    collector.items.erase(std::remove_if(collector.items.begin(), collector.items.end(), decided),
                           collector.items.end());
+    for (Group& group : collector.groups) {
+      group.held = pool_.subtract(group.held, collector.accepted);
+      std::vector<Item> body(item_sets_[group.body]);
+      body.erase(std::remove_if(body.begin(), body.end(), decided), body.end());
+      group.body = intern_items(body);
+    }
   }
   const Outcome outcome = finish(collector);
-  const DwaStateId target = outcome.items == 0 ? ParserDwa::kDeadState : state_for(outcome.items);
+  const DwaStateId target = outcome.work == 0 ? ParserDwa::kDeadState : state_for(outcome.work);
   return {target, outcome.accepted};
 }
 
-DwaStateId ParserDwaBuilder::state_for(ItemSetId items) {
-  if (state_of_item_set_.size() <= items)
-    state_of_item_set_.resize(std::size_t{items} + 1, ParserDwa::kDeadState);
-  DwaStateId& state = state_of_item_set_[items];
-  if (state == ParserDwa::kDeadState) {
-    state = static_cast<DwaStateId>(states_.size());
-    states_.push_back(items);
+DwaStateId ParserDwaBuilder::state_for(WorkId work) {
+  const auto [state, added] =
+      state_ids_.find_or_insert(work, static_cast<DwaStateId>(states_.size()));
+  if (added) {
+    states_.push_back(work);
     requested_.resize(requested_.size() + request_words_, 0);
     transitions_.emplace_back();
   }
@@ -594,7 +812,7 @@ ParserDwa ParserDwaBuilder::build() {
   while (!worklist_.empty()) {
     const auto [state, read] = worklist_.back();
     worklist_.pop_back();
-    const auto [target, weight] = transition(states_[state], read);
+    const auto [target, weight] = transition(state, read);
     if (target == ParserDwa::kDeadState && weight.is_empty()) continue;
     transitions_[state].push_back({read, target, weight});
     if (target != ParserDwa::kDeadState) request(target, predecessors_[read]);
@@ -616,9 +834,16 @@ ParserDwa ParserDwaBuilder::build() {
   std::sort(weights.begin(), weights.end());
   stats.distinct_weights =
       static_cast<std::size_t>(std::unique(weights.begin(), weights.end()) - weights.begin());
-  for (const ItemSetId items : states_) {
-    stats.suspended_items += item_sets_[items].size();
-    stats.max_items_per_state = std::max(stats.max_items_per_state, item_sets_[items].size());
+  for (const WorkId work : states_) {
+    const GroupListId groups = groups_of(work);
+    std::size_t count = item_sets_[items_of(work)].size();
+    for (const Group& group : group_lists_[groups]) {
+      count += item_sets_[group.body].size();
+      for (const ItemSetId guard : group.guards) count += item_sets_[guard].size();
+    }
+    stats.suspended_items += count;
+    stats.max_items_per_state = std::max(stats.max_items_per_state, count);
+    stats.guarded_states += groups != 0 ? 1 : 0;
   }
   stats.max_virtual_depth = max_virtual_depth_;
   stats.feed_memo_entries = feed_memo_.size();

@@ -8,7 +8,6 @@
 #include "glr/session.h"
 #include "lib/dense_mask.h"
 #include "lib/error.h"
-#include "wfa/spanner_engine.h"
 
 namespace glrmask::wfa {
 
@@ -22,9 +21,10 @@ WfaEngine::WfaEngine(std::shared_ptr<const CompiledMask> compiled, const Vocabul
       terminal_dwa_(compiled_->terminal_dwa()),
       parser_dwa_(compiled_->parser_dwa()),
       cache_(256, pool_.dense_word_count()) {
+  if (vocabulary.size() != pool_.universe_size())
+    throw Error(fmt::format("wfa: the compiled automaton is for a vocabulary of {} ids, not {}",
+                            pool_.universe_size(), vocabulary.size()));
   collected_.reserve(64);
-  if (!compiled_->grammar().skippable_terminals().empty())
-    fallback_ = std::make_unique<SpannerEngine>(compiled_->grammar_ptr(), vocabulary);
 }
 
 void WfaEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> words) {
@@ -43,21 +43,16 @@ void WfaEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> 
     std::fill(words.begin(), words.end(), 0u);
     return;
   }
-  if (fallback_ && session.heads().size() > 1) {
-    fallback_->fill_mask(session, words);
-    counters_[4].value = 1;
-    return;
-  }
   visited_.clear();
   collected_.clear();
   for (const lexer::DwaEntry& entry : terminal_dwa_.enter(session.lexer_configuration())) {
-    counters_[2].value += 1;
+    counters_[kEntries].value += 1;
     const DwaStateId start = parser_dwa_.start_state(entry.fork);
     if (entry.labels.empty()) {
       walk(start, session.heads());
       continue;
     }
-    counters_[3].value += 1;
+    counters_[kEarlyLabelEntries].value += 1;
     glr::GssHeads heads = session.heads();
     bool alive = true;
     for (const lexer::LabelId label : entry.labels) {
@@ -67,11 +62,6 @@ void WfaEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> 
       }
     }
     if (!alive) continue;
-    if (fallback_ && heads.size() > 1) {
-      fallback_->fill_mask(session, words);
-      counters_[4].value = 1;
-      return;
-    }
     walk(start, heads);
   }
   emit(words);
@@ -80,14 +70,14 @@ void WfaEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> 
 void WfaEngine::emit(std::span<std::uint32_t> words) {
   std::sort(collected_.begin(), collected_.end());
   collected_.erase(std::unique(collected_.begin(), collected_.end()), collected_.end());
-  counters_[5].value = static_cast<double>(collected_.size());
+  counters_[kWeights].value = static_cast<double>(collected_.size());
   if (collected_.empty()) {
     std::fill(words.begin(), words.end(), 0u);
     return;
   }
   if (const std::uint32_t* cached = cache_.find(collected_)) {
     std::copy(cached, cached + words.size(), words.begin());
-    counters_[6].value = 1;
+    counters_[kCacheHit].value = 1;
     return;
   }
   pool_.to_dense(collected_.front(), words);
@@ -102,8 +92,9 @@ void WfaEngine::walk(DwaStateId start, std::span<const glr::GssNodeRef> heads) {
   while (!pending_.empty()) {
     const Pending at = pending_.back();
     pending_.pop_back();
-    counters_[0].value += 1;
-    counters_[1].value = std::max(counters_[1].value, static_cast<double>(at.depth + 1));
+    counters_[kPairsVisited].value += 1;
+    counters_[kDepthRead].value =
+        std::max(counters_[kDepthRead].value, static_cast<double>(at.depth + 1));
     const ParserDwaTransition* t = parser_dwa_.find(at.state, at.node->state());
     if (t == nullptr) continue;
     if (!t->weight.is_empty()) collected_.push_back(t->weight);

@@ -10,10 +10,9 @@
 // only step that builds GSS nodes, and most configurations have none.
 //
 // Skippable terminals (SynCode's Go EOS) are dropped by the session only when no stack can shift
-// them, a condition over all stacks together; the automaton decides it per stack. The two agree
-// whenever the GSS has one head, which is the rule under `--policy lark`; for a grammar with
-// skippable terminals and a session with several heads the engine asks the spanner engine
-// instead (counter "fallback_steps").
+// them, a condition over all stacks together; the automaton decides it per stack (guarded items,
+// docs/wfa.md). The two agree because the construction accepts skippable terminals only where
+// the session never holds two stacks (no forking cell, no lexical tie: `--policy lark`).
 //
 // The mask is the union of the weights collected by the walk; recurring unions come from a cache
 // of dense masks (dense_mask_cache.h), so most steps cost the walk and one copy.
@@ -71,7 +70,6 @@ class WfaEngine final : public MaskEngine {
   void emit(std::span<std::uint32_t> words);
 
   std::shared_ptr<const CompiledMask> compiled_;
-  std::unique_ptr<MaskEngine> fallback_;  // for skippable terminals on several heads
   const TokenSetPool& pool_;
   const lexer::TerminalDwa& terminal_dwa_;
   const ParserDwa& parser_dwa_;
@@ -81,11 +79,11 @@ class WfaEngine final : public MaskEngine {
   std::vector<Pending> pending_;
   std::vector<TokenSetId> collected_;
   DenseMaskCache cache_;
-  std::array<EngineCounter, 7> counters_ = {
+  enum Counter { kPairsVisited, kDepthRead, kEntries, kEarlyLabelEntries, kWeights, kCacheHit };
+  std::array<EngineCounter, 6> counters_ = {
       EngineCounter{"gss_pairs_visited", 0}, EngineCounter{"stack_depth_read", 0},
       EngineCounter{"entries", 0},           EngineCounter{"early_label_entries", 0},
-      EngineCounter{"fallback_steps", 0},    EngineCounter{"weights_united", 0},
-      EngineCounter{"mask_cache_hit", 0}};
+      EngineCounter{"weights_united", 0},    EngineCounter{"mask_cache_hit", 0}};
 };
 
 }  // namespace glrmask::wfa
