@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <stdexcept>
 
@@ -39,13 +41,30 @@ void print_latency_row(std::string_view what, const LatencySummary& s) {
              s.count, s.mean_us, s.p50_us, s.p90_us, s.p99_us, s.p999_us, s.max_us);
 }
 
+// Writes the bundled grammar and JSON document as files, so that tools which read files (the
+// experiment harness's --grammar-file/--inputs) run on the same example.
+void write_example(const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  for (const auto& [name, text] : {std::pair{std::string(kDemoGrammarName), kDemoGrammar},
+                                   std::pair{std::string(kDemoJsonName), kDemoJson}}) {
+    std::ofstream out(dir / name, std::ios::binary);
+    out << text;
+    if (!out) throw Error(fmt::format("cannot write {}", (dir / name).string()));
+    fmt::print("{}\n", (dir / name).string());
+  }
+}
+
 }  // namespace
 
 int run_demo(const CommandArgs& argv) {
-  Args args(argv, {"tokenizer", "engine", "compare", "repeat"}, {});
-  args.expect_positional(
-      0, 0,
-      "glrmask demo [--tokenizer NAME|PATH] [--engine NAME] [--compare NAME|none] [--repeat N]");
+  Args args(argv, {"tokenizer", "engine", "compare", "repeat", "write-example"}, {});
+  args.expect_positional(0, 0,
+                         "glrmask demo [--tokenizer NAME|PATH] [--engine NAME] [--compare "
+                         "NAME|none] [--repeat N] [--write-example DIR]");
+  if (const std::string dir = args.value_or("write-example", ""); !dir.empty()) {
+    write_example(dir);
+    return 0;
+  }
   const std::string tokenizer = args.value_or("tokenizer", "llama3");
   const std::string engine_name = args.value_or("engine", "wfa");
   const std::string compare_name = args.value_or("compare", "oracle");

@@ -32,11 +32,12 @@ struct Command {
 
 inline constexpr Command kCommands[] = {
     {"demo",
-     "glrmask demo [--tokenizer NAME|PATH] [--engine NAME] [--compare NAME|none] [--repeat N]",
+     "glrmask demo [--tokenizer NAME|PATH] [--engine NAME] [--compare NAME|none] [--repeat N] "
+     "[--write-example DIR]",
      "the main job on its embedded default: compile the bundled JSON grammar against a real "
      "tokenizer (llama3) for the wfa engine, teacher-force the bundled JSON document, check every "
      "mask against the oracle and print both engines' get_mask latency and commit's, then the "
-     "encoder's throughput",
+     "encoder's throughput; --write-example writes the bundled grammar and document to DIR",
      run_demo},
     {"compile",
      "glrmask compile GRAMMAR|--json-schema FILE|--regex PATTERN|--json --tokenizer NAME|PATH "

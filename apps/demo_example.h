@@ -29,6 +29,7 @@ STRING: ESCAPED_STRING
 %ignore WS
 )GRAMMAR";
 
+inline constexpr std::string_view kDemoJsonName = "bundled-document.json";
 inline constexpr std::string_view kDemoJson =
     R"JSON({"name": "glrmask", "version": [0, 1, 0], "grammars": ["go", "java", "sql", "json"],
  "latency_us": {"p50": 1.5, "p99.9": 42.0}, "exact": true, "notes": null,
