@@ -1,6 +1,6 @@
 // exactness: on every teacher-forced step of every corpus program, each engine's mask against the
-// oracle's, bit for bit, EOS step included. Programs run in parallel (TBB); every worker thread
-// builds its own engines, since an engine keeps per-call scratch state.
+// oracle's (or --reference's), bit for bit, EOS step included. Programs run in parallel (TBB);
+// every worker thread builds its own engines, since an engine keeps per-call scratch state.
 #include <fmt/format.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
@@ -56,20 +56,20 @@ struct EngineTally {
 };
 
 std::string describe_mismatch(const Vocabulary& vocabulary, std::span<const std::uint32_t> engine,
-                              std::span<const std::uint32_t> oracle, const std::string& program,
+                              std::span<const std::uint32_t> reference, const std::string& program,
                               std::size_t step, std::uint64_t offset) {
   std::uint64_t differing = 0;
   std::string listed;
   std::size_t count = 0;
   for (std::size_t word = 0; word < engine.size(); ++word) {
-    std::uint32_t diff = engine[word] ^ oracle[word];
+    std::uint32_t diff = engine[word] ^ reference[word];
     differing += static_cast<std::uint64_t>(__builtin_popcount(diff));
     for (; diff != 0 && count < kTokensListed; diff &= diff - 1, ++count) {
       const auto bit = static_cast<std::uint32_t>(__builtin_ctz(diff));
       const auto token = static_cast<TokenId>(word * 32 + bit);
       listed += fmt::format("{}{} {} ({})", count == 0 ? "" : "; ", token,
                             printable_bytes(vocabulary.bytes(token)),
-                            ((engine[word] >> bit) & 1u) ? "only engine" : "only oracle");
+                            ((engine[word] >> bit) & 1u) ? "only engine" : "only reference");
     }
   }
   return fmt::format("{} step {} byte {}: {} tokens differ: {}", program, step, offset, differing,
@@ -85,13 +85,15 @@ int run_exactness(const StudyOptions& options) {
   const std::vector<std::string> tokenizers = tokenizer_names(
       options, options.small() ? std::vector<std::string>{"llama2", "llama3"}
                                : std::vector<std::string>{"llama2", "llama3", "qwen3", "gemma3"});
-  const std::vector<std::string> engines = engine_names(options, {"oracle"});
-  StudyReport report(options.out_dir, "Exactness: every engine's mask against the oracle's",
+  const std::string& reference = options.reference;
+  const std::vector<std::string> engines = engine_names(options, {"oracle", reference});
+  StudyReport report(options.out_dir,
+                     fmt::format("Exactness: every engine's mask against the {}'s", reference),
                      describe_run(study, options.size_name(), tokenizers));
 
-  ResultTable table({"grammar", "tokenizer", "engine", "programs", "steps", "mismatch_steps",
-                     "oracle_rejections", "seconds", "engine_build_s", "steps_per_s",
-                     "first_mismatch"});
+  ResultTable table({"grammar", "tokenizer", "engine", "reference", "programs", "steps",
+                     "mismatch_steps", "reference_rejections", "seconds", "engine_build_s",
+                     "steps_per_s", "first_mismatch"});
   ResultTable rejections({"grammar", "tokenizer", "program", "rejection"});
   ResultTable plot_data({"label", "steps", "mismatch_steps"});
 
@@ -104,13 +106,13 @@ int run_exactness(const StudyOptions& options) {
       const Vocabulary& vocabulary = tokenizer->vocabulary;
       const std::vector<EncodedText> texts = encode_corpus(corpus, *tokenizer);
       std::vector<EngineTally> tallies(engines.size());
-      std::atomic<std::uint64_t> oracle_rejections{0};
+      std::atomic<std::uint64_t> reference_rejections{0};
       std::atomic<std::size_t> done{0};
       std::mutex rejection_mutex;
       std::vector<std::pair<std::size_t, std::string>> rejection_notes;
 
       struct WorkerEngines {
-        std::unique_ptr<wfa::MaskEngine> oracle;
+        std::unique_ptr<wfa::MaskEngine> reference;
         std::vector<std::unique_ptr<wfa::MaskEngine>> compared;
       };
       std::mutex build_mutex;
@@ -118,7 +120,10 @@ int run_exactness(const StudyOptions& options) {
       tbb::enumerable_thread_specific<WorkerEngines> workers([&] {
         const auto build_started = std::chrono::steady_clock::now();
         WorkerEngines w;
-        w.oracle = make_engine("oracle", grammar, vocabulary);
+        w.reference = make_engine(reference, grammar, vocabulary);
+        if (!w.reference)
+          throw Error(fmt::format("the reference engine {} refuses the {} grammar", reference,
+                                  corpus.name));
         for (const std::string& name : engines)
           w.compared.push_back(make_engine(name, grammar, vocabulary));
         std::lock_guard lock(build_mutex);
@@ -134,29 +139,29 @@ int run_exactness(const StudyOptions& options) {
           const EncodedText& text = texts[index];
           WorkerEngines& w = workers.local();
           glr::Session session(grammar, &vocabulary);
-          DenseMask oracle_mask(static_cast<std::uint32_t>(vocabulary.size()));
+          DenseMask reference_mask(static_cast<std::uint32_t>(vocabulary.size()));
           DenseMask engine_mask(static_cast<std::uint32_t>(vocabulary.size()));
           for (std::size_t step = 0; step <= text.tokens.size(); ++step) {
             if (options.max_steps != 0 && step >= options.max_steps) break;
             const TokenId token = step < text.tokens.size() ? text.tokens[step] : tokenizer->eos;
-            w.oracle->fill_mask(session, oracle_mask.words());
+            w.reference->fill_mask(session, reference_mask.words());
             for (std::size_t e = 0; e < engines.size(); ++e) {
               if (!w.compared[e]) continue;  // the engine refused the grammar
               w.compared[e]->fill_mask(session, engine_mask.words());
               tallies[e].steps.fetch_add(1, std::memory_order_relaxed);
-              if (!(engine_mask == oracle_mask)) {
+              if (!(engine_mask == reference_mask)) {
                 tallies[e].mismatch_steps.fetch_add(1, std::memory_order_relaxed);
                 tallies[e].note(
                     {index, step,
-                     describe_mismatch(vocabulary, engine_mask.words(), oracle_mask.words(),
+                     describe_mismatch(vocabulary, engine_mask.words(), reference_mask.words(),
                                        text.text->name, step, session.byte_offset())});
               }
             }
             // The corpus texts parse, so the oracle must allow their tokens; if it does not, the
             // program stops here and the reason is reported (a corpus or session problem).
             std::string refused;
-            if (!oracle_mask.test(token)) {
-              refused = "the oracle's mask lacks the token";
+            if (!reference_mask.test(token)) {
+              refused = "the reference's mask lacks the token";
             } else {
               try {
                 session.commit(token);
@@ -165,7 +170,7 @@ int run_exactness(const StudyOptions& options) {
               }
             }
             if (!refused.empty()) {
-              oracle_rejections.fetch_add(1);
+              reference_rejections.fetch_add(1);
               std::lock_guard lock(rejection_mutex);
               rejection_notes.emplace_back(
                   index,
@@ -189,30 +194,32 @@ int run_exactness(const StudyOptions& options) {
         const std::uint64_t steps = tallies[e].steps.load();
         total_steps = std::max(total_steps, steps);
         total_mismatches += tallies[e].mismatch_steps.load();
-        table.add_row({corpus.name, tokenizer_name, engines[e], std::to_string(texts.size()),
-                       std::to_string(steps), std::to_string(tallies[e].mismatch_steps.load()),
-                       std::to_string(oracle_rejections.load()), format_fixed(seconds, 1),
-                       format_fixed(build_seconds, 1),
-                       format_fixed(static_cast<double>(steps) / seconds, 1),
-                       tallies[e].first ? tallies[e].first->text
-                       : steps == 0     ? "refused by the engine (see stderr)"
-                                        : ""});
+        table.add_row(
+            {corpus.name, tokenizer_name, engines[e], reference, std::to_string(texts.size()),
+             std::to_string(steps), std::to_string(tallies[e].mismatch_steps.load()),
+             std::to_string(reference_rejections.load()), format_fixed(seconds, 1),
+             format_fixed(build_seconds, 1), format_fixed(static_cast<double>(steps) / seconds, 1),
+             tallies[e].first ? tallies[e].first->text
+             : steps == 0     ? "refused by the engine (see stderr)"
+                              : ""});
       }
       plot_data.add_row({fmt::format("{} {}", corpus.name, tokenizer_name),
                          std::to_string(total_steps), std::to_string(total_mismatches)});
     }
   }
 
-  report.add_text(
-      "Each step: the oracle's mask (every token tried on a copy of the session) and each "
+  report.add_text(fmt::format(
+      "Each step: the {}'s mask (the oracle tries every token on a copy of the session) and each "
       "engine's mask on the same session, compared bit for bit; then the real token is committed. "
       "The last step of a program is EOS. `seconds` is the wall time of the (grammar, tokenizer) "
       "pair with programs spread over all cores, oracle included, engine builds included; "
       "`engine_build_s` sums the builds of every worker thread's engines; `steps_per_s` = steps / "
-      "seconds.");
+      "seconds.",
+      reference));
   report.add_table("exactness", "Mismatching steps per engine", table);
   if (!rejections.rows().empty())
-    report.add_table("rejections", "Programs the oracle stopped (not engine errors)", rejections);
+    report.add_table("rejections", "Programs the reference stopped (not engine errors)",
+                     rejections);
   report.add_data_table("plot", plot_data);
   report.add_plot("exactness", "teacher-forced steps checked and mismatching steps",
                   "set style data histogram\nset style histogram clustered gap 1\n"
@@ -222,7 +229,7 @@ int run_exactness(const StudyOptions& options) {
                   "title 'mismatching steps (+0.5 on the log axis)'");
   report.finish();
   std::uint64_t mismatches = 0;
-  for (const auto& row : table.rows()) mismatches += std::stoull(row[5]);
+  for (const auto& row : table.rows()) mismatches += std::stoull(row[6]);
   return mismatches == 0 ? 0 : 1;
 }
 

@@ -20,6 +20,7 @@ constexpr std::string_view kUsage =
     "go,java,sql,json,python]\n"
     "               [--tokenizers llama2,llama3,...] [--out DIR] [--policy glr|lark]\n"
     "               [--max-programs N] [--max-steps N] [--grammar-file G.lark --inputs F1,F2]\n"
+    "               [--reference ENGINE] (exactness: what the engines are compared with)\n"
     "studies: tail_latency exactness vocab_scaling batch_throughput preprocessing terminal_dwa\n";
 
 struct StudyEntry {
@@ -80,6 +81,8 @@ StudyOptions parse_options(int argc, char** argv) {
       options.max_programs = parse_count(option, value);
     } else if (option == "--max-steps") {
       options.max_steps = parse_count(option, value);
+    } else if (option == "--reference") {
+      options.reference = value;
     } else if (option == "--grammar-file") {
       options.grammar_file = value;
     } else if (option == "--inputs") {

@@ -27,6 +27,9 @@ struct StudyOptions {
   // Caps the teacher-forced programs per grammar and steps per program (0: the size's default).
   std::size_t max_programs = 0;
   std::size_t max_steps = 0;
+  // The engine the exactness study compares against (the oracle unless --reference names a
+  // cheaper engine that was itself checked against the oracle).
+  std::string reference = "oracle";
 
   bool small() const { return size == StudySize::kSmall; }
   const char* size_name() const { return small() ? "small" : "full"; }

@@ -8,5 +8,5 @@ set logscale x
 set xlabel 'latency (us, bucket start)'
 set ylabel 'fraction of steps'
 set key autotitle columnhead
-plot for [i=2:9] 'mask_histogram.csv' using 1:i with steps linewidth 2
+plot for [i=2:13] 'mask_histogram.csv' using 1:i with steps linewidth 2
 
