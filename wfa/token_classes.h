@@ -5,7 +5,14 @@
 // collapse: the wfa engine's get_mask is a union of transition weights (wfa_engine.h), so tokens
 // of one class get the same bit in every mask. It may be finer than "same bit in every mask":
 // a weight that separates two tokens may never be taken without another weight that holds the
-// other one, and a weight may sit on a path no real stack takes.
+// other one, and a weight may sit on a path no real stack takes. It is not a congruence: two
+// tokens of one class get the same bit now but may lead to different futures (an identifier
+// letter and a keyword's first letter), so a class representative cannot be committed in place
+// of the sampled token.
+//
+// Over the Terminal DWA's weights (lexer_classes()) tokens of one class emit the same labels and
+// end in the same lexer fork from every fork, so they are interchangeable for commit as well:
+// a computable refinement of syntactic congruence, like CFGzip's displacement classes.
 //
 // Computation, linear in the summed set sizes: every token gets a 64-bit signature, the XOR of
 // a per-set random value over the sets containing it; tokens are grouped by signature; then an

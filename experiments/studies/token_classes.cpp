@@ -149,7 +149,7 @@ int run_token_classes(const StudyOptions& options) {
   const std::vector<Corpus> corpora = load_corpora(options, {"go", "java", "sql", "json"}, 1);
   const std::vector<std::string> tokenizers = tokenizer_names(
       options, options.small() ? std::vector<std::string>{"llama2", "llama3", "qwen3"}
-                               : std::vector<std::string>{"llama2", "llama3", "qwen3", "gemma3"});
+                               : std::vector<std::string>{"llama2", "llama3", "qwen3", "gemma3", "gptoss"});
   StudyReport report(options.out_dir, "Token equivalence classes (CFGzip Table 1)",
                      describe_run(study, options.size_name(), tokenizers));
   ResultTable table(kColumns);
