@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <ctime>
 #include <map>
 #include <optional>
@@ -53,11 +52,11 @@ std::string quoted(std::string_view bytes) {
 
 // The class of the tokens that are in no weight (special tokens, holes, and tokens no grammar
 // context allows), or nullopt when every token is in some weight.
-std::optional<std::uint32_t> never_allowed_class(const wfa::CompiledMask& compiled,
+std::optional<std::uint32_t> never_allowed_class(const TokenSetPool& pool,
+                                                 std::span<const TokenSetId> weights,
                                                  const wfa::TokenPartition& partition) {
   RoaringBitmap allowed;
-  for (const TokenSetId weight : wfa::mask_weights(compiled.parser_dwa()))
-    allowed |= compiled.pool().get(weight);
+  for (const TokenSetId weight : weights) allowed |= pool.get(weight);
   for (TokenId id = 0; id < partition.universe(); ++id)
     if (!allowed.contains(id)) return partition.class_of(id);
   return std::nullopt;
@@ -91,7 +90,8 @@ Measured measure(const std::string& grammar_label, const std::string& tokenizer_
 
   std::size_t largest = 0, singletons = 0;
   std::vector<std::uint32_t> by_size;
-  const std::optional<std::uint32_t> never = never_allowed_class(*compiled, classes);
+  const std::optional<std::uint32_t> never =
+      never_allowed_class(compiled->pool(), parser_weights, classes);
   for (std::uint32_t c = 0; c < classes.num_classes(); ++c) {
     largest = std::max(largest, classes.class_size(c));
     if (classes.class_size(c) == 1) ++singletons;
@@ -148,8 +148,9 @@ int run_token_classes(const StudyOptions& options) {
   const std::string study = "token_classes";
   const std::vector<Corpus> corpora = load_corpora(options, {"go", "java", "sql", "json"}, 1);
   const std::vector<std::string> tokenizers = tokenizer_names(
-      options, options.small() ? std::vector<std::string>{"llama2", "llama3", "qwen3"}
-                               : std::vector<std::string>{"llama2", "llama3", "qwen3", "gemma3", "gptoss"});
+      options, options.small()
+                   ? std::vector<std::string>{"llama2", "llama3", "qwen3"}
+                   : std::vector<std::string>{"llama2", "llama3", "qwen3", "gemma3", "gptoss"});
   StudyReport report(options.out_dir, "Token equivalence classes (CFGzip Table 1)",
                      describe_run(study, options.size_name(), tokenizers));
   ResultTable table(kColumns);
