@@ -289,3 +289,32 @@ TEST_CASE("preprocessing and terminal_dwa measure each cell in a child process")
   CHECK(std::stoul(dwa[1][column["tokens"]]) > 0);
   check_svg(scratch.path / "dwa" / "terminal_dwa.svg");
 }
+
+TEST_CASE("token_classes partitions the vocabulary of the fixture grammar") {
+  Scratch scratch;
+  const auto result = run_study("token_classes", scratch.path / "classes");
+  INFO(result.output);
+  REQUIRE(result.exit_code == 0);
+  check_header(scratch.path / "classes", "token_classes");
+  const auto table = read_csv(scratch.path / "classes" / "token_classes.csv");
+  check_well_formed_csv(table);
+  auto column = columns_of(table);
+  REQUIRE(table.size() == 2);
+  const auto& row = table[1];
+  CHECK(row[column["grammar"]] == "if_else");
+  CHECK(row[column["note"]].empty());
+  const auto vocabulary = std::stoul(row[column["vocabulary"]]);
+  const auto classes = std::stoul(row[column["classes"]]);
+  // Letters that begin no keyword are interchangeable, so there are fewer classes than tokens.
+  CHECK(classes > 2);
+  CHECK(classes < vocabulary);
+  CHECK(std::stoul(row[column["lexer_classes"]]) >= classes);
+  CHECK(row[column["lexer_refines_parser"]] == "yes");
+  CHECK(row[column["collisions"]] == "0");
+  CHECK(std::stod(row[column["compression"]]) ==
+        Approx(static_cast<double>(vocabulary) / static_cast<double>(classes)).margin(0.05));
+  CHECK(std::stoul(row[column["largest_class"]]) < vocabulary);
+  CHECK(read_file(scratch.path / "classes" / "README.md").find("## Example classes") !=
+        std::string::npos);
+  check_svg(scratch.path / "classes" / "token_classes.svg");
+}

@@ -32,6 +32,7 @@ constexpr StudyEntry kStudies[] = {
     {"tail_latency", run_tail_latency},   {"exactness", run_exactness},
     {"vocab_scaling", run_vocab_scaling}, {"batch_throughput", run_batch_throughput},
     {"preprocessing", run_preprocessing}, {"terminal_dwa", run_terminal_dwa},
+    {"token_classes", run_token_classes},
 };
 
 std::vector<std::string> split_list(const std::string& list) {

@@ -14,6 +14,7 @@ int run_vocab_scaling(const StudyOptions& options);
 int run_batch_throughput(const StudyOptions& options);
 int run_preprocessing(const StudyOptions& options);
 int run_terminal_dwa(const StudyOptions& options);
+int run_token_classes(const StudyOptions& options);
 
 // One measurement in a fresh child process (peak memory belongs to it alone): the program runs
 // itself with `--child KIND ARGS...`; see preprocessing.cpp and terminal_dwa.cpp.
