@@ -31,6 +31,7 @@ constexpr StudyEntry kStudies[] = {
     {"tail_latency", run_tail_latency},   {"exactness", run_exactness},
     {"vocab_scaling", run_vocab_scaling}, {"batch_throughput", run_batch_throughput},
     {"preprocessing", run_preprocessing}, {"terminal_dwa", run_terminal_dwa},
+    {"psc_tables", run_psc_tables},
 };
 
 std::vector<std::string> split_list(const std::string& list) {
@@ -100,6 +101,7 @@ int run(int argc, char** argv) {
   if (argc >= 3 && std::strcmp(argv[1], "--child") == 0) {
     if (std::strcmp(argv[2], "preprocessing") == 0) return run_preprocessing_child(argc, argv);
     if (std::strcmp(argv[2], "terminal_dwa") == 0) return run_terminal_dwa_child(argc, argv);
+    if (std::strcmp(argv[2], "psc_tables") == 0) return run_psc_tables_child(argc, argv);
   }
   const StudyOptions options = parse_options(argc, argv);
   for (const StudyEntry& entry : kStudies)
