@@ -285,7 +285,7 @@ int run_psc_tables(const StudyOptions& options) {
   const std::size_t programs =
       options.max_programs != 0 ? options.max_programs : (options.small() ? 2 : 0);
   const std::size_t schemas =
-      options.max_programs != 0 ? options.max_programs : (options.small() ? 5 : 0);
+      options.max_programs != 0 ? options.max_programs : (options.small() ? 10 : 0);
   const std::vector<GrammarUnit> units = load_units(options, programs, schemas);
   const std::vector<std::string> tokenizers =
       tokenizer_names(options, {"llama3", "qwen3", "gemma3"});
@@ -536,7 +536,7 @@ int run_psc_tables(const StudyOptions& options) {
        {std::tuple{&CompileCell::cpu_s, "Time (CPU s)", 2},
         std::tuple{&CompileCell::peak_mib, "Memory (GiB)", 3},
         std::tuple{&CompileCell::artifact_mib, "Disk (MiB)", 3},
-        std::tuple{&CompileCell::zstd_mib, "Disk, zstd (MiB)", 3}}) {
+        std::tuple{&CompileCell::zstd_mib, "Disk after zstd (MiB)", 3}}) {
     for (const std::string& tok : tokenizer_labels) {
       std::vector<std::string> row = {label, tok};
       for (const std::string& column : columns) {
