@@ -103,65 +103,109 @@ def gg_table1(size):
     return text
 
 
+# PSC's grammar columns and ours (psc_tables: "jsonschema" = one grammar per MaskBench schema).
+PSC_GRAMMARS = (("Java", "java"), ("Go", "go"), ("SQL", "sql"), ("JSON", "jsonschema"))
+
+
+def psc_results(size):
+    d = result_dir("psc_tables", size)
+    return d, (None if d is None else machine_line(d))
+
+
 def psc_table1(size):
     ref = read_csv(REFERENCE / "001_table1.csv")
-    ours = {}  # (tokenizer, grammar, engine) -> mean µs
-    sources = []
-    for study, csv_name in (("vocab_scaling", "vocab_scaling.csv"), ("tail_latency", "summary.csv")):
-        d = result_dir(study, size)
-        if d is None:
-            continue
-        sources.append(machine_line(d))
-        for r in read_csv(d / csv_name):
-            ours[(r["tokenizer"], r["grammar"], r["engine"])] = r["mask_mean"]
-    if not sources:
-        return missing("tail_latency")
-    engines = sorted({k[2] for k in ours})
+    d, source = psc_results(size)
+    if d is None:
+        return missing("psc_tables")
+    ours = {(r["tokenizer"], r["grammar"], r["engine"]): r for r in read_csv(d / "overhead.csv")}
+    engines = list(dict.fromkeys(r[2] for r in ours))
     columns = ["model (ours)", "grammar", "PSC µs", "LLGuidance µs", "GreatGramma µs"]
     columns += [f"{e} µs (ours)" for e in engines]
     rows = []
-    models = list(dict.fromkeys(r["model"] for r in ref))
-    for model in models:
+    for model in dict.fromkeys(r["model"] for r in ref):
         tok = TOKENIZER_OF[model]
         by_method = {r["method"]: r for r in ref if r["model"] == model}
-        for grammar in ("Java", "Go", "SQL", "JSON"):
+        for grammar, ours_name in PSC_GRAMMARS:
             row = [f"{model} ({tok})", grammar, by_method["PSC"][grammar],
                    by_method["LLGuidance"][grammar], by_method["GreatGramma"][grammar]]
-            row += [ours.get((tok, grammar.lower(), e), "—") for e in engines]
+            for e in engines:
+                o = ours.get((tok, ours_name, e))
+                if o is None or o["units"] == "0":
+                    row.append("—")
+                elif not o["mask_mean"]:
+                    row.append("X")
+                elif o["refused_units"] != "0":
+                    row.append(f"{o['mask_mean']} (X {o['refused_units']} of {o['units']})")
+                else:
+                    row.append(o["mask_mean"])
             rows.append(row)
-    return (table(columns, rows) + "\n\nOurs: mean get_mask per teacher-forced step "
-            "(tail_latency where it measured the pair, else vocab_scaling); " +
-            "; ".join(sources) + ".")
+    return (table(columns, rows) + "\n\nOurs: mean wall time per `fill_mask` over every "
+            "teacher-forced step (`experiments/run psc_tables`, `overhead.csv`); " + source + ".")
+
+
+def psc_table2(size):
+    ref = read_csv(REFERENCE / "001_table2.csv")
+    d, source = psc_results(size)
+    if d is None:
+        return missing("psc_tables")
+    ours = {(r["tokenizer"], r["grammar"], r["engine"]): r for r in read_csv(d / "pass_rate.csv")}
+    engines = list(dict.fromkeys(r[2] for r in ours))
+    models = list(dict.fromkeys(r["model"] for r in read_csv(REFERENCE / "001_table1.csv")))
+    columns = ["model (ours)", "grammar", "PSC %", "LLGuidance %", "GreatGramma %"]
+    columns += [f"{e} % (ours)" for e in engines]
+    rows = []
+    # The plain-text Table 2 lost its model labels: its row groups are taken in Table 1's order.
+    for group, model in enumerate(models, start=1):
+        tok = TOKENIZER_OF[model]
+        by_method = {r["method"]: r for r in ref if r["row_group"] == str(group)}
+        for grammar, ours_name in PSC_GRAMMARS:
+            row = [f"{model} ({tok})", grammar, by_method["PSC"][grammar],
+                   by_method["LLGuidance"][grammar], by_method["GreatGramma"][grammar]]
+            for e in engines:
+                o = ours.get((tok, ours_name, e))
+                samples = 0 if o is None else int(o["positives"]) + int(o["negatives"])
+                if samples == 0:
+                    row.append("—")
+                elif int(o["engine_refused_x"]) == samples:
+                    row.append("X")
+                else:
+                    passed = int(o["positives_passed"]) + int(o["negatives_passed"])
+                    cell = f"{o['pass_rate_pct']} ({passed}/{samples})"
+                    if o["engine_refused_x"] != "0":
+                        cell += f", X {o['engine_refused_x']}"
+                    row.append(cell)
+            rows.append(row)
+    return (table(columns, rows) + "\n\nOurs: `experiments/run psc_tables` (`pass_rate.csv`: "
+            "grammar failures and engine disagreements per cell); " + source + ".")
 
 
 def psc_table3(size):
     ref = read_csv(REFERENCE / "001_table3.csv")
-    d = result_dir("preprocessing", size)
+    d, source = psc_results(size)
     if d is None:
-        return missing("preprocessing")
-    ours = read_csv(d / "preprocessing.csv")
-    by_key = {(r["tokenizer"], r["grammar"], r["engine"]): r for r in ours}
-    engines = [e for e in dict.fromkeys(r["engine"] for r in ours) if e != "oracle"]
-    columns = ["model (ours)", "grammar", "PSC s", "PSC GiB"]
-    for e in engines:
-        columns += [f"{e} s", f"{e} GiB"]
+        return missing("psc_tables")
+    ours = {(r["tokenizer"], r["grammar"]): r for r in read_csv(d / "preprocessing.csv")}
+    columns = ["model (ours)", "grammar", "PSC s", "PSC GiB", "PSC MiB (zstd)", "wfa CPU s",
+               "wfa GiB", "wfa MiB", "wfa MiB (zstd)"]
     rows = []
     for model in dict.fromkeys(r["model"] for r in ref):
         tok = TOKENIZER_OF[model]
-        time = next(r for r in ref if r["model"] == model and r["metric"] == "time_s")
-        mem = next(r for r in ref if r["model"] == model and r["metric"] == "memory_gib")
-        for grammar in ("Java", "Go", "SQL", "JSON"):
-            row = [f"{model} ({tok})", grammar, time[grammar], mem[grammar]]
-            for e in engines:
-                o = by_key.get((tok, grammar.lower(), e))
-                if o is None:
-                    row += ["—", "—"]
-                elif o["status"] != "ok":
-                    row += ["refused", "refused"]
-                else:
-                    row += [f"{float(o['offline_s']):.2f}", f"{float(o['peak_mib']) / 1024:.2f}"]
+        metric = {r["metric"]: r for r in ref if r["model"] == model}
+        for grammar, ours_name in PSC_GRAMMARS:
+            row = [f"{model} ({tok})", grammar, metric["time_s"][grammar],
+                   metric["memory_gib"][grammar], metric["disk_mib"][grammar]]
+            o = ours.get((tok, ours_name))
+            if o is None or o["units"] == "0":
+                row += ["—"] * 4
+            elif o["compiled"] == "0":
+                row += ["X"] * 4
+            else:
+                mark = "" if o["compiled"] == o["units"] else f" ({o['compiled']} of {o['units']})"
+                row += [o["cpu_s"] + mark, o["peak_gib"], o["artifact_mib"], o["zstd_mib"] or "—"]
             rows.append(row)
-    return table(columns, rows) + f"\n\nOurs: {machine_line(d)}."
+    return (table(columns, rows) + "\n\nOurs: the wfa compile in a fresh process per grammar "
+            "(JSON: mean over the schemas that compiled), `preprocessing.csv` of "
+            "`experiments/run psc_tables`; " + source + ".")
 
 
 def tail_table(size):
@@ -237,6 +281,7 @@ def cfgzip_table1(size):
 GENERATORS = {
     "000-table1": gg_table1,
     "001-table1": psc_table1,
+    "001-table2": psc_table2,
     "001-table3": psc_table3,
     "tail-latency": tail_table,
     "exactness": exactness_table,

@@ -14,7 +14,7 @@ PACKAGES=(
   libboost-graph-dev libboost-container-dev
   libroaring-dev libtbb-dev libfmt-dev catch2 libbenchmark-dev
   libsimdjson-dev libicu-dev
-  python3 python3-lark python3-jsonschema gnuplot-nox
+  python3 python3-lark python3-jsonschema gnuplot-nox zstd
 )
 
 as_root() {

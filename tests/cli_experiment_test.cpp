@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -192,11 +193,12 @@ TEST_CASE("exactness compares every step of the spanner with the oracle") {
   bool spanner_seen = false;
   for (std::size_t row = 1; row < table.size(); ++row) {
     CHECK(table[row][column["engine"]] != "oracle");
+    CHECK(table[row][column["reference"]] == "oracle");  // the default --reference
     CHECK(table[row][column["steps"]] == std::to_string(expected_steps()));
     if (table[row][column["engine"]] == "spanner") {
       spanner_seen = true;
       CHECK(table[row][column["mismatch_steps"]] == "0");
-      CHECK(table[row][column["oracle_rejections"]] == "0");
+      CHECK(table[row][column["reference_rejections"]] == "0");
     }
   }
   CHECK(spanner_seen);
@@ -317,4 +319,77 @@ TEST_CASE("token_classes partitions the vocabulary of the fixture grammar") {
   CHECK(read_file(scratch.path / "classes" / "README.md").find("## Example classes") !=
         std::string::npos);
   check_svg(scratch.path / "classes" / "token_classes.svg");
+}
+
+TEST_CASE("psc_tables counts pass rates PSC's way and measures the compile artifact") {
+  Scratch scratch;
+  // Negative samples are inputs named *.invalid.*: one the grammar rejects only at EOS (every
+  // token of "if x then" is viable), one it rejects at a token ("else" cannot follow a NAME).
+  const fs::path cut = scratch.path / "cut.invalid.txt";
+  const fs::path bad = scratch.path / "bad.invalid.txt";
+  {
+    std::ofstream(cut) << "if x then";
+    std::ofstream(bad) << "if x else y";
+  }
+  const fs::path out = scratch.path / "psc";
+  auto result = run_command(
+      fmt::format("{} psc_tables --grammar-file {} --inputs {},{},{} --tokenizers {} --engines "
+                  "wfa,oracle,spanner --out {}",
+                  quoted(studies_binary()), quoted(fixture_grammar()), quoted(fixture_input()),
+                  quoted(cut), quoted(bad), quoted(tiny_tokenizer()), quoted(out)));
+  INFO(result.output);
+  REQUIRE(result.exit_code == 0);
+  check_header(out, "psc_tables");
+  const auto pass = read_csv(out / "pass_rate.csv");
+  check_well_formed_csv(pass);
+  auto column = columns_of(pass);
+  REQUIRE(pass.size() == 5);  // three engines and the grammar's own verdict
+  for (std::size_t row = 1; row < pass.size(); ++row) {
+    INFO("row " << pass[row][column["engine"]]);
+    CHECK(pass[row][column["positives"]] == "1");
+    CHECK(pass[row][column["positives_passed"]] == "1");
+    CHECK(pass[row][column["negatives"]] == "2");
+    CHECK(pass[row][column["negatives_passed"]] == "2");
+    CHECK(pass[row][column["engine_refused_x"]] == "0");
+    CHECK(pass[row][column["grammar_rejects_positive"]] == "0");
+    CHECK(pass[row][column["grammar_accepts_negative"]] == "0");
+    CHECK(pass[row][column["engine_disagreements"]] == "0");
+    CHECK(pass[row][column["pass_rate_pct"]] == "100.0");
+  }
+  CHECK(pass[4][column["engine"]] == "grammar (exact)");
+
+  // Table 1 pools every step: the positive's tokens and EOS, the EOS-only negative's tokens and
+  // EOS, and the other negative up to its rejected token.
+  const Encoder encoder = Encoder::load(tiny_tokenizer());
+  const auto overhead = read_csv(out / "overhead.csv");
+  check_well_formed_csv(overhead);
+  column = columns_of(overhead);
+  REQUIRE(overhead.size() == 4);
+  const std::size_t positive_and_cut_steps =
+      expected_steps() + encoder.encode("if x then").size() + 1;
+  for (std::size_t row = 1; row < overhead.size(); ++row) {
+    const std::size_t steps = std::stoul(overhead[row][column["steps"]]);
+    CHECK(steps > positive_and_cut_steps);
+    CHECK(steps <= positive_and_cut_steps + encoder.encode("if x else y").size());
+    CHECK(std::stod(overhead[row][column["mask_mean"]]) > 0);
+  }
+
+  // Table 3: the artifact is the one `glrmask compile -o` writes for the same grammar.
+  const auto units = read_csv(out / "units.csv");
+  check_well_formed_csv(units);
+  column = columns_of(units);
+  REQUIRE(units.size() == 2);
+  CHECK(units[1][column["status"]] == "ok");
+  CHECK(std::stod(units[1][column["peak_mib"]]) >= std::stod(units[1][column["inputs_peak_mib"]]));
+  const fs::path artifact = scratch.path / "if_else.glrmask";
+  const auto compiled = run_command(
+      fmt::format("{} compile {} --tokenizer {} -o {}", quoted(testing::glrmask_binary()),
+                  quoted(fixture_grammar()), quoted(tiny_tokenizer()), quoted(artifact)));
+  INFO(compiled.output);
+  REQUIRE(compiled.exit_code == 0);
+  CHECK(std::stoull(units[1][column["artifact_bytes"]]) == fs::file_size(artifact));
+  if (!units[1][column["zstd_bytes"]].empty())
+    CHECK(std::stoull(units[1][column["zstd_bytes"]]) < fs::file_size(artifact));
+  check_well_formed_csv(read_csv(out / "table3.csv"));
+  check_svg(out / "overhead.svg");
 }

@@ -21,7 +21,8 @@ constexpr std::string_view kUsage =
     "               [--tokenizers llama2,llama3,...] [--out DIR] [--policy glr|lark]\n"
     "               [--max-programs N] [--max-steps N] [--grammar-file G.lark --inputs F1,F2]\n"
     "               [--reference ENGINE] (exactness: what the engines are compared with)\n"
-    "studies: tail_latency exactness vocab_scaling batch_throughput preprocessing terminal_dwa\n";
+    "studies: tail_latency exactness vocab_scaling batch_throughput preprocessing terminal_dwa\n"
+    "         token_classes psc_tables\n";
 
 struct StudyEntry {
   std::string_view name;
@@ -32,7 +33,7 @@ constexpr StudyEntry kStudies[] = {
     {"tail_latency", run_tail_latency},   {"exactness", run_exactness},
     {"vocab_scaling", run_vocab_scaling}, {"batch_throughput", run_batch_throughput},
     {"preprocessing", run_preprocessing}, {"terminal_dwa", run_terminal_dwa},
-    {"token_classes", run_token_classes},
+    {"token_classes", run_token_classes}, {"psc_tables", run_psc_tables},
 };
 
 std::vector<std::string> split_list(const std::string& list) {
@@ -104,6 +105,7 @@ int run(int argc, char** argv) {
   if (argc >= 3 && std::strcmp(argv[1], "--child") == 0) {
     if (std::strcmp(argv[2], "preprocessing") == 0) return run_preprocessing_child(argc, argv);
     if (std::strcmp(argv[2], "terminal_dwa") == 0) return run_terminal_dwa_child(argc, argv);
+    if (std::strcmp(argv[2], "psc_tables") == 0) return run_psc_tables_child(argc, argv);
   }
   const StudyOptions options = parse_options(argc, argv);
   for (const StudyEntry& entry : kStudies)

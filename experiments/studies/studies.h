@@ -15,10 +15,12 @@ int run_batch_throughput(const StudyOptions& options);
 int run_preprocessing(const StudyOptions& options);
 int run_terminal_dwa(const StudyOptions& options);
 int run_token_classes(const StudyOptions& options);
+int run_psc_tables(const StudyOptions& options);
 
 // One measurement in a fresh child process (peak memory belongs to it alone): the program runs
 // itself with `--child KIND ARGS...`; see preprocessing.cpp and terminal_dwa.cpp.
 int run_preprocessing_child(int argc, char** argv);
 int run_terminal_dwa_child(int argc, char** argv);
+int run_psc_tables_child(int argc, char** argv);
 
 }  // namespace glrmask::experiments

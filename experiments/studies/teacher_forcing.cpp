@@ -58,7 +58,9 @@ ForcedRun force_text(const ForcingSetup& setup, const std::vector<TokenId>& toke
           fmt::format("step {}, byte {}, token {}: {}", step, record.byte_offset, token, why);
       run.steps.push_back(std::move(record));
     };
+    run.failure_step = step;
     if (!has(mask.words(), token)) {
+      run.failure_masked = true;
       fail(token == setup.eos ? "EOS is not in the mask" : "the token is not in the mask");
       break;
     }

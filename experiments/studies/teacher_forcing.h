@@ -30,6 +30,10 @@ struct ForcedRun {
   // Set when the engine's mask lacked the real next token (or EOS at the end), or the session
   // refused a token the mask allowed: "step S, byte B, token T: why".
   std::optional<std::string> failure;
+  // With a failure: its step, and whether the mask lacked the token (else the session refused
+  // a token the mask allowed), for callers that classify failures (psc_tables).
+  std::size_t failure_step = 0;
+  bool failure_masked = false;
 };
 
 struct ForcingSetup {
