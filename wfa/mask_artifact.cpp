@@ -1,6 +1,7 @@
 #include "wfa/mask_artifact.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
@@ -152,10 +153,29 @@ std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& 
   std::string bytes = out.take();
   const std::uint64_t sum = checksum64(bytes);
   bytes.append(reinterpret_cast<const char*>(&sum), sizeof sum);
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file) throw Error(fmt::format("{}: cannot open the artifact for writing", path.string()));
-  file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!file) throw Error(fmt::format("{}: cannot write the artifact", path.string()));
+  // A new file renamed over the old one: a process that has the old artifact loaded keeps
+  // reading its (mapped) bytes instead of seeing them change or shrink underneath.
+  std::filesystem::path temporary = path;
+  temporary += fmt::format(".{}.partial", ::getpid());
+  {
+    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+    if (!file)
+      throw Error(fmt::format("{}: cannot open the artifact for writing", temporary.string()));
+    file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    file.close();
+    if (!file) {
+      std::error_code ignored;
+      std::filesystem::remove(temporary, ignored);
+      throw Error(fmt::format("{}: cannot write the artifact", temporary.string()));
+    }
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  if (error) {
+    std::filesystem::remove(temporary, error);
+    throw Error(
+        fmt::format("{}: cannot write the artifact (rename: {})", path.string(), error.message()));
+  }
   return bytes.size();
 }
 
