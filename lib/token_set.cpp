@@ -22,9 +22,28 @@ TokenSetPool::TokenSetPool(std::uint32_t universe_size, ContentHasher hasher)
   static_assert(full().value() == 1);
 }
 
+TokenSetPool TokenSetPool::from_frozen(std::uint32_t universe_size, std::vector<FrozenBitmap> views,
+                                       std::shared_ptr<const void> storage) {
+  TokenSetPool pool(universe_size);
+  if (views.size() >= std::uint64_t{UINT32_MAX} - kFirstView)
+    throw Error("TokenSetPool: more than 2^32 sets");
+  pool.view_storage_ = std::move(storage);
+  pool.views_ = std::move(views);
+  return pool;
+}
+
 // --- interning -----------------------------------------------------------------------------------
 
+void TokenSetPool::index_frozen_views() {
+  hashes_.reserve(distinct_sets());
+  while (hashes_.size() < distinct_sets())
+    hashes_.push_back(hasher_(set_of(static_cast<std::uint32_t>(hashes_.size()))));
+  grow_index();  // re-inserts every hashed id, the views now included
+  while (2 * distinct_sets() >= index_.size()) grow_index();
+}
+
 TokenSetId TokenSetPool::intern(RoaringBitmap set) {
+  if (hashes_.size() < distinct_sets()) index_frozen_views();
   if (set.isEmpty()) return empty();
   if (set.maximum() >= universe_size_) check_token(set.maximum(), "TokenSetPool::intern");
   const std::uint64_t hash = hasher_(set);
@@ -65,13 +84,14 @@ TokenSetId TokenSetPool::find(const RoaringBitmap& set, std::uint64_t hash) cons
     const std::uint32_t id = index_[slot];
     if (id == 0) return empty();
     // Hashes first: a full comparison only on a (rare) equal hash.
-    if (hashes_[id] == hash && sets_[id] == set) return TokenSetId{id};
+    if (hashes_[id] == hash && set_of(id) == set) return TokenSetId{id};
   }
 }
 
 TokenSetId TokenSetPool::insert_new(RoaringBitmap&& set, std::uint64_t hash) {
-  if (sets_.size() >= std::uint64_t{UINT32_MAX}) throw Error("TokenSetPool: more than 2^32 sets");
-  if (2 * sets_.size() >= index_.size()) grow_index();
+  if (distinct_sets() >= std::uint64_t{UINT32_MAX})
+    throw Error("TokenSetPool: more than 2^32 sets");
+  if (2 * distinct_sets() >= index_.size()) grow_index();
   // Sets live for the whole compilation: pay once for the most compact encoding. runOptimize also
   // gives the set its own copy of any container it shared with a copy-on-write bitmap, and with
   // copy-on-write off, copies taken of get() never share (CRoaring counts sharing without atomics,
@@ -79,7 +99,7 @@ TokenSetId TokenSetPool::insert_new(RoaringBitmap&& set, std::uint64_t hash) {
   set.runOptimize();
   set.setCopyOnWrite(false);
   set.shrinkToFit();
-  const auto id = static_cast<std::uint32_t>(sets_.size());
+  const auto id = static_cast<std::uint32_t>(distinct_sets());
   sets_.push_back(std::move(set));
   hashes_.push_back(hash);
   const std::size_t mask = index_.size() - 1;
@@ -92,7 +112,7 @@ TokenSetId TokenSetPool::insert_new(RoaringBitmap&& set, std::uint64_t hash) {
 void TokenSetPool::grow_index() {
   index_.assign(index_.empty() ? 1024 : 2 * index_.size(), 0);
   const std::size_t mask = index_.size() - 1;
-  for (std::uint32_t id = 1; id < sets_.size(); ++id) {
+  for (std::uint32_t id = 1; id < hashes_.size(); ++id) {
     std::size_t slot = static_cast<std::size_t>(hashes_[id]) & mask;
     while (index_[slot] != 0) slot = (slot + 1) & mask;
     index_[slot] = id;
@@ -130,8 +150,8 @@ TokenSetId TokenSetPool::apply(Operation op, TokenSetId a, TokenSetId b) {
                        : op == Operation::kIntersect ? intersect_memo_
                                                      : subtract_memo_;
   if (const std::uint32_t* known = memo.find(a.value(), b.value())) return TokenSetId{*known};
-  const RoaringBitmap& left = sets_[a.value()];
-  const RoaringBitmap& right = sets_[b.value()];
+  const RoaringBitmap& left = set_of(a.value());
+  const RoaringBitmap& right = set_of(b.value());
   RoaringBitmap result = op == Operation::kUnite       ? left | right
                          : op == Operation::kIntersect ? left & right
                                                        : left - right;
@@ -145,31 +165,31 @@ TokenSetId TokenSetPool::apply(Operation op, TokenSetId a, TokenSetId b) {
 bool TokenSetPool::contains(TokenSetId s, TokenId token) const {
   check(s);
   check_token(token, "TokenSetPool::contains");
-  return sets_[s.value()].contains(token);
+  return set_of(s.value()).contains(token);
 }
 
 std::uint64_t TokenSetPool::cardinality(TokenSetId s) const {
   check(s);
-  return sets_[s.value()].cardinality();
+  return set_of(s.value()).cardinality();
 }
 
 bool TokenSetPool::is_subset(TokenSetId a, TokenSetId b) const {
   check(a);
   check(b);
   if (a == b || a.is_empty() || b == full()) return true;
-  return sets_[a.value()].isSubset(sets_[b.value()]);
+  return set_of(a.value()).isSubset(set_of(b.value()));
 }
 
 bool TokenSetPool::intersects(TokenSetId a, TokenSetId b) const {
   check(a);
   check(b);
   if (a.is_empty() || b.is_empty()) return false;
-  return a == b || sets_[a.value()].intersect(sets_[b.value()]);
+  return a == b || set_of(a.value()).intersect(set_of(b.value()));
 }
 
 const RoaringBitmap& TokenSetPool::get(TokenSetId s) const {
   check(s);
-  return sets_[s.value()];
+  return set_of(s.value());
 }
 
 std::vector<TokenId> TokenSetPool::to_vector(TokenSetId s) const {
@@ -189,7 +209,7 @@ void TokenSetPool::to_dense(TokenSetId s, std::span<std::uint32_t> words) const 
     std::fill(words.begin() + static_cast<std::ptrdiff_t>(dense_word_count()), words.end(), 0u);
     return;
   }
-  write_dense(sets_[s.value()], words);
+  write_dense(set_of(s.value()), words);
 }
 
 void TokenSetPool::or_into_dense(TokenSetId s, std::span<std::uint32_t> words) const {
@@ -200,7 +220,7 @@ void TokenSetPool::or_into_dense(TokenSetId s, std::span<std::uint32_t> words) c
     or_dense_words(words, {cached, dense_word_count()});
     return;
   }
-  or_dense(sets_[s.value()], words);
+  or_dense(set_of(s.value()), words);
 }
 
 DenseMask TokenSetPool::to_dense_mask(TokenSetId s) const {
@@ -212,7 +232,7 @@ DenseMask TokenSetPool::to_dense_mask(TokenSetId s) const {
 const std::uint32_t* TokenSetPool::dense_words(TokenSetId s) {
   if (const std::uint32_t* cached = cached_dense_words(s)) return cached;  // checks s
   DenseMask& mask = dense_masks_.emplace_back(universe_size_);
-  write_dense(sets_[s.value()], mask.words());
+  write_dense(set_of(s.value()), mask.words());
   if (dense_slot_.size() <= s.value()) dense_slot_.resize(s.value() + std::size_t{1}, 0);
   dense_slot_[s.value()] = static_cast<std::uint32_t>(dense_masks_.size());
   return mask.data();
@@ -246,9 +266,9 @@ void TokenSetPool::clear_memo() {
 }
 
 void TokenSetPool::check(TokenSetId s) const {
-  if (s.value() >= sets_.size()) {
+  if (s.value() >= distinct_sets()) {
     throw Error(fmt::format("token set id {} was not made by this pool (it holds {} sets)",
-                            s.value(), sets_.size()));
+                            s.value(), distinct_sets()));
   }
 }
 

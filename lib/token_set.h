@@ -18,11 +18,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "lib/dense_mask.h"
 #include "lib/token_id.h"
+#include "lib/token_set_frozen.h"
 #include "lib/token_set_id.h"
 #include "lib/token_set_memo.h"
 #include "lib/token_set_roaring.h"
@@ -37,6 +39,14 @@ class TokenSetPool {
   // Token ids of this pool must be < universe_size (the vocabulary size), which must be >= 1.
   // `hasher` is replaceable so tests can force hash collisions; keep the default otherwise.
   explicit TokenSetPool(std::uint32_t universe_size, ContentHasher hasher = &content_hash);
+
+  // A pool whose sets 2, 3, ... are `views` in that order (after empty() and full()), read in
+  // place from frozen images that `storage` keeps alive: a compiled artifact's token sets
+  // (mask_artifact.h). Nothing is hashed or copied — the views are trusted to be distinct and
+  // neither empty nor full, as the sets of the pool that wrote them were. The first interning
+  // into such a pool hashes them (once), so it then behaves like any other.
+  static TokenSetPool from_frozen(std::uint32_t universe_size, std::vector<FrozenBitmap> views,
+                                  std::shared_ptr<const void> storage);
 
   TokenSetPool(const TokenSetPool&) = delete;  // ids are only meaningful in the pool that made them
   TokenSetPool& operator=(const TokenSetPool&) = delete;
@@ -85,7 +95,7 @@ class TokenSetPool {
   const std::uint32_t* cached_dense_words(TokenSetId s) const;
 
   std::uint32_t universe_size() const { return universe_size_; }
-  std::size_t distinct_sets() const { return sets_.size(); }
+  std::size_t distinct_sets() const { return sets_.size() + views_.size(); }
   std::size_t memo_entries() const;
   std::size_t memo_bytes() const;
   std::size_t dense_cache_bytes() const;
@@ -101,13 +111,27 @@ class TokenSetPool {
   void check_token(TokenId token, const char* what) const;
   void check_dense_span(std::span<std::uint32_t> words) const;
   void grow_index();
+  void index_frozen_views();
+
+  // Set `id`: ids below kFirstView and from kFirstView + views_.size() on live in sets_, the ids
+  // between in views_.
+  static constexpr std::uint32_t kFirstView = 2;
+  const RoaringBitmap& set_of(std::uint32_t id) const {
+    if (id - kFirstView < views_.size()) return views_[id - kFirstView].bitmap();
+    return sets_[id < kFirstView ? id : id - views_.size()];
+  }
 
   std::uint32_t universe_size_;
   ContentHasher hasher_;
   // A deque, so references from get() survive later insertions.
   std::deque<RoaringBitmap> sets_;
-  std::vector<std::uint64_t> hashes_;  // content_hash of sets_[id]
-  // Open-addressing hash index over the set ids (0 = vacant: the empty set is never looked up).
+  std::shared_ptr<const void> view_storage_;  // the frozen images views_ read
+  std::vector<FrozenBitmap> views_;           // never grows once the pool is made
+  // hasher_ of set id, for the ids below hashes_.size(): all of them, except frozen views
+  // before the first interning.
+  std::vector<std::uint64_t> hashes_;
+  // Open-addressing hash index over the hashed set ids (0 = vacant: the empty set is never
+  // looked up).
   std::vector<std::uint32_t> index_;
   TokenSetMemo unite_memo_;
   TokenSetMemo intersect_memo_;

@@ -22,6 +22,7 @@ struct ContainerView {
   const std::uint16_t* values = nullptr;  // sorted, `count` of them
   const rle16_t* runs = nullptr;          // {start, length - 1}, sorted, `count` of them
   std::int32_t count = 0;
+  std::int32_t bitset_cardinality = 0;  // as recorded in a bitset container
 };
 
 constexpr std::size_t kBitsetWords64 = 1024;  // 2^16 bits per container
@@ -39,6 +40,7 @@ void for_each_container(const RoaringBitmap& set, Visit&& visit) {
       case BITSET_CONTAINER_TYPE_CODE:
         view.kind = ContainerView::Kind::kBitset;
         view.bitset = static_cast<const bitset_container_t*>(container)->array;
+        view.bitset_cardinality = static_cast<const bitset_container_t*>(container)->cardinality;
         break;
       case ARRAY_CONTAINER_TYPE_CODE: {
         const auto* c = static_cast<const array_container_t*>(container);
@@ -212,7 +214,112 @@ void check_fits(const RoaringBitmap& set, std::span<std::uint32_t> words) {
   }
 }
 
+// --- validation ----------------------------------------------------------------------------------
+
+constexpr std::int32_t kMaxArrayCardinality = 4096;  // CRoaring's DEFAULT_MAX_SIZE
+
+// The popcount instruction where the machine has it (this loop runs over every bitset of a
+// loaded artifact), a portable fallback elsewhere.
+#if defined(__GNUC__) && defined(__x86_64__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
+std::uint64_t
+count_bits(const std::uint64_t* words, std::size_t count) {
+  std::uint64_t bits = 0;
+  for (std::size_t i = 0; i < count; ++i)
+    bits += static_cast<std::uint64_t>(std::popcount(words[i]));
+  return bits;
+}
+
+// values[0..count) ascends strictly. Arrays make up most of an artifact's token sets, so the
+// comparisons go eight at a time where the compiler has vector extensions (SSE2 on x86-64),
+// without an early exit.
+bool strictly_ascending(const std::uint16_t* values, std::int32_t count) {
+  std::int32_t i = 1;
+  bool descending = false;
+#if defined(__GNUC__)
+  using Lanes = std::uint16_t __attribute__((vector_size(16)));
+  constexpr std::int32_t kLanes = 8;
+  Lanes out_of_order = {};
+  for (; i + kLanes <= count; i += kLanes) {
+    Lanes current;
+    Lanes previous;
+    std::memcpy(&current, values + i, sizeof current);
+    std::memcpy(&previous, values + i - 1, sizeof previous);
+    out_of_order |= static_cast<Lanes>(current <= previous);
+  }
+  for (std::int32_t lane = 0; lane < kLanes; ++lane) descending |= out_of_order[lane] != 0;
+#endif
+  for (; i < count; ++i) descending |= values[i] <= values[i - 1];
+  return !descending;
+}
+
+// The container's defect, or "" (its largest low half goes to `max_low`).
+std::string container_defect(const ContainerView& c, std::uint32_t& max_low) {
+  switch (c.kind) {
+    case ContainerView::Kind::kBitset: {
+      const std::uint64_t bits = count_bits(c.bitset, kBitsetWords64);
+      if (bits == 0 || bits != static_cast<std::uint64_t>(c.bitset_cardinality))
+        return fmt::format("a bitset container records {} ids and holds {}", c.bitset_cardinality,
+                           bits);
+      std::size_t last = kBitsetWords64 - 1;
+      while (c.bitset[last] == 0) --last;
+      max_low = static_cast<std::uint32_t>(64 * last + 63 -
+                                           static_cast<unsigned>(std::countl_zero(c.bitset[last])));
+      return "";
+    }
+    case ContainerView::Kind::kArray:
+      if (c.count < 1 || c.count > kMaxArrayCardinality)
+        return fmt::format("an array container of {} ids", c.count);
+      if (!strictly_ascending(c.values, c.count))
+        return "an array container is not strictly ascending";
+      max_low = c.values[c.count - 1];
+      return "";
+    case ContainerView::Kind::kRun: {
+      if (c.count < 1) return "a run container without runs";
+      std::uint32_t next_free = 0;  // the first low half after the previous run
+      for (std::int32_t i = 0; i < c.count; ++i) {
+        const std::uint32_t start = c.runs[i].value;
+        const std::uint32_t last = start + c.runs[i].length;
+        if ((i > 0 && start < next_free) || last > 0xffff)
+          return fmt::format("run {} of a run container overlaps or leaves the container", i);
+        next_free = last + 1;
+      }
+      max_low = next_free - 1;
+      return "";
+    }
+  }
+  return "a container of unknown type";
+}
+
 }  // namespace
+
+std::string describe_malformation(const RoaringBitmap& set, std::uint32_t universe) {
+  std::string defect;
+  std::int64_t previous_key = -1;
+  std::uint64_t max_id = 0;
+  try {
+    for_each_container(set, [&](const ContainerView& c) {
+      if (!defect.empty()) return;
+      if (static_cast<std::int64_t>(c.key) <= previous_key) {
+        defect = fmt::format("container keys are not ascending ({} after {})", c.key, previous_key);
+        return;
+      }
+      previous_key = c.key;
+      std::uint32_t max_low = 0;
+      if (std::string found = container_defect(c, max_low); !found.empty()) {
+        defect = fmt::format("container {}: {}", c.key, found);
+        return;
+      }
+      max_id = (std::uint64_t{c.key} << 16) | max_low;
+    });
+  } catch (const Error& e) {  // a container type CRoaring does not have
+    return e.what();
+  }
+  if (defect.empty() && previous_key >= 0 && max_id >= universe)
+    defect = fmt::format("holds token id {}, not below the vocabulary size {}", max_id, universe);
+  return defect;
+}
 
 std::uint64_t content_hash(const RoaringBitmap& set) {
   WordStreamHasher hasher;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <roaring/roaring.hh>
 #include <span>
+#include <string>
 
 namespace glrmask {
 
@@ -26,5 +27,14 @@ std::uint64_t content_hash(const RoaringBitmap& set);
 // Both throw glrmask::Error if the set holds an id >= 32 * words.size(). Neither allocates.
 void write_dense(const RoaringBitmap& set, std::span<std::uint32_t> words);
 void or_dense(const RoaringBitmap& set, std::span<std::uint32_t> words);
+
+// What is wrong with a bitmap whose containers came from outside (a frozen image,
+// token_set_frozen.h), or "" when it is well formed: keys strictly ascending; every container
+// non-empty; array containers of at most 4096 strictly ascending values; run containers of
+// ascending, non-overlapping runs that end below 2^16; bitset containers whose recorded
+// cardinality is their number of set bits (CRoaring sizes buffers by it); every id < universe.
+// These are the invariants CRoaring's readers and write_dense / or_dense rely on. Cost: one pass
+// over the containers (popcount over the bitsets).
+std::string describe_malformation(const RoaringBitmap& set, std::uint32_t universe);
 
 }  // namespace glrmask

@@ -1,6 +1,10 @@
-// Compiled artifacts: a written and re-read compilation gives the same masks as the original,
-// and every way an artifact can be wrong (truncated, corrupt, another grammar, other parse
-// options, another tokenizer, not an artifact at all) is refused with an error that says which.
+// Compiled artifacts: a written and re-read compilation is the same automaton with the same
+// token sets and gives the same masks as the original (a fixture grammar, and SynCode's JSON
+// grammar with Llama-3), and every way an artifact can be wrong (truncated, corrupt, another
+// grammar, other parse options, another tokenizer, another format version, not an artifact at
+// all, a damaged token set behind a valid checksum) is refused with an error that says which.
+#include <roaring/roaring.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -8,11 +12,16 @@
 #include <vector>
 
 #include "glr/session.h"
+#include "lib/binary_io.h"
+#include "lib/encoder.h"
 #include "lib/error.h"
 #include "lib/file_io.h"
 #include "lib/lark_loader.h"
+#include "lib/settings.h"
+#include "lib/token_set_frozen.h"
 #include "tests/glr_session_support.h"
 #include "tests/test_support.h"
+#include "tests/wfa_engine_comparison.h"
 #include "tests/wfa_test_support.h"
 #include "wfa/mask_artifact.h"
 #include "wfa/wfa_engine.h"
@@ -30,6 +39,62 @@ std::filesystem::path temp_path(const std::string& name) {
 void write_bytes(const std::filesystem::path& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// The loaded automata are the compiled ones, and every weight is the same token set (the loaded
+// pool numbers its sets differently, so sets are compared by content).
+void require_same_automata(const wfa::CompiledMask& loaded, const wfa::CompiledMask& compiled) {
+  const wfa::ParserDwa& a = loaded.parser_dwa();
+  const wfa::ParserDwa& b = compiled.parser_dwa();
+  REQUIRE(a.num_states() == b.num_states());
+  REQUIRE(a.num_forks() == b.num_forks());
+  for (lexer::ForkId fork = 0; fork < b.num_forks(); ++fork)
+    REQUIRE(a.start_state(fork) == b.start_state(fork));
+  std::size_t weights = 0;
+  for (wfa::DwaStateId state = 0; state < b.num_states(); ++state) {
+    const auto ta = a.transitions(state);
+    const auto tb = b.transitions(state);
+    REQUIRE(ta.size() == tb.size());
+    for (std::size_t i = 0; i < tb.size(); ++i) {
+      REQUIRE(ta[i].read == tb[i].read);
+      REQUIRE(ta[i].target == tb[i].target);
+      REQUIRE(loaded.pool().get(ta[i].weight) == compiled.pool().get(tb[i].weight));
+      weights += tb[i].weight.is_empty() ? 0 : 1;
+    }
+  }
+  CHECK(weights > 0);
+  const lexer::TerminalDwa& ta = loaded.terminal_dwa();
+  const lexer::TerminalDwa& tb = compiled.terminal_dwa();
+  REQUIRE(ta.num_forks() == tb.num_forks());
+  REQUIRE(ta.num_nodes() == tb.num_nodes());
+  for (lexer::ForkId fork = 0; fork < tb.num_forks(); ++fork) {
+    REQUIRE(ta.fork(fork) == tb.fork(fork));
+    REQUIRE(loaded.pool().get(ta.alive(fork)) == compiled.pool().get(tb.alive(fork)));
+  }
+  for (lexer::DwaNodeId node = 0; node < tb.num_nodes(); ++node) {
+    REQUIRE(ta.weights(node).size() == tb.weights(node).size());
+    for (std::size_t i = 0; i < tb.weights(node).size(); ++i)
+      REQUIRE(loaded.pool().get(ta.weights(node)[i].tokens) ==
+              compiled.pool().get(tb.weights(node)[i].tokens));
+  }
+}
+
+// Recomputes the trailing checksum, so that damage inside the file reaches the structural checks.
+void reseal(std::string& bytes) {
+  const std::uint64_t sum =
+      checksum64(std::string_view(bytes.data(), bytes.size() - sizeof(std::uint64_t)));
+  std::memcpy(bytes.data() + bytes.size() - sizeof sum, &sum, sizeof sum);
+}
+
+// Where the frozen image of `set` lies in the artifact (images start 32-byte aligned).
+std::size_t find_image(const std::string& artifact, const RoaringBitmap& set) {
+  std::string image(frozen_size(set), '\0');
+  write_frozen(set, image.data());
+  for (std::size_t at = artifact.find(image); at != std::string::npos;
+       at = artifact.find(image, at + 1))
+    if (at % kFrozenImageAlignment == 0) return at;
+  FAIL("the token set's frozen image is not in the artifact");
+  return 0;
 }
 
 struct Fixture {
@@ -52,6 +117,7 @@ TEST_CASE("artifact: written and read back, the wfa engine gives the same masks"
   CHECK(loaded->parser_dwa().num_states() == compiled->parser_dwa().num_states());
   CHECK(loaded->terminal_dwa().num_forks() == compiled->terminal_dwa().num_forks());
   CHECK(loaded->parser_dwa().stats().transitions == compiled->parser_dwa().stats().transitions);
+  require_same_automata(*loaded, *compiled);
   wfa::WfaEngine original(compiled, f.vocabulary);
   wfa::WfaEngine reloaded(loaded, f.vocabulary);
   std::size_t compared = 0;
@@ -123,4 +189,106 @@ TEST_CASE("artifact: the fingerprints see every input that changes the automaton
   const Vocabulary b = tiny_vocabulary({"x", "z"});
   CHECK(wfa::vocabulary_fingerprint(a) != wfa::vocabulary_fingerprint(b));
   CHECK(wfa::vocabulary_fingerprint(a) == wfa::vocabulary_fingerprint(tiny_vocabulary({"x", "y"})));
+}
+
+TEST_CASE("artifact: another format version, an empty file and a damaged header are refused") {
+  Fixture f;
+  const auto compiled = wfa::CompiledMask::compile(f.grammar, f.vocabulary);
+  const auto path = temp_path("version");
+  wfa::write_mask_artifact(*compiled, f.vocabulary, path);
+  const std::string good = read_text_file(path);
+  auto load = [&] { return wfa::read_mask_artifact(path, f.grammar, f.vocabulary); };
+
+  std::string old = good;
+  const std::uint32_t version = 1;
+  std::memcpy(old.data() + 8, &version, sizeof version);  // after the 8-byte magic
+  write_bytes(path, old);
+  CHECK_THROWS_WITH(load(), Catch::Contains("format version 1, this build reads version " +
+                                            std::to_string(wfa::kMaskArtifactVersion)));
+  write_bytes(path, "");
+  CHECK_THROWS_WITH(load(), Catch::Contains("not a glrmask artifact"));
+  write_bytes(path, good.substr(0, 11));
+  CHECK_THROWS_WITH(load(),
+                    Catch::Contains("not a glrmask artifact") || Catch::Contains("truncated"));
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("artifact: a damaged token set behind a valid checksum is refused, not read") {
+  Fixture f;
+  const auto compiled = wfa::CompiledMask::compile(f.grammar, f.vocabulary);
+  const auto path = temp_path("token_set");
+  wfa::write_mask_artifact(*compiled, f.vocabulary, path);
+  const std::string good = read_text_file(path);
+  auto load = [&] { return wfa::read_mask_artifact(path, f.grammar, f.vocabulary); };
+
+  // A stored weight of several tokens (an array container: its values come first in the image).
+  std::optional<TokenSetId> chosen;
+  for (wfa::DwaStateId state = 0; state < compiled->parser_dwa().num_states() && !chosen; ++state)
+    for (const wfa::ParserDwaTransition& t : compiled->parser_dwa().transitions(state))
+      if (t.weight != TokenSetPool::full() && compiled->pool().cardinality(t.weight) >= 2 &&
+          compiled->pool().get(t.weight).roaring.high_low_container.typecodes[0] ==
+              ARRAY_CONTAINER_TYPE_CODE)
+        chosen = t.weight;
+  REQUIRE(chosen);
+  const RoaringBitmap& set = compiled->pool().get(*chosen);
+  const std::size_t at = find_image(good, set);
+  auto damaged = [&](auto&& damage) {
+    std::string bytes = good;
+    damage(bytes.data() + at);
+    reseal(bytes);
+    write_bytes(path, bytes);
+  };
+
+  damaged([](char* image) {  // swap the first two ids
+    char first[2];
+    std::memcpy(first, image, 2);
+    std::memcpy(image, image + 2, 2);
+    std::memcpy(image + 2, first, 2);
+  });
+  CHECK_THROWS_WITH(load(), Catch::Contains(path.string()) &&
+                                Catch::Contains("byte offset " + std::to_string(at)) &&
+                                Catch::Contains("is malformed") &&
+                                Catch::Contains("not strictly ascending"));
+  damaged([&](char* image) {  // the last id beyond the vocabulary, still ascending
+    const std::uint16_t beyond = 0xfff0;
+    std::memcpy(image + 2 * (set.cardinality() - 1), &beyond, 2);
+  });
+  CHECK_THROWS_WITH(load(), Catch::Contains("is malformed") &&
+                                Catch::Contains("holds token id 65520, not below the "
+                                                "vocabulary size " +
+                                                std::to_string(f.vocabulary.size())));
+  damaged([&](char* image) {  // an unknown container type
+    image[frozen_size(set) - 5] = 9;
+  });
+  CHECK_THROWS_WITH(load(),
+                    Catch::Contains("is malformed") && Catch::Contains("CRoaring does not accept"));
+  // The untouched file still loads.
+  write_bytes(path, good);
+  CHECK(load()->parser_dwa().num_states() == compiled->parser_dwa().num_states());
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("artifact: SynCode's JSON grammar with Llama-3 loads to the automaton it compiled to") {
+  if (!glrmask::testing::require_data_dir("wfa_mask_artifact_test (JSON, Llama-3)")) return;
+  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  const auto grammar =
+      glr::CompiledGrammar::load_lark(data_dir() / "grammars" / "syncode" / "json_grammar.lark");
+  const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
+  const Encoder encoder = Encoder::load(resolve_tokenizer("llama3"));
+  const auto compiled = wfa::CompiledMask::compile(grammar, vocabulary);
+  const auto path = temp_path("json_llama3");
+  wfa::write_mask_artifact(*compiled, vocabulary, path);
+  const auto loaded = wfa::read_mask_artifact(path, grammar, vocabulary);
+  std::filesystem::remove(path);  // the mapping stays valid after the name is gone
+  require_same_automata(*loaded, *compiled);
+
+  // Mask by mask at every teacher-forced step, EOS included, against the fresh compilation.
+  wfa::WfaEngine original(compiled, vocabulary);
+  wfa::WfaEngine reloaded(loaded, vocabulary);
+  const std::string document =
+      R"({"id": 17, "name": "Ada Lovelace", "tags": ["math", "engine", ""], )"
+      R"("ratio": -0.25e3, "ok": true, "next": null, "nested": {"a": [], "b": {"c": [1, 2.5]}}})";
+  const std::size_t steps = glrmask::testing::compare_teacher_forced(grammar, reloaded, original,
+                                                                     vocabulary, encoder, document);
+  CHECK(steps > 40);
 }

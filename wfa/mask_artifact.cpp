@@ -1,12 +1,12 @@
 #include "wfa/mask_artifact.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <fstream>
-#include <sstream>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -14,6 +14,8 @@
 #include "lib/binary_io.h"
 #include "lib/error.h"
 #include "lib/lark_writer.h"
+#include "lib/mapped_file.h"
+#include "lib/token_set_frozen.h"
 
 namespace glrmask::wfa {
 
@@ -21,10 +23,6 @@ namespace {
 
 constexpr char kMagic[8] = {'G', 'L', 'R', 'M', 'A', 'S', 'K', 'A'};
 constexpr std::uint32_t kByteOrderMark = 0x01020304;
-
-std::uint64_t combine(std::uint64_t h, std::string_view bytes) {
-  return checksum64(std::string(reinterpret_cast<const char*>(&h), sizeof h) + std::string(bytes));
-}
 
 }  // namespace
 
@@ -38,22 +36,99 @@ std::uint64_t grammar_fingerprint(const glr::CompiledGrammar& grammar) {
 }
 
 std::uint64_t vocabulary_fingerprint(const Vocabulary& vocabulary) {
-  BinaryWriter out;
-  out.put<std::uint64_t>(vocabulary.size());
-  out.put<std::int64_t>(vocabulary.eos() ? static_cast<std::int64_t>(*vocabulary.eos()) : -1);
+  // Every load computes this over the whole vocabulary, so it streams into two flat buffers: the
+  // tokens' bytes back to back, and per token its length and whether it is special (which also
+  // marks where each token's bytes end).
+  std::string text;
+  text.reserve(8 * vocabulary.size());
+  std::vector<std::uint64_t> shape;
+  shape.reserve(vocabulary.size() + 2);
+  shape.push_back(vocabulary.size());
+  shape.push_back(vocabulary.eos() ? *vocabulary.eos() : ~std::uint64_t{0});
   for (TokenId id = 0; id < vocabulary.size(); ++id) {
-    out.put<std::uint8_t>(vocabulary.is_special(id) ? 1 : 0);
-    out.put_string(vocabulary.bytes(id));
+    const std::string_view bytes = vocabulary.bytes(id);
+    text.append(bytes);
+    shape.push_back(bytes.size() | (vocabulary.is_special(id) ? std::uint64_t{1} << 63 : 0));
   }
-  return combine(0x766f636162ULL, out.bytes());
+  const std::string_view shape_bytes(reinterpret_cast<const char*>(shape.data()),
+                                     shape.size() * sizeof(std::uint64_t));
+  return checksum64(shape_bytes) ^ (checksum64(text) * 0x9e3779b97f4a7c15ULL);
 }
+
+namespace {
+
+constexpr std::uint32_t kTokenSetSectionTag = 0x54455354;  // "TSET"
+
+// Where one frozen token set lies in the image area (offset relative to the area's start).
+struct FrozenImageRef {
+  std::uint64_t offset;
+  std::uint64_t size;
+};
+
+// The token sets section: sets 2.. of the artifact's numbering (0 and 1 are the empty and the
+// full set, which every pool has), each as a CRoaring frozen image, 32-byte aligned.
+void write_token_sets(BinaryWriter& out, const TokenSetPool& pool,
+                      std::span<const TokenSetId> sets) {
+  out.put(kTokenSetSectionTag);
+  std::vector<FrozenImageRef> images;
+  images.reserve(sets.size());
+  std::uint64_t area = 0;
+  for (std::size_t i = 2; i < sets.size(); ++i) {
+    area = (area + kFrozenImageAlignment - 1) / kFrozenImageAlignment * kFrozenImageAlignment;
+    images.push_back({area, frozen_size(pool.get(sets[i]))});
+    area += images.back().size;
+  }
+  out.put_array<FrozenImageRef>(images);
+  out.put<std::uint64_t>(area);
+  out.align(kFrozenImageAlignment);
+  std::string image;
+  for (std::size_t i = 0; i < images.size(); ++i) {
+    out.align(kFrozenImageAlignment);
+    image.assign(images[i].size, '\0');
+    write_frozen(pool.get(sets[i + 2]), image.data());
+    out.put_bytes(image);
+  }
+}
+
+// Views the token sets section in place; `file` keeps the images alive for the pool.
+TokenSetPool read_token_sets(BinaryReader& in, std::uint32_t universe,
+                             std::shared_ptr<const MappedFile> file) {
+  if (in.get<std::uint32_t>("token set section tag") != kTokenSetSectionTag)
+    in.fail("expected the token set section");
+  const std::vector<FrozenImageRef> images = in.get_array<FrozenImageRef>("token set table");
+  const auto area_size = in.get<std::uint64_t>("token set area size");
+  in.align(kFrozenImageAlignment, "token set alignment");
+  const std::size_t area_offset = in.offset();
+  const std::string_view area = in.get_bytes(area_size, "token sets");
+  std::vector<FrozenBitmap> views;
+  views.reserve(images.size());
+  for (std::size_t i = 0; i < images.size(); ++i) {
+    const FrozenImageRef& ref = images[i];
+    const std::size_t at = area_offset + ref.offset;
+    if (ref.offset > area.size() || ref.size > area.size() - ref.offset)
+      throw Error(
+          fmt::format("{}: byte offset {}: token set {} ({} bytes) lies outside the {} "
+                      "bytes of token sets",
+                      in.what(), at, i + 2, ref.size, area.size()));
+    try {
+      views.push_back(FrozenBitmap::view(area.substr(ref.offset, ref.size), universe));
+    } catch (const Error& e) {
+      throw Error(fmt::format("{}: byte offset {}: token set {} is malformed: {}", in.what(), at,
+                              i + 2, e.what()));
+    }
+  }
+  return TokenSetPool::from_frozen(universe, std::move(views), std::move(file));
+}
+
+}  // namespace
 
 std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& vocabulary,
                                 const std::filesystem::path& path) {
-  // Number the token sets the automata use, in first-use order; 0 stays the empty set.
+  // Number the token sets the automata use, in first-use order after the empty and the full set
+  // (which keep their ids 0 and 1, as in every pool), so the loaded pool's ids are the stored ones.
   const TokenSetPool& pool = compiled.pool();
-  std::unordered_map<std::uint32_t, std::uint32_t> stored{{0, 0}};
-  std::vector<TokenSetId> sets{TokenSetPool::empty()};
+  std::unordered_map<std::uint32_t, std::uint32_t> stored{{0, 0}, {1, 1}};
+  std::vector<TokenSetId> sets{TokenSetPool::empty(), TokenSetPool::full()};
   auto stored_id = [&](TokenSetId set) {
     const auto [it, inserted] =
         stored.try_emplace(set.value(), static_cast<std::uint32_t>(sets.size()));
@@ -73,22 +148,34 @@ std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& 
   out.put(vocabulary_fingerprint(vocabulary));
   out.put_string(vocabulary.name());
   out.put<std::uint64_t>(pool.universe_size());
-  out.put<std::uint64_t>(sets.size());
-  std::string buffer;
-  for (std::size_t i = 1; i < sets.size(); ++i) {
-    RoaringBitmap set = pool.get(sets[i]);
-    set.runOptimize();  // smaller on disk; the loaded pool keeps the compact form
-    buffer.resize(set.getSizeInBytes(true));
-    set.write(buffer.data(), true);
-    out.put_string(buffer);
-  }
-  std::string bytes = out.take() + automata.bytes();
+  write_token_sets(out, pool, sets);
+  out.put_bytes(automata.bytes());
+  std::string bytes = out.take();
   const std::uint64_t sum = checksum64(bytes);
   bytes.append(reinterpret_cast<const char*>(&sum), sizeof sum);
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file) throw Error(fmt::format("{}: cannot open the artifact for writing", path.string()));
-  file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!file) throw Error(fmt::format("{}: cannot write the artifact", path.string()));
+  // A new file renamed over the old one: a process that has the old artifact loaded keeps
+  // reading its (mapped) bytes instead of seeing them change or shrink underneath.
+  std::filesystem::path temporary = path;
+  temporary += fmt::format(".{}.partial", ::getpid());
+  {
+    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+    if (!file)
+      throw Error(fmt::format("{}: cannot open the artifact for writing", temporary.string()));
+    file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    file.close();
+    if (!file) {
+      std::error_code ignored;
+      std::filesystem::remove(temporary, ignored);
+      throw Error(fmt::format("{}: cannot write the artifact", temporary.string()));
+    }
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  if (error) {
+    std::filesystem::remove(temporary, error);
+    throw Error(
+        fmt::format("{}: cannot write the artifact (rename: {})", path.string(), error.message()));
+  }
   return bytes.size();
 }
 
@@ -102,17 +189,29 @@ class MaskArtifactReader {
 std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
     const std::filesystem::path& path, std::shared_ptr<const glr::CompiledGrammar> grammar,
     const Vocabulary& vocabulary) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw Error(fmt::format("{}: cannot open the artifact", path.string()));
-  std::ostringstream content;
-  content << file.rdbuf();
-  const std::string bytes = content.str();
   const std::string name = path.string();
+  std::shared_ptr<const MappedFile> file;
+  try {
+    file = MappedFile::open(path);
+  } catch (const Error& e) {
+    throw Error(fmt::format("{} (the artifact)", e.what()));
+  }
+  const std::string_view bytes = file->bytes();
   if (bytes.size() < sizeof kMagic + sizeof(std::uint64_t) ||
       std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
     throw Error(fmt::format("{}: not a glrmask artifact (no 'GLRMASKA' header)", name));
   }
   const std::string_view body(bytes.data(), bytes.size() - sizeof(std::uint64_t));
+  BinaryReader in(body, name);
+  in.get_bytes(sizeof kMagic, "magic");
+  // The version first: an artifact of another format version has another checksum too, and
+  // "compile it again" is the useful message.
+  const auto version = in.get<std::uint32_t>("format version");
+  if (version != kMaskArtifactVersion)
+    in.fail(fmt::format("format version {}, this build reads version {}; compile it again", version,
+                        kMaskArtifactVersion));
+  if (in.get<std::uint32_t>("byte order") != kByteOrderMark)
+    in.fail("written on a machine with another byte order");
   std::uint64_t sum = 0;
   std::memcpy(&sum, bytes.data() + body.size(), sizeof sum);
   if (checksum64(body) != sum)
@@ -120,14 +219,6 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
         fmt::format("{}: checksum mismatch over {} bytes: the artifact is truncated or "
                     "corrupt; compile it again",
                     name, body.size()));
-  BinaryReader in(body, name);
-  in.get_bytes(sizeof kMagic, "magic");
-  const auto version = in.get<std::uint32_t>("format version");
-  if (version != kMaskArtifactVersion)
-    in.fail(fmt::format("format version {}, this build reads version {}; compile it again", version,
-                        kMaskArtifactVersion));
-  if (in.get<std::uint32_t>("byte order") != kByteOrderMark)
-    in.fail("written on a machine with another byte order");
   const auto grammar_id = in.get<std::uint64_t>("grammar fingerprint");
   if (grammar_id != grammar_fingerprint(*grammar))
     in.fail(
@@ -141,35 +232,18 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
   const auto universe = in.get<std::uint64_t>("vocabulary size");
   if (universe != vocabulary.size()) in.fail("vocabulary size differs");
 
-  TokenSetPool pool(static_cast<std::uint32_t>(universe));
-  const auto count = in.get<std::uint64_t>("token set count");
-  std::vector<TokenSetId> ids{TokenSetPool::empty()};
-  ids.reserve(std::min<std::uint64_t>(count, body.size()));
-  for (std::uint64_t i = 1; i < count; ++i) {
-    const std::size_t at = in.offset();
-    const auto size = in.get<std::uint64_t>("token set size");
-    const std::string_view serialized = in.get_bytes(size, "token set");
-    RoaringBitmap set;
-    try {
-      set = RoaringBitmap::readSafe(serialized.data(), serialized.size());
-    } catch (const std::exception&) {
-      throw Error(fmt::format("{}: byte offset {}: token set {} cannot be decoded", name, at, i));
-    }
-    if (!set.isEmpty() && set.maximum() >= universe)
-      throw Error(fmt::format("{}: byte offset {}: token set {} holds token id {} >= {}", name, at,
-                              i, set.maximum(), universe));
-    ids.push_back(pool.intern(std::move(set)));
-  }
+  TokenSetPool pool = read_token_sets(in, static_cast<std::uint32_t>(universe), file);
+  const std::size_t token_sets = pool.distinct_sets();
   auto pool_id = [&](std::uint32_t stored) {
-    if (stored >= ids.size())
-      in.fail(fmt::format("token set {} of {} does not exist", stored, ids.size()));
-    return ids[stored];
+    if (stored >= token_sets)
+      in.fail(fmt::format("token set {} of {} does not exist", stored, token_sets));
+    return TokenSetId{stored};
   };
   lexer::TerminalDwa terminal_dwa = lexer::TerminalDwa::read(in, grammar->dfa(), pool_id);
   std::shared_ptr<CompiledMask> result(
       new CompiledMask(std::move(grammar), std::move(pool), std::move(terminal_dwa)));
   result->parser_dwa_ = ParserDwa::read(in, result->grammar_->table().num_states(),
-                                        result->terminal_dwa_.num_forks(), pool_id);
+                                        result->terminal_dwa_.num_forks(), token_sets);
   result->stats_ = in.get<CompileStats>("compile statistics");
   if (!in.at_end()) in.fail("unexpected bytes after the last section");
   return result;

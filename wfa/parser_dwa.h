@@ -69,12 +69,13 @@ class ParserDwa {
   const ParserDwaStats& stats() const { return stats_; }
   std::size_t size_in_bytes() const;
 
-  // Serialization for compiled artifacts (mask_artifact.h); token sets go through the artifact's
-  // numbering as in TerminalDwa::write/read. read() checks every index against the sizes read
-  // (`lr_states`, `forks`) and throws glrmask::Error naming the byte offset otherwise.
+  // Serialization for compiled artifacts (mask_artifact.h). write() numbers the weights through
+  // `stored_id`; read() takes them as ids of the loaded pool (which numbers its sets as stored)
+  // and checks every index against the sizes given (`lr_states`, `forks`, `token_sets`), throwing
+  // glrmask::Error naming the byte offset otherwise.
   void write(BinaryWriter& out, const std::function<std::uint32_t(TokenSetId)>& stored_id) const;
   static ParserDwa read(BinaryReader& in, std::uint32_t lr_states, std::size_t forks,
-                        const std::function<TokenSetId(std::uint32_t)>& pool_id);
+                        std::size_t token_sets);
 
  private:
   friend class ParserDwaBuilder;

@@ -25,7 +25,7 @@ void ParserDwa::write(BinaryWriter& out,
 }
 
 ParserDwa ParserDwa::read(BinaryReader& in, std::uint32_t lr_states, std::size_t forks,
-                          const std::function<TokenSetId(std::uint32_t)>& pool_id) {
+                          std::size_t token_sets) {
   if (in.get<std::uint32_t>("Parser DWA section tag") != kSectionTag)
     in.fail("expected the Parser DWA section");
   ParserDwa dwa;
@@ -43,10 +43,12 @@ ParserDwa ParserDwa::read(BinaryReader& in, std::uint32_t lr_states, std::size_t
   const std::size_t states = dwa.num_states();
   for (const DwaStateId start : dwa.start_states_)
     if (start >= states) in.fail(fmt::format("a start state {} of {} states", start, states));
-  for (ParserDwaTransition& t : dwa.transitions_) {
+  for (const ParserDwaTransition& t : dwa.transitions_) {
     if ((t.target != kDeadState && t.target >= states) || t.read >= lr_states)
       in.fail("a Parser DWA transition points outside the automaton");
-    t.weight = pool_id(t.weight.value());
+    if (t.weight.value() >= token_sets)
+      in.fail(fmt::format("a Parser DWA transition weighs token set {} of {}", t.weight.value(),
+                          token_sets));
   }
   return dwa;
 }

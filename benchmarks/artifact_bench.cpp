@@ -1,0 +1,115 @@
+// Loading a compiled artifact (`glrmask mask --artifact`): the SynCode JSON, Java and SQL grammars
+// with the Llama-3 vocabulary.
+//   BM_ArtifactLoad/<grammar>  read_mask_artifact: open, checks, checksum, token sets, automata.
+//                              Counters: the file's size and how much the resident set grows
+//                              while one loaded artifact is alive (first iteration): in all, and
+//                              its anonymous part (the rest is the mapped file's pages, shared
+//                              with other processes and reclaimable).
+//   BM_Checksum/<MiB>          checksum64 over a buffer in memory: the part of a load that is
+//                              proportional to the file.
+// Each grammar is compiled once (seconds for Java and SQL) and its artifact kept in the temporary
+// folder under the format version, so reruns skip the compile; a stale file is rebuilt.
+#include <benchmark/benchmark.h>
+#include <malloc.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "glr/compiled_grammar.h"
+#include "lib/binary_io.h"
+#include "lib/error.h"
+#include "lib/settings.h"
+#include "lib/vocabulary.h"
+#include "wfa/mask_artifact.h"
+
+namespace {
+
+using namespace glrmask;
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+const Vocabulary& llama3() {
+  static const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
+  return vocabulary;
+}
+
+// The resident set and its anonymous part (heap, not file pages), from /proc/self/status.
+struct Resident {
+  std::size_t total = 0;
+  std::size_t anonymous = 0;
+};
+Resident resident() {
+  std::ifstream status("/proc/self/status");
+  Resident r;
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmRSS:", 0) == 0) r.total = std::stoull(line.substr(6)) * 1024;
+    if (line.rfind("RssAnon:", 0) == 0) r.anonymous = std::stoull(line.substr(8)) * 1024;
+  }
+  return r;
+}
+
+struct Artifact {
+  std::shared_ptr<const glr::CompiledGrammar> grammar;
+  std::filesystem::path path;
+};
+
+// The artifact of a SynCode grammar, compiled on first use; nullopt without the real data.
+std::optional<Artifact> artifact(const std::string& language) {
+  if (!have_data_dir()) return std::nullopt;
+  Artifact a;
+  a.grammar = glr::CompiledGrammar::load_lark(data_dir() / "grammars" / "syncode" /
+                                              (language + "_grammar.lark"));
+  a.path = std::filesystem::temp_directory_path() /
+           ("glrmask_artifact_bench_" + language + "_v" +
+            std::to_string(wfa::kMaskArtifactVersion) + ".glrmask");
+  try {
+    if (std::filesystem::exists(a.path)) {
+      wfa::read_mask_artifact(a.path, a.grammar, llama3());
+      return a;
+    }
+  } catch (const Error&) {
+    // Another grammar revision or construction: compile it again below.
+  }
+  wfa::write_mask_artifact(*wfa::CompiledMask::compile(a.grammar, llama3()), llama3(), a.path);
+  return a;
+}
+
+void BM_ArtifactLoad(benchmark::State& state, const std::string& language) {
+  const std::optional<Artifact> a = artifact(language);
+  if (!a) {
+    state.SkipWithError("real-data folder absent");
+    return;
+  }
+  bool first = true;
+  for (auto _ : state) {
+    if (first) malloc_trim(0);  // so the staleness check's freed memory is not reused unseen
+    const Resident before = resident();
+    auto loaded = wfa::read_mask_artifact(a->path, a->grammar, llama3());
+    benchmark::DoNotOptimize(loaded.get());
+    if (first) {
+      const Resident after = resident();
+      state.counters["rss_growth_MiB"] = static_cast<double>(after.total - before.total) / kMiB;
+      state.counters["anon_growth_MiB"] =
+          static_cast<double>(after.anonymous - before.anonymous) / kMiB;
+      first = false;
+    }
+  }
+  state.counters["file_MiB"] = static_cast<double>(std::filesystem::file_size(a->path)) / kMiB;
+}
+BENCHMARK_CAPTURE(BM_ArtifactLoad, json, std::string("json"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ArtifactLoad, java, std::string("java"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ArtifactLoad, sql, std::string("sql"))->Unit(benchmark::kMillisecond);
+
+void BM_Checksum(benchmark::State& state) {
+  std::string bytes(static_cast<std::size_t>(state.range(0)) << 20, '\0');
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 131 + (i >> 9));
+  for (auto _ : state) benchmark::DoNotOptimize(checksum64(bytes));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(bytes.size()));
+}
+BENCHMARK(BM_Checksum)->Arg(100)->Unit(benchmark::kMillisecond);
+
+}  // namespace
