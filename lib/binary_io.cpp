@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "lib/error.h"
+#include "lib/hash_mix.h"
 
 namespace glrmask {
 
@@ -19,15 +20,6 @@ namespace {
 
 constexpr std::uint64_t rotate_left(std::uint64_t x, int bits) {
   return (x << bits) | (x >> (64 - bits));
-}
-
-constexpr std::uint64_t finalize(std::uint64_t x) {  // MurmurHash3's fmix64
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb53fe1a85ec9ULL;
-  x ^= x >> 33;
-  return x;
 }
 
 }  // namespace
@@ -61,7 +53,7 @@ std::uint64_t checksum64(std::string_view bytes) {
     rest -= take;
   }
   std::uint64_t h = 0;
-  for (std::size_t lane = 0; lane < kLanes; ++lane) h = finalize(h ^ finalize(lanes[lane] + lane));
+  for (std::size_t lane = 0; lane < kLanes; ++lane) h = fmix64(h ^ fmix64(lanes[lane] + lane));
   return h;
 }
 

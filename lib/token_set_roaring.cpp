@@ -9,6 +9,7 @@
 
 #include "lib/dense_mask.h"
 #include "lib/error.h"
+#include "lib/hash_mix.h"
 
 namespace glrmask {
 namespace {
@@ -63,15 +64,6 @@ void for_each_container(const RoaringBitmap& set, Visit&& visit) {
 }
 
 // --- hashing -------------------------------------------------------------------------------------
-
-constexpr std::uint64_t fmix64(std::uint64_t h) {  // MurmurHash3's finalizer
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  h *= 0xc4ceb53fe1a85ec9ULL;
-  h ^= h >> 33;
-  return h;
-}
 
 // Hashes the stream of (index, bits) of the set's nonzero 64-bit words. Each word is hashed on its
 // own and the results are summed: no dependency chain from word to word, so a bitset container

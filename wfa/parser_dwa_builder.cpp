@@ -16,6 +16,7 @@
 #include "lexer/flat_u64_map.h"
 #include "lexer/fork_ignored_ending.h"
 #include "lib/error.h"
+#include "lib/hash_mix.h"
 #include "wfa/parser_dwa_analysis.h"
 #include "wfa/shift_verdicts.h"
 #include "wfa/virtual_stack.h"
@@ -65,29 +66,18 @@ struct Item {
   friend auto operator<=>(const Item&, const Item&) = default;
 };
 
-// splitmix64's finalizer: every input bit affects every output bit, so keys that differ in one
-// packed field do not collide in the low bits the tables use.
-constexpr std::uint64_t mix(std::uint64_t key) {
-  key ^= key >> 30;
-  key *= 0xbf58476d1ce4e5b9ULL;
-  key ^= key >> 27;
-  key *= 0x94d049bb133111ebULL;
-  key ^= key >> 31;
-  return key;
-}
-
 struct ItemsHash {
   // Also hashes group lists, flattened (see ParserDwaBuilder::intern_groups).
   std::size_t operator()(const std::vector<std::uint32_t>& terminals) const {
     std::uint64_t h = terminals.size();
-    for (const SymbolId terminal : terminals) h = mix(h ^ terminal);
+    for (const SymbolId terminal : terminals) h = splitmix64_mix(h ^ terminal);
     return static_cast<std::size_t>(h);
   }
   std::size_t operator()(const std::vector<Item>& items) const {
     std::uint64_t h = items.size();
     for (const Item& item : items) {
-      h = mix(h ^ (std::uint64_t{item.cont} << 32 | item.lookahead));
-      h = mix(h ^ (std::uint64_t{item.pops} << 32 | item.lhs));
+      h = splitmix64_mix(h ^ (std::uint64_t{item.cont} << 32 | item.lookahead));
+      h = splitmix64_mix(h ^ (std::uint64_t{item.pops} << 32 | item.lhs));
     }
     return static_cast<std::size_t>(h);
   }

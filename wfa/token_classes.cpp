@@ -8,6 +8,7 @@
 
 #include "lexer/terminal_dwa.h"
 #include "lib/error.h"
+#include "lib/hash_mix.h"
 #include "wfa/compiled_mask.h"
 #include "wfa/parser_dwa.h"
 
@@ -15,10 +16,7 @@ namespace glrmask::wfa {
 
 std::uint64_t random_set_signature(std::uint32_t set_index) {
   // SplitMix64: distinct inputs give well-spread, independent-looking 64-bit outputs.
-  std::uint64_t z = set_index + 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
+  return splitmix64_mix(set_index + 0x9e3779b97f4a7c15ull);
 }
 
 namespace {
