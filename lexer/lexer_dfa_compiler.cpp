@@ -93,9 +93,14 @@ class LexerDfaAssembler {
           std::vector<uint32_t>(subset->matched.begin() + subset->matched_begin[s],
                                 subset->matched.begin() + subset->matched_begin[s + 1])));
     }
+    // The start state means "between lexemes" to the session and the Terminal DWA (can_finish,
+    // fork boundaries): it must not merge with a state inside a lexeme that happens to behave
+    // alike (for `/(a|b)*abb/` the state after "b" does), so it starts in a block of its own.
+    std::vector<uint32_t> initial_block = subset_label;
+    initial_block[subset->start] = UINT32_MAX;
     uint32_t num_blocks = 0;
     const std::vector<uint32_t> block = minimize_dfa(
-        subset->next, subset->num_states, subset->classes.count(), subset_label, num_blocks);
+        subset->next, subset->num_states, subset->classes.count(), initial_block, num_blocks);
     lay_out(*subset, block, num_blocks, subset_label);
     compute_final_states();
     compute_viable_terminals();

@@ -41,7 +41,12 @@ class SubsetBuilder {
     std::vector<uint32_t> list;
     ++epoch_;
     for (uint32_t start : nfa_.starts) add_closure(start, list);
-    dfa.start = intern(std::move(list));
+    // The start state stays apart from any state with the same threads reached by reading bytes
+    // (for /a*b/, the state after "a"): "in the start state" must mean "between lexemes" to the
+    // session and the Terminal DWA (docs/glr.md). It is therefore not entered in ids_.
+    start_list_ = std::move(list);
+    dfa.start = static_cast<uint32_t>(lists_.size());
+    lists_.push_back(&start_list_);
 
     std::vector<uint32_t> next_list;
     for (uint32_t state = 0; state < lists_.size(); ++state) {
@@ -124,6 +129,7 @@ class SubsetBuilder {
   uint32_t epoch_ = 0;
   std::vector<uint32_t> stack_;
   std::unordered_map<std::vector<uint32_t>, uint32_t, ThreadListHash> ids_;
+  std::vector<uint32_t> start_list_;  // the start state's threads (not in ids_)
   std::vector<const std::vector<uint32_t>*> lists_;
 };
 

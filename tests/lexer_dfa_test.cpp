@@ -32,8 +32,9 @@ using Names = std::vector<std::string>;
 TEST_CASE("minimization reaches the textbook state counts") {
   // [a-z]+ : start, "in a word", dead.
   CHECK(compile_lexer_dfa(std::vector{pattern("W", "[a-z]+")}).num_states() == 3);
-  // (a|b)*abb : the Dragon Book's minimal DFA has 4 states; plus the dead state.
-  CHECK(compile_lexer_dfa(std::vector{pattern("T", "(a|b)*abb")}).num_states() == 5);
+  // (a|b)*abb : the Dragon Book's minimal DFA has 4 states; plus the dead state, plus the start
+  // state kept apart from the state after "b" (which the textbook merges with it).
+  CHECK(compile_lexer_dfa(std::vector{pattern("T", "(a|b)*abb")}).num_states() == 6);
   // Keywords over identifiers: start, i, if, in, int, other identifier, dead. The keyword states
   // stay apart from the identifier state because their labels differ.
   const LexerDfa keywords = compile_lexer_dfa(std::vector{
@@ -43,6 +44,19 @@ TEST_CASE("minimization reaches the textbook state counts") {
   // Two spellings of one language end up as one automaton.
   CHECK(compile_lexer_dfa(std::vector{pattern("A", "(?:ab|a)(?:b)*")}).num_states() ==
         compile_lexer_dfa(std::vector{pattern("A", "ab*")}).num_states());
+}
+
+TEST_CASE("the start state is never merged with a state inside a lexeme") {
+  // The session and the Terminal DWA read "in the start state" as "between lexemes"
+  // (docs/glr.md). For /a*b/ the state after "a" accepts exactly what the start state accepts;
+  // a plain minimization would merge them and a pending "a" would look like a boundary.
+  const LexerDfa dfa = compile_lexer_dfa(std::vector{pattern("X", "a*b")});
+  CHECK(run(dfa, "a") != dfa.start_state());
+  CHECK(run(dfa, "aaa") == run(dfa, "a"));
+  CHECK(run(dfa, "ab") != LexerDfa::kDeadState);
+  const LexerDfa textbook = compile_lexer_dfa(std::vector{pattern("T", "(a|b)*abb")});
+  CHECK(run(textbook, "b") != textbook.start_state());
+  CHECK(run(textbook, "abb") != run(textbook, "b"));
 }
 
 TEST_CASE("the dead state is 0 and absorbs everything") {

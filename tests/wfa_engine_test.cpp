@@ -77,6 +77,10 @@ TEST_CASE("wfa = oracle where dropping a skippable terminal depends on the state
   CHECK(compare_on_prefixes(make_wfa, "skippable_eos_nested.lark", "a(+)\n{}", 5, skippable) > 100);
 }
 
+TEST_CASE("wfa = oracle where a state inside a lexeme looks like the start state") {
+  CHECK(compare_on_prefixes(make_wfa, "start_state_lookalike.lark", "ab", 5) > 10);
+}
+
 TEST_CASE("wfa: skippable terminals are refused where the session can hold two stacks") {
   // The session drops a skippable terminal only when no stack can shift it; with a forking cell
   // (GLR policy on an ambiguous grammar) or a lexical tie that is a condition over several

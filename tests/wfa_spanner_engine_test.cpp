@@ -25,6 +25,12 @@ using glrmask::testing::tiny_vocabulary;
 
 namespace {
 
+glr::ParseOptions skippable_eos() {
+  glr::ParseOptions options;
+  options.skippable = {"EOS"};
+  return options;
+}
+
 std::unique_ptr<wfa::MaskEngine> make_spanner(
     const std::shared_ptr<const glr::CompiledGrammar>& grammar, const Vocabulary& vocabulary) {
   return std::make_unique<wfa::SpannerEngine>(grammar, vocabulary);
@@ -83,6 +89,8 @@ TEST_CASE("spanner = oracle on small grammars with a hand-made vocabulary") {
   check_against_oracle("cyclic.lark", "a ", 6);
   check_against_oracle("hidden_left_recursion.lark", "nxy ", 5);
   check_against_oracle("hidden_right_recursion.lark", "ab ", 6);
+  check_against_oracle("start_state_lookalike.lark", "ab", 5);
+  check_against_oracle("skippable_eos_nested.lark", "a(+)\n{}", 4, skippable_eos());
   glr::ParseOptions skippable;
   skippable.skippable = {"EOS"};
   check_against_oracle("skippable_eos.lark", "a{}\n; ", 4, skippable);
