@@ -8,4 +8,4 @@ set logscale y
 set xlabel 'vocabulary size (tokens)'
 set ylabel 'mean get_mask latency (us)'
 set key autotitle columnhead
-plot for [i=2:5] 'plot.csv' using 1:i with linespoints linewidth 2 pointtype 7
+plot for [i=2:7] 'plot.csv' using 1:i with linespoints linewidth 2 pointtype 7
