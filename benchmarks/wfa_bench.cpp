@@ -1,6 +1,8 @@
 // The wfa engine's hot paths on the SynCode grammars with the Llama-3 vocabulary.
 //   BM_WfaGetMask/<grammar>   one fill_mask (dense mask included) per step of a teacher-forced
 //                             real program (json, java, sql, go), the steps taken round robin
+//                             (after the first round the dense-mask cache answers most steps)
+//   BM_WfaGetMaskUncached/<g> the same with the cache off: every step unites its weights
 //   BM_WfaArtifactLoad/json   reading a compiled artifact back (checks and token sets included)
 //   BM_WfaCompile/json        grammar x vocabulary -> Terminal DWA and Parser DWA
 // The grammar compile of Java/SQL (seconds) is measured by `glrmask compile` and the
@@ -74,13 +76,13 @@ std::optional<Workload> workload(const std::string& language) {
   return w;
 }
 
-void BM_WfaGetMask(benchmark::State& state, const std::string& language) {
+void get_mask(benchmark::State& state, const std::string& language, std::size_t cache_slots) {
   const std::optional<Workload> w = workload(language);
   if (!w) {
     state.SkipWithError("real-data folder absent");
     return;
   }
-  wfa::WfaEngine engine(w->compiled, *w->vocabulary);
+  wfa::WfaEngine engine(w->compiled, *w->vocabulary, cache_slots);
   DenseMask mask(static_cast<std::uint32_t>(w->vocabulary->size()));
   std::size_t step = 0;
   for (auto _ : state) {
@@ -91,10 +93,22 @@ void BM_WfaGetMask(benchmark::State& state, const std::string& language) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
   state.counters["steps"] = static_cast<double>(w->steps.size());
 }
+
+void BM_WfaGetMask(benchmark::State& state, const std::string& language) {
+  get_mask(state, language, wfa::WfaEngine::kDefaultDenseCacheSlots);
+}
+// Every step unites its weights into the dense mask: the cost of a result not seen before.
+void BM_WfaGetMaskUncached(benchmark::State& state, const std::string& language) {
+  get_mask(state, language, 0);
+}
 BENCHMARK_CAPTURE(BM_WfaGetMask, json, std::string("json"))->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_WfaGetMask, java, std::string("java"))->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_WfaGetMask, sql, std::string("sql"))->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_WfaGetMask, go, std::string("go"))->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_WfaGetMaskUncached, json, std::string("json"))->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_WfaGetMaskUncached, java, std::string("java"))->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_WfaGetMaskUncached, sql, std::string("sql"))->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_WfaGetMaskUncached, go, std::string("go"))->Unit(benchmark::kMicrosecond);
 
 void BM_WfaArtifactLoad(benchmark::State& state) {
   const std::optional<Workload> w = workload("json");

@@ -15,12 +15,13 @@ WfaEngine::WfaEngine(std::shared_ptr<const glr::CompiledGrammar> grammar,
                      const Vocabulary& vocabulary)
     : WfaEngine(CompiledMask::compile(std::move(grammar), vocabulary), vocabulary) {}
 
-WfaEngine::WfaEngine(std::shared_ptr<const CompiledMask> compiled, const Vocabulary& vocabulary)
+WfaEngine::WfaEngine(std::shared_ptr<const CompiledMask> compiled, const Vocabulary& vocabulary,
+                     std::size_t dense_cache_slots)
     : compiled_(std::move(compiled)),
       pool_(compiled_->pool()),
       terminal_dwa_(compiled_->terminal_dwa()),
       parser_dwa_(compiled_->parser_dwa()),
-      cache_(256, pool_.dense_word_count()) {
+      cache_(dense_cache_slots, pool_.dense_word_count()) {
   if (vocabulary.size() != pool_.universe_size())
     throw Error(fmt::format("wfa: the compiled automaton is for a vocabulary of {} ids, not {}",
                             pool_.universe_size(), vocabulary.size()));

@@ -48,8 +48,12 @@ class WfaEngine final : public MaskEngine {
   // (parser_dwa_builder.h).
   WfaEngine(std::shared_ptr<const glr::CompiledGrammar> grammar, const Vocabulary& vocabulary);
   // Uses an existing compilation (built, or loaded from an artifact) of the grammar against
-  // `vocabulary`, which must outlive the engine.
-  WfaEngine(std::shared_ptr<const CompiledMask> compiled, const Vocabulary& vocabulary);
+  // `vocabulary`, which must outlive the engine. `dense_cache_slots` recurring results are kept
+  // as dense masks (0 turns the cache off: every step pays the unions, as a benchmark of the
+  // miss path wants).
+  static constexpr std::size_t kDefaultDenseCacheSlots = 256;
+  WfaEngine(std::shared_ptr<const CompiledMask> compiled, const Vocabulary& vocabulary,
+            std::size_t dense_cache_slots = kDefaultDenseCacheSlots);
 
   std::string_view name() const override { return "wfa"; }
   void fill_mask(const glr::Session& session, std::span<std::uint32_t> words) override;
