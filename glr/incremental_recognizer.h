@@ -112,8 +112,8 @@ class IncrementalRecognizer {
   bool advance_indented(ParsePosition& position, std::string_view bytes, Rejection* why) const;
   bool is_viable_indented(const ParsePosition& position) const;
   bool is_accepting_indented(const ParsePosition& position) const;
-  bool feed_indented(std::vector<IndentedStacks>& branches, lexer::LabelId label,
-                     IndentScan text, Rejection* why) const;
+  bool feed_indented(std::vector<IndentedStacks>& branches, lexer::LabelId label, IndentScan text,
+                     Rejection* why) const;
   bool branch_allows(const ForkFutures& futures, ForkFutures::Id fork,
                      const IndentedStacks& branch) const;
   bool branch_allows(const lexer::LexerFork& fork, const IndentedStacks& branch) const;

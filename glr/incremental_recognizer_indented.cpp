@@ -25,8 +25,8 @@ IndentScan scan_window(std::string_view first, std::string_view second, std::uin
     scan = scan_indent(scan, first.substr(begin, std::min(end, first.size()) - begin), tab_len);
   if (end > first.size()) {
     const std::size_t second_begin = begin > first.size() ? begin - first.size() : 0;
-    scan = scan_indent(scan, second.substr(second_begin, end - first.size() - second_begin),
-                       tab_len);
+    scan =
+        scan_indent(scan, second.substr(second_begin, end - first.size() - second_begin), tab_len);
   }
   return scan;
 }
@@ -36,9 +36,9 @@ IndentScan scan_window(std::string_view first, std::string_view second, std::uin
 IndentScan token_scan(IndentScan accepted, std::string_view first, std::string_view second,
                       std::uint64_t window_begin, std::uint64_t begin, std::uint64_t end,
                       std::uint32_t tab_len) {
-  if (begin >= window_begin)
-    return scan_window(first, second, window_begin, begin, end, tab_len);
-  return append_scan(accepted, scan_window(first, second, window_begin, window_begin, end, tab_len));
+  if (begin >= window_begin) return scan_window(first, second, window_begin, begin, end, tab_len);
+  return append_scan(accepted,
+                     scan_window(first, second, window_begin, window_begin, end, tab_len));
 }
 
 GssHeads union_of(const std::vector<IndentedStacks>& branches) {
@@ -52,8 +52,9 @@ GssHeads union_of(const std::vector<IndentedStacks>& branches) {
 // Sorts by indenter state and unites the stacks of equal states.
 void normalize(std::vector<IndentedStacks>& branches) {
   if (branches.size() < 2) return;
-  std::sort(branches.begin(), branches.end(),
-            [](const IndentedStacks& a, const IndentedStacks& b) { return a.indenter < b.indenter; });
+  std::sort(branches.begin(), branches.end(), [](const IndentedStacks& a, const IndentedStacks& b) {
+    return a.indenter < b.indenter;
+  });
   std::size_t kept = 0;
   for (std::size_t i = 0; i < branches.size(); ++i) {
     if (kept > 0 && branches[kept - 1].indenter == branches[i].indenter) {
@@ -238,8 +239,7 @@ bool IncrementalRecognizer::advance_indented(ParsePosition& position, std::strin
       position.lexeme_begin == first_lexeme_begin
           ? token_scan(accepted, carried, bytes, window_begin, first_lexeme_begin, accepted_end,
                        tab_len)
-          : scan_window(carried, bytes, window_begin, position.lexeme_begin, accepted_end,
-                        tab_len);
+          : scan_window(carried, bytes, window_begin, position.lexeme_begin, accepted_end, tab_len);
   if (!is_viable_indented(position)) {
     if (why != nullptr) {
       why->kind = Rejection::Kind::kDeadEnd;
@@ -373,7 +373,8 @@ bool IncrementalRecognizer::is_accepting_indented(const ParsePosition& position)
   std::vector<IndentedStacks> branches = position.branches;
   std::uint64_t begin = position.lexeme_begin;
   for (const lexer::EmittedToken& token : tokens) {
-    const auto end = static_cast<std::uint64_t>(static_cast<std::int64_t>(position.offset) + token.end);
+    const auto end =
+        static_cast<std::uint64_t>(static_cast<std::int64_t>(position.offset) + token.end);
     const IndentScan text = token_scan(position.accepted_scan, carried, {}, window_begin, begin,
                                        end, indenter_->tab_len);
     if (!feed_indented(branches, token.label, text, nullptr)) return false;

@@ -77,8 +77,9 @@ IndenterSpec python_indenter_spec(const Grammar& grammar) {
     }
     if (grammar.terminal(*id).declared != declared) {
       throw Error(fmt::format("{}: --postlex python: terminal {} {}", where(name), name,
-                              declared ? "must be %declare'd: the indenter produces it"
-                                       : "is %declare'd, but the indenter reads it from the lexer"));
+                              declared
+                                  ? "must be %declare'd: the indenter produces it"
+                                  : "is %declare'd, but the indenter reads it from the lexer"));
     }
     return *id;
   };

@@ -527,8 +527,8 @@ class RegexParser {
     const RegexNode& guard = regex_.nodes[body];
     if (one_point(before) && guard.kind == RegexKind::kConcat && guard.children.size() == 2) {
       const char32_t q = before->front().first;
-      const bool quote_pair = std::all_of(
-          guard.children.begin(), guard.children.end(), [&](uint32_t child) {
+      const bool quote_pair =
+          std::all_of(guard.children.begin(), guard.children.end(), [&](uint32_t child) {
             const CodePointRanges* set = single(child);
             return one_point(set) && set->front().first == q;
           });

@@ -71,8 +71,10 @@ const std::vector<Case>& cases() {
       {"a:\n  b:\n    c\n  d\ne\n", true, kAll, "two levels, left one at a time"},
       {"a:\n  b:\n    c\n", true, kAll, "two _DEDENTs at the end of input"},
       {"a:\n\tb\n    c\n", true, kAll, "a tab is 4 spaces: same level"},
-      {"a:\n\tb\n        c\n", false, 14, "8 spaces are wider than a tab: an _INDENT no rule takes"},
-      {"a:\n    b\n  c\n", false, 11, "width 2 is not on the stack {0, 4}, known once 'c' ends the newline"},
+      {"a:\n\tb\n        c\n", false, 14,
+       "8 spaces are wider than a tab: an _INDENT no rule takes"},
+      {"a:\n    b\n  c\n", false, 11,
+       "width 2 is not on the stack {0, 4}, known once 'c' ends the newline"},
       {"a:\nb\n", false, 3, "the block needs an _INDENT, the newline has width 0"},
       {"a\n  b\n", false, 4, "an _INDENT after a simple statement at the top"},
       {"(a,\nb)\n", true, kAll, "newlines inside brackets are dropped"},
@@ -123,7 +125,7 @@ TEST_CASE("indenter fixture: clones and rollback carry the indentation stack") {
   CHECK(copy.accepts_bytes("\nd\n"));
   session.rollback(1);
   CHECK_FALSE(session.accepts_bytes("\n d"));  // width 1 is on no level
-  CHECK(session.accepts_bytes("\n "));        // still open: it may grow to any width
+  CHECK(session.accepts_bytes("\n "));         // still open: it may grow to any width
 }
 
 TEST_CASE("indenter errors name the place and the reason") {
@@ -134,9 +136,9 @@ TEST_CASE("indenter errors name the place and the reason") {
   } catch (const Error& error) {
     const std::string message = error.what();
     CHECK_THAT(message, Catch::Contains("syntax error at byte offset 11"));
-    CHECK_THAT(message, Catch::Contains(
-                            "the newline dedents to width 2, which is not on the indentation "
-                            "stack {0, 4}"));
+    CHECK_THAT(message,
+               Catch::Contains("the newline dedents to width 2, which is not on the indentation "
+                               "stack {0, 4}"));
   }
   glr::Session open(blocks());
   open.commit_bytes("a:\n    b\n  ");
@@ -218,9 +220,9 @@ std::vector<std::string> lines_of(const std::filesystem::path& path) {
 
 TEST_CASE("SynCode's Python grammar accepts exactly the programs Lark parses") {
   if (!testing::require_data_dir("glr_indenter_test (Python programs)")) return;
-  const auto recognizer = std::make_shared<const glr::IncrementalRecognizer>(
-      glr::CompiledGrammar::load_lark(data_dir() / "grammars" / "syncode" / "python_grammar.lark",
-                                      kPython));
+  const auto recognizer =
+      std::make_shared<const glr::IncrementalRecognizer>(glr::CompiledGrammar::load_lark(
+          data_dir() / "grammars" / "syncode" / "python_grammar.lark", kPython));
   const bool have_tokenizer = testing::require_tokenizer("llama3");
   std::optional<Vocabulary> vocabulary;
   std::optional<Encoder> encoder;
@@ -243,8 +245,9 @@ TEST_CASE("SynCode's Python grammar accepts exactly the programs Lark parses") {
     }
   }
   // SOURCE.md: digit separators (1_000) and the walrus operator are not in the grammar.
-  for (const char* name : {"cellular_automata__langtons_ant.py",
-                           "conversions__energy_conversions.py", "scripts__validate_solutions.py"}) {
+  for (const char* name :
+       {"cellular_automata__langtons_ant.py", "conversions__energy_conversions.py",
+        "scripts__validate_solutions.py"}) {
     INFO(name);
     glr::Session session(recognizer);
     const std::string text = testing::read_file(python_dir() / name);

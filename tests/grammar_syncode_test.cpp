@@ -1,6 +1,6 @@
 // Every SynCode grammar in the shared data folder loads (python and yaml, without the post-lexer
-// option, are refused with the
-// precise reason), reads as Lark 1.1.5 reads it, and survives printing and reading back.
+// option, are refused with the precise reason), reads as Lark 1.1.5 reads it, and survives
+// printing and reading back.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
