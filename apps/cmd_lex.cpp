@@ -28,7 +28,7 @@ namespace glrmask::app {
 namespace {
 
 constexpr std::string_view kUsage =
-    "glrmask lex GRAMMAR FILE [--start S] [--chunk N] [--keep-ignored]";
+    "glrmask lex GRAMMAR FILE [--start S] [--postlex python] [--chunk N] [--keep-ignored]";
 
 std::string read_input(const std::string& file) {
   if (file == "-")
@@ -101,7 +101,9 @@ void print_tokens(const lexer::LexerDfa& dfa, std::string_view text,
 
 int run_lex(const CommandArgs& argv) {
   CommandArgs rest = argv;
-  const glr::ParseOptions options = take_grammar_options(rest, kStartOption);
+  // With --postlex the grammar's %declare'd terminals are accepted; the tokens printed are the
+  // lexer's, before the post-lexer.
+  const glr::ParseOptions options = take_grammar_options(rest, kStartOption | kPostlexOption);
   Args args(rest, {"chunk"}, {"keep-ignored"});
   args.expect_positional(2, 2, kUsage);
   const std::string& grammar_path = args.positional()[0];
@@ -111,6 +113,7 @@ int run_lex(const CommandArgs& argv) {
 
   LarkOptions lark;
   lark.start = options.start;
+  lark.declared_terminals = options.postlex != glr::PostLexer::kNone;
   const Grammar grammar = load_lark_file(grammar_path, lark);
   const lexer::LexerDfa dfa = lexer::compile_lexer_dfa(lexer::terminal_specs(grammar));
   const std::string text = read_input(file);

@@ -34,7 +34,7 @@ std::chrono::nanoseconds elapsed(Clock::time_point start) {
 constexpr std::string_view kUsage =
     "glrmask mask GRAMMAR --tokenizer NAME|PATH --input FILE [--engine NAME] [--compare NAME] "
     "[--artifact FILE] [--json] [--max-steps N] [--start S] [--policy glr|lark] "
-    "[--skippable T,...]";
+    "[--skippable T,...] [--postlex python]";
 
 // Differing tokens listed per mismatching step, and mismatching steps listed in full; the counts
 // are always complete.

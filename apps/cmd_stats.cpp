@@ -45,7 +45,8 @@ int run_stats(const CommandArgs& argv) {
   // The figures are those of the object every parser and mask engine uses, so the grammar goes
   // through CompiledGrammar; only the loading is timed apart from the compilation.
   double load_ms = 0, compile_ms = 0, report_ms = 0;
-  Grammar loaded = timed(load_ms, [&] { return load_grammar(source, path, options.start); });
+  Grammar loaded =
+      timed(load_ms, [&] { return load_grammar(source, path, options.start, options.postlex); });
   const auto compiled =
       timed(compile_ms, [&] { return glr::CompiledGrammar::compile(std::move(loaded), options); });
   glr::ConflictReportOptions report_options;

@@ -21,6 +21,7 @@ constexpr SharedOption kSharedOptions[] = {
     {"start", kStartOption},
     {"policy", kPolicyOption},
     {"skippable", kSkippableOption},
+    {"postlex", kPostlexOption},
 };
 
 glr::ConflictPolicy parse_policy(const std::string& text) {
@@ -48,6 +49,7 @@ glr::ParseOptions take_grammar_options(CommandArgs& args, std::uint8_t accepted)
   glr::ParseOptions options;
   bool start_given = false;
   bool policy_given = false;
+  bool postlex_given = false;
   CommandArgs rest;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -82,6 +84,14 @@ glr::ParseOptions take_grammar_options(CommandArgs& args, std::uint8_t accepted)
         if (policy_given) throw Error("option --policy given twice");
         policy_given = true;
         options.policy = parse_policy(*value);
+        break;
+      case kPostlexOption:
+        if (postlex_given) throw Error("option --postlex given twice");
+        postlex_given = true;
+        if (!glr::parse_post_lexer(*value, options.postlex)) {
+          throw Error(fmt::format(
+              "option --postlex: unknown post-lexer '{}' (expected none or python)", *value));
+        }
         break;
       default:
         add_skippable(*value, options.skippable);
@@ -144,7 +154,7 @@ GrammarSource take_grammar_source(CommandArgs& args) {
 }
 
 Grammar load_grammar(const GrammarSource& source, const std::string& lark_path,
-                     const std::string& start) {
+                     const std::string& start, glr::PostLexer postlex) {
   if (!source.needs_path() && start != "start")
     throw Error("option --start applies only to Lark grammars");
   switch (source.kind) {
@@ -159,6 +169,7 @@ Grammar load_grammar(const GrammarSource& source, const std::string& lark_path,
   }
   LarkOptions lark;
   lark.start = start;
+  lark.declared_terminals = postlex != glr::PostLexer::kNone;
   return load_lark_file(lark_path, lark);
 }
 
@@ -166,7 +177,8 @@ std::shared_ptr<const glr::CompiledGrammar> compile_grammar(const GrammarSource&
                                                             const std::string& lark_path,
                                                             const glr::ParseOptions& options) {
   if (source.needs_path()) return glr::CompiledGrammar::load_lark(lark_path, options);
-  return glr::CompiledGrammar::compile(load_grammar(source, lark_path, options.start), options);
+  return glr::CompiledGrammar::compile(
+      load_grammar(source, lark_path, options.start, options.postlex), options);
 }
 
 std::string policy_name(glr::ConflictPolicy policy) {

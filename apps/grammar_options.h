@@ -1,5 +1,6 @@
-// The options every grammar-reading command shares: `--start NAME`, `--policy glr|lark` and
-// `--skippable TERMINAL` (repeatable, or comma-separated). They are taken out of the argument
+// The options every grammar-reading command shares: `--start NAME`, `--policy glr|lark`,
+// `--skippable TERMINAL` (repeatable, or comma-separated) and `--postlex none|python` (Python's
+// indenter between lexer and parser, glr/indenter.h). They are taken out of the argument
 // list before the command parses its own options, because Args keeps one value per option and
 // `--skippable` may be given several times.
 #pragma once
@@ -21,12 +22,14 @@ enum GrammarOption : std::uint8_t {
   kStartOption = 1,
   kPolicyOption = 2,
   kSkippableOption = 4,
-  kAllGrammarOptions = kStartOption | kPolicyOption | kSkippableOption,
+  kPostlexOption = 8,
+  kAllGrammarOptions = kStartOption | kPolicyOption | kSkippableOption | kPostlexOption,
 };
 
 // Removes the accepted grammar options (both `--name value` and `--name=value`) from `args` and
 // returns them as parse options. Throws glrmask::Error naming the option for a missing value, an
-// unknown policy, an empty terminal name or a repeated --start / --policy.
+// unknown policy or post-lexer, an empty terminal name or a repeated --start / --policy /
+// --postlex.
 glr::ParseOptions take_grammar_options(CommandArgs& args,
                                        std::uint8_t accepted = kAllGrammarOptions);
 
@@ -48,9 +51,11 @@ struct GrammarSource {
 // sources, or --json-whitespace / --json-schema-lenient without a JSON source.
 GrammarSource take_grammar_source(CommandArgs& args);
 
-// The grammar model (`lark_path` is used only for a Lark source; `start` names its start rule).
+// The grammar model (`lark_path` is used only for a Lark source; `start` names its start rule;
+// with a post-lexer, %declare'd terminals are accepted).
 Grammar load_grammar(const GrammarSource& source, const std::string& lark_path,
-                     const std::string& start = "start");
+                     const std::string& start = "start",
+                     glr::PostLexer postlex = glr::PostLexer::kNone);
 
 // The compiled grammar. For a JSON or regex source the start rule is always "start"; --start
 // is refused there.

@@ -35,6 +35,19 @@ std::shared_ptr<const CompiledGrammar> CompiledGrammar::compile(Grammar grammar,
   std::sort(skippable.begin(), skippable.end());
   skippable.erase(std::unique(skippable.begin(), skippable.end()), skippable.end());
 
+  std::optional<IndenterSpec> indenter;
+  if (options.postlex == PostLexer::kPythonIndenter) {
+    indenter = python_indenter_spec(grammar);
+  } else {
+    for (const Terminal& terminal : grammar.terminals()) {
+      if (!terminal.declared) continue;
+      throw Error(fmt::format(
+          "{}: terminal {} is %declare'd: only a post-lexer can produce it; glrmask has Python's "
+          "indenter, enabled with --postlex python (ParseOptions::postlex)",
+          terminal.origin.str(), terminal.name));
+    }
+  }
+
   auto specs = lexer::terminal_specs(grammar);
   lexer::LexerDfa dfa = lexer::compile_lexer_dfa(specs);
   UnrealizableRules unrealizable = find_unrealizable_rules(grammar, dfa);
@@ -44,15 +57,18 @@ std::shared_ptr<const CompiledGrammar> CompiledGrammar::compile(Grammar grammar,
     cfg.rules.erase(cfg.rules.begin() + static_cast<std::ptrdiff_t>(*r));
   LalrAutomaton lalr(std::move(cfg));
   ForkFutures fork_futures(dfa);
-  return std::shared_ptr<const CompiledGrammar>(
+  auto* compiled =
       new CompiledGrammar(std::move(grammar), std::move(dfa), std::move(lalr), options,
-                          std::move(skippable), std::move(unrealizable), std::move(fork_futures)));
+                          std::move(skippable), std::move(unrealizable), std::move(fork_futures));
+  compiled->indenter_ = std::move(indenter);
+  return std::shared_ptr<const CompiledGrammar>(compiled);
 }
 
 std::shared_ptr<const CompiledGrammar> CompiledGrammar::load_lark(const std::filesystem::path& path,
                                                                   const ParseOptions& options) {
   LarkOptions lark;
   lark.start = options.start;
+  lark.declared_terminals = options.postlex != PostLexer::kNone;
   return compile(load_lark_file(path, lark), options);
 }
 

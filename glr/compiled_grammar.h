@@ -12,10 +12,12 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "glr/fork_futures.h"
+#include "glr/indenter.h"
 #include "glr/lalr_automaton.h"
 #include "glr/unrealizable_rules.h"
 #include "lexer/lexer_dfa.h"
@@ -32,6 +34,9 @@ struct ParseOptions {
   // Terminals that are dropped when the parser cannot accept them where they occur (SynCode's
   // convention for Go's statement-end EOS). Each name must be a terminal of the grammar.
   std::vector<std::string> skippable;
+  // A post-lexer between the lexer and the parser (glr/indenter.h). Its terminals must be
+  // %declare'd in the grammar; without one, a grammar that uses a %declare'd terminal is refused.
+  PostLexer postlex = PostLexer::kNone;
 };
 
 class CompiledGrammar {
@@ -58,6 +63,8 @@ class CompiledGrammar {
   const UnrealizableRules& unrealizable() const { return unrealizable_; }
   // What the lexer can still do from each of its forks (the session's viability test).
   const ForkFutures& fork_futures() const { return fork_futures_; }
+  // Python's indenter, when options().postlex asks for it; nullptr otherwise.
+  const IndenterSpec* indenter() const { return indenter_ ? &*indenter_ : nullptr; }
 
  private:
   CompiledGrammar(Grammar grammar, lexer::LexerDfa dfa, LalrAutomaton lalr, ParseOptions options,
@@ -71,6 +78,7 @@ class CompiledGrammar {
   std::vector<SymbolId> skippable_;
   UnrealizableRules unrealizable_;
   ForkFutures fork_futures_;
+  std::optional<IndenterSpec> indenter_;
 };
 
 }  // namespace glrmask::glr

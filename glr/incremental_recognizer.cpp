@@ -13,7 +13,8 @@ namespace glrmask::glr {
 IncrementalRecognizer::IncrementalRecognizer(std::shared_ptr<const CompiledGrammar> grammar)
     : grammar_(std::move(grammar)),
       parser_(grammar_->table()),
-      byte_classes_(byte_class_representatives(grammar_->dfa())) {
+      byte_classes_(byte_class_representatives(grammar_->dfa())),
+      indenter_(grammar_->indenter()) {
   const auto& terminals = grammar_->dfa().terminals();
   ignored_.resize(terminals.size());
   skippable_.resize(terminals.size());
@@ -27,6 +28,7 @@ ParsePosition IncrementalRecognizer::start() const {
   ParsePosition position;
   position.heads = parser_.initial_heads();
   position.lexer = lexer::initial_configuration(grammar_->dfa());
+  if (indenter_ != nullptr) position.branches.push_back({IndenterState{}, position.heads});
   return position;
 }
 
@@ -68,6 +70,7 @@ bool IncrementalRecognizer::can_take(std::span<const GssNodeRef> heads, SymbolId
 
 bool IncrementalRecognizer::advance(ParsePosition& position, std::string_view bytes,
                                     Rejection* why) const {
+  if (indenter_ != nullptr) return advance_indented(position, bytes, why);
   const lexer::LexerDfa& dfa = grammar_->dfa();
   std::vector<lexer::EmittedToken> tokens;
   const std::optional<lexer::LexFailure> failure = lexer::feed(dfa, position.lexer, bytes, tokens);
@@ -117,6 +120,7 @@ bool IncrementalRecognizer::advance(ParsePosition& position, std::string_view by
 // fork those labels parse and then some terminal the fork can emit next is takeable, or the fork
 // can end (at once or after ignored text) and the stacks accept the end of input.
 bool IncrementalRecognizer::is_viable(const ParsePosition& position) const {
+  if (indenter_ != nullptr) return is_viable_indented(position);
   const lexer::LexerConfiguration& lexer = position.lexer;
   const ForkFutures& futures = grammar_->fork_futures();
   // The growing lexeme first: it emits nothing, so it needs no copy of the stacks, and it is the
@@ -221,6 +225,7 @@ bool IncrementalRecognizer::fork_allows(const lexer::LexerFork& fork,
 }
 
 bool IncrementalRecognizer::is_accepting(const ParsePosition& position) const {
+  if (indenter_ != nullptr) return is_accepting_indented(position);
   lexer::LexerConfiguration lexer = position.lexer;
   std::vector<lexer::EmittedToken> tokens;
   if (lexer::finish(grammar_->dfa(), lexer, tokens)) return false;

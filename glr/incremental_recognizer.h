@@ -17,18 +17,32 @@
 #include "glr/compiled_grammar.h"
 #include "glr/glr_parser.h"
 #include "glr/gss.h"
+#include "glr/indenter.h"
 #include "lexer/lexer_configuration.h"
 #include "lexer/lexer_fork.h"
 
 namespace glrmask::glr {
 
+// With a post-lexer: one state the indenter may be in, and the stacks of the token streams that
+// lead to it. Several exist only after lexer ties that drive the indenter differently (Python's
+// `# comment` lexes as both the ignored COMMENT and the newline _NL).
+struct IndentedStacks {
+  IndenterState indenter;
+  GssHeads heads;
+};
+
 // Where the text stands after some bytes: the parser stacks for the tokens emitted so far and the
 // lexer's configuration inside the lexeme that follows them.
 struct ParsePosition {
-  GssHeads heads;
+  GssHeads heads;  // with a post-lexer: the union of the branches' heads
   lexer::LexerConfiguration lexer;
   std::uint64_t offset = 0;        // bytes consumed
   std::uint64_t lexeme_begin = 0;  // where the lexeme the lexer is inside began
+  // With a post-lexer only (CompiledGrammar::indenter()): the branches, sorted by indenter state,
+  // one per state; and the indentation summary of the current lexeme's accepted prefix, the
+  // bytes [lexeme_begin, offset - lexer.pending.size()), which earlier commits no longer hold.
+  std::vector<IndentedStacks> branches;
+  IndentScan accepted_scan;
 };
 
 // Why a text was rejected, for the error message.
@@ -38,6 +52,7 @@ struct Rejection {
     kUnexpectedToken,  // the token [begin, end) (all alternatives of `label`) cannot be parsed
     kDeadEnd,          // the lexeme from `begin` can only become terminals the parser refuses
     kIncomplete,       // the input ended before a complete sentence
+    kIndentation,      // the post-lexer refused the token [begin, end) (`detail` says why)
   };
   Kind kind = Kind::kIncomplete;
   std::uint64_t begin = 0;
@@ -45,6 +60,7 @@ struct Rejection {
   lexer::LabelId label = 0;  // kUnexpectedToken
   std::string lexeme;        // the bytes from `begin` that were seen
   GssHeads heads;            // the stacks where the offending lexeme began
+  std::string detail;        // kIndentation
 };
 
 class IncrementalRecognizer {
@@ -92,11 +108,27 @@ class IncrementalRecognizer {
   bool any_takeable(const ForkFutures& futures, ForkFutures::Id fork,
                     std::span<const GssNodeRef> heads) const;
 
+  // The same with a post-lexer (incremental_recognizer_indented.cpp).
+  bool advance_indented(ParsePosition& position, std::string_view bytes, Rejection* why) const;
+  bool is_viable_indented(const ParsePosition& position) const;
+  bool is_accepting_indented(const ParsePosition& position) const;
+  bool feed_indented(std::vector<IndentedStacks>& branches, lexer::LabelId label, IndentScan text,
+                     Rejection* why) const;
+  bool branch_allows(const ForkFutures& futures, ForkFutures::Id fork,
+                     const IndentedStacks& branch) const;
+  bool branch_allows(const lexer::LexerFork& fork, const IndentedStacks& branch) const;
+  bool newline_takeable(const IndentedStacks& branch) const;
+  bool continues_after_newline(const IndentedStacks& branch) const;
+  bool finishes(const IndentedStacks& branch) const;
+  bool shifts_ordinary(std::span<const GssNodeRef> heads, const IndenterState& indenter,
+                       const ForkFutures* futures, ForkFutures::Id fork) const;
+
   std::shared_ptr<const CompiledGrammar> grammar_;
   GlrParser parser_;
   std::vector<std::uint8_t> byte_classes_;  // one representative byte per lexer byte class
   std::vector<char> ignored_;               // per terminal: %ignore'd
   std::vector<char> skippable_;             // per terminal: ParseOptions::skippable
+  const IndenterSpec* indenter_;            // the grammar's post-lexer, or nullptr
 };
 
 }  // namespace glrmask::glr

@@ -218,6 +218,9 @@ void Session::throw_rejection(std::string_view bytes, std::string_view what) con
       reason = fmt::format("no terminal matches the bytes {} that begin at byte offset {}",
                            printable(why.lexeme), why.begin);
       break;
+    case Rejection::Kind::kIndentation:
+      reason = fmt::format("{} (the token at byte offsets {}..{})", why.detail, why.begin, why.end);
+      break;
     case Rejection::Kind::kDeadEnd:
     case Rejection::Kind::kIncomplete:
       reason = fmt::format(

@@ -38,6 +38,9 @@ UnrealizableRules find_unrealizable_rules(const Grammar& grammar, const lexer::L
   std::vector<char> realizable(grammar.num_symbols(), 0);
   for (lexer::LabelId label = 1; label < dfa.num_labels(); ++label)
     for (const std::uint32_t terminal : dfa.label_terminals(label)) realizable[terminal] = 1;
+  // A post-lexer's terminal (%declare'd) is never lexed, but the post-lexer produces it.
+  for (SymbolId t = 0; t < grammar.num_terminals(); ++t)
+    if (grammar.terminal(t).declared) realizable[t] = 1;
 
   UnrealizableRules result;
   const std::span<const Rule> rules = grammar.rules();

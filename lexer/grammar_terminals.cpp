@@ -12,6 +12,7 @@ std::vector<TerminalSpec> terminal_specs(const Grammar& grammar) {
                                  .priority = t.priority,
                                  .is_literal = t.is_literal,
                                  .ignored = t.ignored,
+                                 .external = t.declared,
                                  .origin = t.origin.str()});
   }
   return specs;

@@ -42,6 +42,10 @@ void validate_names(std::span<const TerminalSpec> terminals) {
 Nfa build_nfa(std::span<const TerminalSpec> terminals, size_t max_states) {
   Nfa nfa;
   for (const TerminalSpec& spec : terminals) {
+    if (spec.external) {
+      nfa.add_unmatchable_terminal();
+      continue;
+    }
     const std::string origin = where(spec);
     const Regex regex = parse_regex(spec.regex, spec.flags, origin);
     if (regex.min_length() == 0) {

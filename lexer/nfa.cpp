@@ -170,4 +170,13 @@ void Nfa::add_terminal(const Regex& regex, std::string_view origin, size_t max_s
   starts.push_back(start);
 }
 
+void Nfa::add_unmatchable_terminal() {
+  NfaState dead;
+  dead.kind = NfaKind::kBytes;
+  dead.terminal = static_cast<uint32_t>(starts.size());
+  dead.edge_begin = dead.edge_end = static_cast<uint32_t>(edges.size());
+  states.push_back(dead);
+  starts.push_back(static_cast<uint32_t>(states.size() - 1));
+}
+
 }  // namespace glrmask::lexer

@@ -42,6 +42,9 @@ struct Nfa {
   // Appends `regex` as the automaton of the next terminal (index starts.size()). Throws
   // glrmask::Error naming `origin` when the NFA would exceed `max_states` states.
   void add_terminal(const Regex& regex, std::string_view origin, size_t max_states);
+  // Appends a terminal that matches nothing (one produced after the lexer), so that terminal
+  // indices stay those of the grammar.
+  void add_unmatchable_terminal();
 };
 
 }  // namespace glrmask::lexer

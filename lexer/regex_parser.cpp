@@ -5,6 +5,7 @@
 #include <unicode/uniset.h>
 #include <unicode/utf8.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -381,6 +382,7 @@ class RegexParser {
           fail(start,
                fmt::format("regex anchor {} is not supported in a lexer", static_cast<char>(c)));
         case '(':
+          if (parse_redundant_guard(items, flags, start, depth)) break;
           if (std::optional<uint32_t> group = parse_group(flags, start, depth)) {
             items.push_back(*group);
           }
@@ -478,6 +480,61 @@ class RegexParser {
     const uint32_t body = parse_alternation(flags, depth + 1);
     if (!match(')')) fail(open, "missing ), unterminated subpattern");
     return body;
+  }
+
+  // Lookaround is refused in general (a DFA lexer cannot test context), except two guards
+  // SynCode's Python grammar writes right after a quote, which this parser drops:
+  //  - `(?<!C)` for one character set C, right after one character outside C: the character
+  //    before is that one, so the guard always holds (exact);
+  //  - `(?!qq)` right after the single character q (`"(?!"")` in STRING): Python refuses a
+  //    match whose opening q is followed by qq. Dropped, a match whose text goes on with qq, or
+  //    that is just `qq` followed in the input by a third q, is not refused. For STRING's
+  //    `"(?!"").*?"` only the second can happen, and only where a `"""` is never closed
+  //    (docs/lexer.md, "Lookaround").
+  // Returns false, having consumed nothing, when the group at `open` is not one of these.
+  bool parse_redundant_guard(const std::vector<uint32_t>& items, const Flags& flags, size_t open,
+                             int depth) {
+    const size_t after_open = pos_;
+    const bool behind = match('?') && match('<') && match('!');
+    if (!behind) {
+      pos_ = after_open;
+      if (!(match('?') && match('!'))) {
+        pos_ = after_open;
+        return false;
+      }
+    }
+    const uint32_t body = parse_alternation(flags, depth + 1);
+    if (!match(')')) fail(open, "missing ), unterminated subpattern");
+    const auto single = [&](uint32_t node) -> const CodePointRanges* {
+      const RegexNode& n = regex_.nodes[node];
+      return n.kind == RegexKind::kCodePoints ? &n.code_points : nullptr;
+    };
+    const auto one_point = [&](const CodePointRanges* set) {
+      return set != nullptr && set->size() == 1 && set->front().first == set->front().last;
+    };
+    const CodePointRanges* before = items.empty() ? nullptr : single(items.back());
+    if (behind) {
+      const CodePointRanges* guard = single(body);
+      if (guard != nullptr && one_point(before)) {
+        const char32_t c = before->front().first;
+        const bool inside = std::any_of(guard->begin(), guard->end(), [&](const CodePointRange& r) {
+          return r.first <= c && c <= r.last;
+        });
+        if (!inside) return true;
+      }
+      fail(open, "regex lookaround (?<!...) is not supported");
+    }
+    const RegexNode& guard = regex_.nodes[body];
+    if (one_point(before) && guard.kind == RegexKind::kConcat && guard.children.size() == 2) {
+      const char32_t q = before->front().first;
+      const bool quote_pair =
+          std::all_of(guard.children.begin(), guard.children.end(), [&](uint32_t child) {
+            const CodePointRanges* set = single(child);
+            return one_point(set) && set->front().first == q;
+          });
+      if (quote_pair) return true;
+    }
+    fail(open, "regex lookaround (?!...) is not supported");
   }
 
   void parse_group_name(size_t at) {

@@ -13,6 +13,7 @@ struct TerminalSpec {
   int priority = 0;         // Lark terminal priority (may be negative)
   bool is_literal = false;  // defined by a string literal (wins equal-length ties over patterns)
   bool ignored = false;     // %ignore: matched and dropped
+  bool external = false;    // produced after the lexer (a post-lexer's terminal): never matched
   std::string origin;       // "file:line:col" of the definition, used in every error about it
 };
 

@@ -45,6 +45,9 @@ struct Terminal {
   // Written in the grammar as a literal or regex inside a rule or %ignore, not defined by name.
   // Such terminals are printed back inline.
   bool anonymous = false;
+  // %declare'd: the terminal has no pattern and the lexer never matches it; a post-lexer inserts
+  // it into the token stream (Lark's Indenter for _INDENT/_DEDENT, glr/indenter.h).
+  bool declared = false;
   SourceLocation origin;
 };
 

@@ -307,6 +307,7 @@ class Loader {
   // A %declare'd terminal is one the lexer never produces; only a post-lexer could. Refuse it as
   // soon as a rule the start rule reaches needs it.
   void check_declared_terminals() {
+    if (options_.declared_terminals) return;
     std::unordered_map<std::string, const lark::BnfRule*> by_name;
     for (const lark::BnfRule& rule : rules_) by_name.emplace(rule.name, &rule);
     std::unordered_set<std::string> reached = {options_.start};
@@ -320,8 +321,9 @@ class Loader {
           if (const Entry* entry = find(symbol);
               entry != nullptr && entry->declared && entry->definition.is_terminal) {
             throw GrammarError(entry->origin,
-                               fmt::format("terminal {} is %declare'd: it needs a post-lexer "
-                                           "(indenter) that glrmask does not provide",
+                               fmt::format("terminal {} is %declare'd: only a post-lexer can "
+                                           "produce it; glrmask has Python's indenter, enabled "
+                                           "with --postlex python (ParseOptions::postlex)",
                                            symbol));
           }
           auto it = by_name.find(symbol);
@@ -380,14 +382,16 @@ class Loader {
       terminal.origin = entry.origin;
       builder.add_terminal(std::move(terminal));
     }
-    // %declare'd terminals only appear in rules the start rule cannot reach (checked above);
-    // placeholders let those rules resolve before the builder removes them.
+    // %declare'd terminals have no pattern. Without LarkOptions::declared_terminals they only
+    // appear in rules the start rule cannot reach (checked above), and these placeholders let
+    // those rules resolve before the builder removes them; with it, a post-lexer produces them.
     for (const Entry& entry : entries_) {
       if (entry.declared && entry.definition.is_terminal &&
           used_in_rules_or_ignored_.contains(entry.definition.name)) {
         Terminal placeholder;
         placeholder.name = entry.definition.name;
         placeholder.origin = entry.origin;
+        placeholder.declared = true;
         builder.add_terminal(std::move(placeholder));
       }
     }

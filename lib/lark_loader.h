@@ -5,8 +5,9 @@
 //  - malformed text (unbalanced brackets, bad escapes, unterminated literals, missing colons...);
 //  - undefined or doubly defined symbols, recursion inside terminals;
 //  - templates, %import from anything but Lark's `common` library;
-//  - %declare'd terminals that a reachable rule uses: they are produced by a post-lexer (Lark's
-//    Indenter for _INDENT/_DEDENT), which glrmask does not have.
+//  - %declare'd terminals that a reachable rule uses, unless LarkOptions::declared_terminals:
+//    only a post-lexer can produce them (Lark's Indenter for _INDENT/_DEDENT; glrmask has
+//    Python's, glr/indenter.h, enabled by ParseOptions::postlex / `--postlex python`).
 // Unreachable and unproductive rules and unused terminals are dropped with a warning
 // (Grammar::warnings()).
 #pragma once
@@ -21,6 +22,8 @@ namespace glrmask {
 
 struct LarkOptions {
   std::string start = "start";  // the start rule, as Lark's `start=` option
+  // Accept %declare'd terminals (Terminal::declared, no pattern): a post-lexer will insert them.
+  bool declared_terminals = false;
 };
 
 // `file_name` names the text in messages.

@@ -127,7 +127,7 @@ TEST_CASE("compile errors name the terminal and its origin") {
   CHECK_THAT(error_of({pattern("A", "a"), pattern("A", "b")}),
              Catch::Contains("duplicate terminal name (first defined at fixture:A)"));
   CHECK_THAT(error_of({}), Catch::Contains("no terminals"));
-  CHECK_THAT(error_of({pattern("STRING", R"("(?!"").*?")")}),
+  CHECK_THAT(error_of({pattern("STRING", R"("(?!"x).*?")")}),
              Catch::Contains("fixture:STRING: terminal STRING: regex column 2: regex lookaround"));
   CHECK_THAT(error_of({pattern("A", "a"), pattern("F", "a", "q")}),
              Catch::Contains("fixture:F: terminal F: unknown regex flag"));

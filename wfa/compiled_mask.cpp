@@ -7,11 +7,13 @@
 #include "lexer/vocabulary_trie.h"
 #include "lib/process_memory.h"
 #include "wfa/parser_dwa_builder.h"
+#include "wfa/post_lexer_refusal.h"
 
 namespace glrmask::wfa {
 
 std::shared_ptr<const CompiledMask> CompiledMask::compile(
     std::shared_ptr<const glr::CompiledGrammar> grammar, const Vocabulary& vocabulary) {
+  refuse_post_lexer(*grammar, "wfa");
   const auto started = std::chrono::steady_clock::now();
   TokenSetPool pool(static_cast<std::uint32_t>(vocabulary.size()));
   lexer::TerminalDwa terminal_dwa = [&] {

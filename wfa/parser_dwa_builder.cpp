@@ -18,6 +18,7 @@
 #include "lib/error.h"
 #include "lib/hash_mix.h"
 #include "wfa/parser_dwa_analysis.h"
+#include "wfa/post_lexer_refusal.h"
 #include "wfa/shift_verdicts.h"
 #include "wfa/virtual_stack.h"
 
@@ -849,6 +850,7 @@ ParserDwa ParserDwaBuilder::build() {
 ParserDwa build_parser_dwa(const glr::CompiledGrammar& grammar, const lexer::TerminalDwa& dwa,
                            TokenSetPool& pool, std::optional<TokenId> eos,
                            const ParserDwaOptions& options) {
+  refuse_post_lexer(grammar, "wfa");
   return ParserDwaBuilder(grammar, dwa, pool, eos, options).build();
 }
 

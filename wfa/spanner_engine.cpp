@@ -12,6 +12,7 @@
 #include "lexer/terminal_dwa_builder.h"
 #include "lib/dense_mask.h"
 #include "lib/error.h"
+#include "wfa/post_lexer_refusal.h"
 
 namespace glrmask::wfa {
 
@@ -44,7 +45,7 @@ std::vector<char> forks_that_can_end(const lexer::TerminalDwa& dwa,
 
 SpannerEngine::SpannerEngine(std::shared_ptr<const glr::CompiledGrammar> grammar,
                              const Vocabulary& vocabulary)
-    : grammar_(std::move(grammar)),
+    : grammar_(without_post_lexer(std::move(grammar), "spanner")),
       vocabulary_(vocabulary),
       pool_(static_cast<std::uint32_t>(vocabulary.size())),
       dwa_(build_dwa(*grammar_, vocabulary_, pool_)),

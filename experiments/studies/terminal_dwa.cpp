@@ -66,9 +66,13 @@ std::filesystem::path grammar_path(const std::string& grammar) {
 int run_terminal_dwa_child(int argc, char** argv) {
   if (argc != 5) return 2;
   const std::string grammar = argv[3], tokenizer = argv[4];
+  // The Terminal DWA is lexer-only: a post-lexer's %declare'd terminals (Python's _INDENT and
+  // _DEDENT) are never lexed, so they are accepted and get no DFA state.
+  LarkOptions lexer_only;
+  lexer_only.declared_terminals = true;
   try {
-    const lexer::LexerDfa dfa =
-        lexer::compile_lexer_dfa(lexer::terminal_specs(load_lark_file(grammar_path(grammar))));
+    const lexer::LexerDfa dfa = lexer::compile_lexer_dfa(
+        lexer::terminal_specs(load_lark_file(grammar_path(grammar), lexer_only)));
     const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer(tokenizer));
     const auto trie_started = std::chrono::steady_clock::now();
     const lexer::VocabularyTrie trie = lexer::VocabularyTrie::build(vocabulary);

@@ -1,0 +1,26 @@
+#include "wfa/post_lexer_refusal.h"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "lib/error.h"
+
+namespace glrmask::wfa {
+
+void refuse_post_lexer(const glr::CompiledGrammar& grammar, std::string_view engine) {
+  if (grammar.options().postlex == glr::PostLexer::kNone) return;
+  throw Error(fmt::format(
+      "the {} engine cannot serve a grammar with a post-lexer (--postlex {}): its construction "
+      "reads the terminal sequences of tokens without the indentation text and the indenter "
+      "state, so its masks would be wrong; use the oracle engine",
+      engine, glr::post_lexer_name(grammar.options().postlex)));
+}
+
+std::shared_ptr<const glr::CompiledGrammar> without_post_lexer(
+    std::shared_ptr<const glr::CompiledGrammar> grammar, std::string_view engine) {
+  if (grammar) refuse_post_lexer(*grammar, engine);
+  return grammar;
+}
+
+}  // namespace glrmask::wfa
