@@ -280,7 +280,7 @@ std::string CfgNormalization::describe() const {
         fmt::join(rewritten_nonterminals, ", "), rules_before, rules_after);
   } else {
     text =
-        fmt::format("not normalized ({}); these rules make reductions that never end:\n", refusal);
+        fmt::format("not normalized ({}); these rules can make reductions that never end:\n", refusal);
   }
   text += found_text;
   if (!added_nonterminals.empty())

@@ -2,17 +2,20 @@
 // normalized (glr/cfg_normalization.h), so the Parser DWA's construction ends, and its masks
 // equal the oracle's (on the same normalized automaton, which the session uses too) after every
 // viable prefix. The session's language is the written grammar's: the Earley reference of the
-// session tests agrees with it on these fixtures. (The refusal of a grammar the normalization
-// cannot rewrite is tested in wfa_engine_test.)
+// session tests agrees with it on these fixtures. Under the Lark policy nothing is rewritten and
+// a cycle is refused with the reason; the refusal beyond the normalization's limits is in
+// wfa_engine_test.
 #include <catch2/catch.hpp>
 #include <memory>
 #include <string>
 
 #include "glr/compiled_grammar.h"
 #include "glr/session.h"
+#include "lib/error.h"
 #include "tests/glr_session_support.h"
 #include "tests/wfa_engine_comparison.h"
 #include "tests/wfa_test_support.h"
+#include "wfa/compiled_mask.h"
 #include "wfa/wfa_engine.h"
 
 using namespace glrmask;
@@ -74,5 +77,22 @@ TEST_CASE("wfa: the session on a normalized grammar still recognizes the written
       accepted += outcome.accepted ? 1 : 0;
     }
     CHECK(accepted > 3);
+  }
+}
+
+TEST_CASE("wfa: under the Lark policy the rules stay as written, and a cycle is refused") {
+  // The resolved table defines the language there, so nothing is rewritten; the table of
+  // cyclic.lark still reduces s -> s s forever, and the refusal says why it was not normalized.
+  glr::ParseOptions lark;
+  lark.policy = glr::ConflictPolicy::kLark;
+  const auto grammar = load_session_fixture("cyclic.lark", lark);
+  REQUIRE_FALSE(grammar->normalization().normalized);
+  try {
+    wfa::CompiledMask::compile(grammar, glrmask::testing::prefix_vocabulary("a "));
+    FAIL("compiled");
+  } catch (const Error& error) {
+    CHECK_THAT(error.what(), Catch::Contains("never end") &&
+                                 Catch::Contains("not normalized: under the Lark policy") &&
+                                 Catch::Contains("derivation cycle: s -> s s"));
   }
 }
