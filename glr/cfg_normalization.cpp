@@ -140,10 +140,14 @@ class RegionRewriter {
 // the start symbol if it is in the cycle, else the one with the smallest id. Returns one line per
 // cycle merged. Marks the rules it changes in `touched`.
 std::vector<std::string> merge_unit_cycles(Cfg& cfg, std::vector<char>& touched) {
+  // Only rewritten rules can be on such a cycle (outside the region there is no derivation
+  // cycle), so rules as written that lie on one, unreachable or unproductive, stay as they are.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
-  for (const Cfg::Rule& rule : cfg.rules)
-    if (rule.rhs.size() == 1 && !cfg.is_terminal(rule.rhs[0]))
+  for (std::size_t r = 0; r < cfg.rules.size(); ++r) {
+    const Cfg::Rule& rule = cfg.rules[r];
+    if (touched[r] != 0 && rule.rhs.size() == 1 && !cfg.is_terminal(rule.rhs[0]))
       pairs.emplace_back(rule.lhs, rule.rhs[0]);
+  }
   const std::vector<std::uint32_t> component =
       strong_components(Relation::from_pairs(cfg.num_symbols(), std::move(pairs)));
   std::map<std::uint32_t, std::vector<SymbolId>> members;
@@ -184,9 +188,9 @@ void drop_redundant_rules(Cfg& cfg, const std::vector<char>& touched) {
   std::vector<Cfg::Rule> kept;
   for (std::size_t r = 0; r < cfg.rules.size(); ++r) {
     Cfg::Rule& rule = cfg.rules[r];
-    if (rule.rhs.size() == 1 && rule.rhs[0] == rule.lhs) continue;
     const bool first = seen.emplace(std::pair(rule.lhs, rule.rhs), r).second;
-    if (!first && touched[r] != 0) continue;
+    const bool self_unit = rule.rhs.size() == 1 && rule.rhs[0] == rule.lhs;
+    if (touched[r] != 0 && (!first || self_unit)) continue;
     kept.push_back(std::move(rule));
   }
   cfg.rules = std::move(kept);
@@ -279,8 +283,8 @@ std::string CfgNormalization::describe() const {
         "rewrote the rules of {} ({} rules before, {} after) so that reductions always end:\n",
         fmt::join(rewritten_nonterminals, ", "), rules_before, rules_after);
   } else {
-    text =
-        fmt::format("not normalized ({}); these rules can make reductions that never end:\n", refusal);
+    text = fmt::format("not normalized ({}); these rules can make reductions that never end:\n",
+                       refusal);
   }
   text += found_text;
   if (!added_nonterminals.empty())
