@@ -54,6 +54,9 @@ int run_compile(const CommandArgs& argv) {
   const wfa::ParserDwaStats& p = compiled->parser_dwa().stats();
   fmt::print("grammar              {} (policy {}, {} LR states)\n", grammar_path,
              policy_name(options.policy), grammar->table().num_states());
+  // Derivation cycles and hidden left recursion are rewritten before the LR automaton is built
+  // (glr/cfg_normalization.h); the user should know which rules the automaton no longer has.
+  fmt::print("normalization        {}", grammar->normalization().describe());
   fmt::print("tokenizer            {} ({} ids)\n", tokenizer, vocabulary.size());
   fmt::print("terminal DWA         {} forks, {} nodes, {} edges, {} weights\n", t.forks, t.nodes,
              t.edges, t.weights);

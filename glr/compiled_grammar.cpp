@@ -14,13 +14,15 @@ namespace glrmask::glr {
 
 CompiledGrammar::CompiledGrammar(Grammar grammar, lexer::LexerDfa dfa, LalrAutomaton lalr,
                                  ParseOptions options, std::vector<SymbolId> skippable,
-                                 UnrealizableRules unrealizable, ForkFutures fork_futures)
+                                 UnrealizableRules unrealizable, CfgNormalization normalization,
+                                 ForkFutures fork_futures)
     : grammar_(std::move(grammar)),
       dfa_(std::move(dfa)),
       lalr_(std::move(lalr)),
       options_(std::move(options)),
       skippable_(std::move(skippable)),
       unrealizable_(std::move(unrealizable)),
+      normalization_(std::move(normalization)),
       fork_futures_(std::move(fork_futures)) {}
 
 std::shared_ptr<const CompiledGrammar> CompiledGrammar::compile(Grammar grammar,
@@ -55,11 +57,24 @@ std::shared_ptr<const CompiledGrammar> CompiledGrammar::compile(Grammar grammar,
   // Cfg rule i is Grammar rule i; drop from the back so the indices stay valid.
   for (auto r = unrealizable.rules.rbegin(); r != unrealizable.rules.rend(); ++r)
     cfg.rules.erase(cfg.rules.begin() + static_cast<std::ptrdiff_t>(*r));
+  CfgNormalization normalization;
+  if (options.policy == ConflictPolicy::kKeepAll) {
+    normalization = normalize_unbounded_reductions(cfg);
+  } else {
+    normalization.found = find_unbounded_reductions(cfg);
+    normalization.rules_before = normalization.rules_after = cfg.rules.size();
+    if (!normalization.found.empty()) {
+      normalization.found_text = normalization.found.describe(cfg);
+      normalization.refusal =
+          "under the Lark policy the resolved table defines the language, and rewriting the "
+          "rules would change it";
+    }
+  }
   LalrAutomaton lalr(std::move(cfg));
   ForkFutures fork_futures(dfa);
-  auto* compiled =
-      new CompiledGrammar(std::move(grammar), std::move(dfa), std::move(lalr), options,
-                          std::move(skippable), std::move(unrealizable), std::move(fork_futures));
+  auto* compiled = new CompiledGrammar(std::move(grammar), std::move(dfa), std::move(lalr), options,
+                                       std::move(skippable), std::move(unrealizable),
+                                       std::move(normalization), std::move(fork_futures));
   compiled->indenter_ = std::move(indenter);
   return std::shared_ptr<const CompiledGrammar>(compiled);
 }

@@ -6,6 +6,12 @@
 // the LR automaton, with the nonterminals that derive nothing else (unrealizable_rules.h); the
 // Grammar model keeps them, so grammar().rules() and the automaton's rules may differ.
 //
+// Rules whose reductions could repeat without consuming input (derivation cycles, hidden left
+// recursion) are normalized under the GLR policy before the automaton is built
+// (cfg_normalization.h): the session and the wfa then share one automaton of an equivalent
+// grammar without them. Under the Lark policy the resolved table, not the grammar, defines the
+// language, so the rules stay as written; normalization() says what was done.
+//
 // Ids line up across the three: grammar terminal i is lexer terminal i is parser terminal i; the
 // parser's end-of-input terminal is num_terminals() (LrGrammar::end_of_input()).
 #pragma once
@@ -16,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "glr/cfg_normalization.h"
 #include "glr/fork_futures.h"
 #include "glr/indenter.h"
 #include "glr/lalr_automaton.h"
@@ -61,6 +68,8 @@ class CompiledGrammar {
 
   // What was left out of the automaton because the lexer can never produce it.
   const UnrealizableRules& unrealizable() const { return unrealizable_; }
+  // Derivation cycles and hidden left recursion found, and whether they were normalized away.
+  const CfgNormalization& normalization() const { return normalization_; }
   // What the lexer can still do from each of its forks (the session's viability test).
   const ForkFutures& fork_futures() const { return fork_futures_; }
   // Python's indenter, when options().postlex asks for it; nullptr otherwise.
@@ -69,7 +78,7 @@ class CompiledGrammar {
  private:
   CompiledGrammar(Grammar grammar, lexer::LexerDfa dfa, LalrAutomaton lalr, ParseOptions options,
                   std::vector<SymbolId> skippable, UnrealizableRules unrealizable,
-                  ForkFutures fork_futures);
+                  CfgNormalization normalization, ForkFutures fork_futures);
 
   Grammar grammar_;
   lexer::LexerDfa dfa_;
@@ -77,6 +86,7 @@ class CompiledGrammar {
   ParseOptions options_;
   std::vector<SymbolId> skippable_;
   UnrealizableRules unrealizable_;
+  CfgNormalization normalization_;
   ForkFutures fork_futures_;
   std::optional<IndenterSpec> indenter_;
 };

@@ -1,10 +1,15 @@
 #include "wfa/compiled_mask.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "lexer/terminal_dwa_builder.h"
 #include "lexer/vocabulary_trie.h"
+#include "lib/error.h"
 #include "lib/process_memory.h"
 #include "wfa/parser_dwa_builder.h"
 #include "wfa/post_lexer_refusal.h"
@@ -23,8 +28,21 @@ std::shared_ptr<const CompiledMask> CompiledMask::compile(
   const auto lexed = std::chrono::steady_clock::now();
   std::shared_ptr<CompiledMask> result(
       new CompiledMask(std::move(grammar), std::move(pool), std::move(terminal_dwa)));
-  result->parser_dwa_ =
-      build_parser_dwa(*result->grammar_, result->terminal_dwa_, result->pool_, vocabulary.eos());
+  try {
+    result->parser_dwa_ =
+        build_parser_dwa(*result->grammar_, result->terminal_dwa_, result->pool_, vocabulary.eos());
+  } catch (const Error& error) {
+    // Endless reductions ("... never end ...", parser_dwa_builder.cpp) come from rules the
+    // normalization could not rewrite; say which and why.
+    const glr::CfgNormalization& normalization = result->grammar_->normalization();
+    if (normalization.refusal.empty() ||
+        std::string_view(error.what()).find("never end") == std::string_view::npos)
+      throw;
+    std::string rules = normalization.found_text;
+    if (!rules.empty() && rules.back() == '\n') rules.pop_back();
+    throw Error(fmt::format("{}\nthe grammar was not normalized: {}\n{}", error.what(),
+                            normalization.refusal, rules));
+  }
   const auto parsed = std::chrono::steady_clock::now();
   result->stats_.terminal_dwa_seconds = std::chrono::duration<double>(lexed - started).count();
   result->stats_.parser_dwa_seconds = std::chrono::duration<double>(parsed - lexed).count();
