@@ -128,8 +128,12 @@ Corpus load_named_corpus(const std::string& name, std::size_t max_texts) {
   if (name == "go") {
     corpus.options = lark_policy({"EOS"});
     add_listed_files(corpus, programs, max_texts);
-  } else if (name == "java" || name == "python") {
+  } else if (name == "java") {
     corpus.options = lark_policy();
+    add_listed_files(corpus, programs, max_texts);
+  } else if (name == "python") {
+    corpus.options = lark_policy();
+    corpus.options.postlex = glr::PostLexer::kPythonIndenter;  // SynCode's Indenter settings
     add_listed_files(corpus, programs, max_texts);
   } else if (name == "sql") {
     corpus.options = lark_policy();

@@ -7,8 +7,8 @@
 //   json    json_grammar.lark, --policy lark; the valid object/array instances of
 //           jsonschema/maskbench-dev, serialized as MaskBench does (Python json.dumps: ", " and
 //           ": " separators, non-ASCII kept)
-//   python  python_grammar.lark, --policy lark; programs/python/parses.txt (the grammar needs an
-//           indenter; compiling it is refused today)
+//   python  python_grammar.lark, --policy lark --postlex python (Lark's Indenter with SynCode's
+//           settings, docs/indenter.md); programs/python/parses.txt. Only the oracle serves it.
 //
 // Texts keep the listing's order, so "the first n programs" is the same set on every machine.
 #pragma once
