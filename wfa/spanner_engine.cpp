@@ -40,6 +40,19 @@ std::vector<char> forks_that_can_end(const lexer::TerminalDwa& dwa,
   return result;
 }
 
+// The session recognizer's per-terminal facts, for the table.
+SpannerTable build_table(const glr::CompiledGrammar& grammar, const lexer::TerminalDwa& dwa,
+                         const std::vector<char>& can_end, TokenSetPool& pool) {
+  const auto& terminals = grammar.dfa().terminals();
+  std::vector<char> ignored(terminals.size(), 0);
+  std::vector<char> skippable(terminals.size(), 0);
+  for (std::size_t t = 0; t < terminals.size(); ++t) {
+    ignored[t] = terminals[t].ignored ? 1 : 0;
+    skippable[t] = grammar.is_skippable(static_cast<glr::SymbolId>(t)) ? 1 : 0;
+  }
+  return SpannerTable::build(dwa, grammar.table(), can_end, skippable, ignored, pool);
+}
+
 }  // namespace
 
 SpannerEngine::SpannerEngine(std::shared_ptr<const glr::CompiledGrammar> grammar,
@@ -48,7 +61,8 @@ SpannerEngine::SpannerEngine(std::shared_ptr<const glr::CompiledGrammar> grammar
       vocabulary_(vocabulary),
       pool_(static_cast<std::uint32_t>(vocabulary.size())),
       dwa_(build_dwa(*grammar_, vocabulary_, pool_)),
-      can_end_(forks_that_can_end(dwa_, grammar_->fork_futures())) {}
+      can_end_(forks_that_can_end(dwa_, grammar_->fork_futures())),
+      table_(build_table(*grammar_, dwa_, can_end_, pool_)) {}
 
 void SpannerEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> words) {
   const auto universe = static_cast<std::uint32_t>(vocabulary_.size());
@@ -74,13 +88,58 @@ void SpannerEngine::fill_mask(const glr::Session& session, std::span<std::uint32
         break;
       }
     }
-    if (alive) collect(recognizer, dwa_.root(entry.fork), heads, words);
+    if (!alive) continue;
+    if (use_table_) {
+      collect_split(recognizer, entry.fork, heads, words);
+    } else {
+      collect(recognizer, dwa_.root(entry.fork), heads, words);
+    }
   }
   // The trie holds no special token, but EOS is decided here alone.
   if (const auto eos = vocabulary_.eos(); eos && *eos < universe) {
     const std::uint32_t bit = std::uint32_t{1} << (*eos % 32);
     words[*eos / 32] =
         session.is_accepting() ? (words[*eos / 32] | bit) : (words[*eos / 32] & ~bit);
+  }
+}
+
+void SpannerEngine::collect_split(const glr::IncrementalRecognizer& recognizer, lexer::ForkId fork,
+                                  const glr::GssHeads& heads,
+                                  std::span<std::uint32_t> words) const {
+  if (heads.size() > 1) {
+    for (const glr::GssNodeRef& head : heads) {
+      if (table_.cell(fork, head->state()).skip_sensitive) {
+        collect(recognizer, dwa_.root(fork), heads, words);
+        return;
+      }
+    }
+  }
+  for (const glr::GssNodeRef& head : heads) {
+    const SpannerCell& cell = table_.cell(fork, head->state());
+    if (!cell.accepted.is_empty()) pool_.or_into_dense(cell.accepted, words);
+    if (cell.plan == SpannerTable::kNoPlan) continue;
+    if (heads.size() == 1) {
+      walk_plan(recognizer, cell.plan, heads, words);
+    } else {
+      walk_plan(recognizer, cell.plan, glr::GssHeads{head}, words);
+    }
+  }
+}
+
+void SpannerEngine::walk_plan(const glr::IncrementalRecognizer& recognizer, SpannerPlanId plan,
+                              const glr::GssHeads& heads, std::span<std::uint32_t> words) const {
+  const SpannerPlanNode& node = table_.plan(plan);
+  if (node.walk_all) {
+    collect(recognizer, node.node, heads, words);
+    return;
+  }
+  const std::span<const lexer::DwaWeight> weights = dwa_.weights(node.node);
+  for (const std::uint32_t i : table_.plan_weights(node))
+    if (end_fork_allows(recognizer, weights[i].end, heads))
+      pool_.or_into_dense(weights[i].tokens, words);
+  for (const SpannerPlanEdge& edge : table_.plan_edges(node)) {
+    glr::GssHeads next = heads;
+    if (recognizer.feed_token(next, edge.label)) walk_plan(recognizer, edge.child, next, words);
   }
 }
 
