@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <boost/container/small_vector.hpp>
 #include <span>
 #include <utility>
 #include <vector>
@@ -90,7 +91,7 @@ void SpannerEngine::fill_mask(const glr::Session& session, std::span<std::uint32
     }
     if (!alive) continue;
     if (use_table_) {
-      collect_split(recognizer, entry.fork, heads, words);
+      collect_split(recognizer, dwa_.root(entry.fork), heads, words);
     } else {
       collect(recognizer, dwa_.root(entry.fork), heads, words);
     }
@@ -103,25 +104,27 @@ void SpannerEngine::fill_mask(const glr::Session& session, std::span<std::uint32
   }
 }
 
-void SpannerEngine::collect_split(const glr::IncrementalRecognizer& recognizer, lexer::ForkId fork,
-                                  const glr::GssHeads& heads,
+void SpannerEngine::collect_split(const glr::IncrementalRecognizer& recognizer,
+                                  lexer::DwaNodeId node, const glr::GssHeads& heads,
                                   std::span<std::uint32_t> words) const {
-  if (heads.size() > 1) {
-    for (const glr::GssNodeRef& head : heads) {
-      if (table_.cell(fork, head->state()).skip_sensitive) {
-        collect(recognizer, dwa_.root(fork), heads, words);
-        return;
-      }
-    }
-  }
+  // One cell per head; the whole subtrie on all heads together when some head has none or the
+  // heads cannot be split (spanner_table.h, "Several heads").
+  boost::container::small_vector<const SpannerCell*, 4> cells;
   for (const glr::GssNodeRef& head : heads) {
-    const SpannerCell& cell = table_.cell(fork, head->state());
-    if (!cell.accepted.is_empty()) pool_.or_into_dense(cell.accepted, words);
-    if (cell.plan == SpannerTable::kNoPlan) continue;
+    const SpannerCell* cell = table_.find_cell(node, head->state());
+    if (cell == nullptr || (heads.size() > 1 && cell->skip_sensitive)) {
+      collect(recognizer, node, heads, words);
+      return;
+    }
+    cells.push_back(cell);
+  }
+  for (std::size_t i = 0; i < heads.size(); ++i) {
+    if (!cells[i]->accepted.is_empty()) pool_.or_into_dense(cells[i]->accepted, words);
+    if (cells[i]->plan == SpannerTable::kNoPlan) continue;
     if (heads.size() == 1) {
-      walk_plan(recognizer, cell.plan, heads, words);
+      walk_plan(recognizer, cells[i]->plan, heads, words);
     } else {
-      walk_plan(recognizer, cell.plan, glr::GssHeads{head}, words);
+      walk_plan(recognizer, cells[i]->plan, glr::GssHeads{heads[i]}, words);
     }
   }
 }
@@ -129,8 +132,8 @@ void SpannerEngine::collect_split(const glr::IncrementalRecognizer& recognizer, 
 void SpannerEngine::walk_plan(const glr::IncrementalRecognizer& recognizer, SpannerPlanId plan,
                               const glr::GssHeads& heads, std::span<std::uint32_t> words) const {
   const SpannerPlanNode& node = table_.plan(plan);
-  if (node.walk_all) {
-    collect(recognizer, node.node, heads, words);
+  if (node.reenter) {
+    collect_split(recognizer, node.node, heads, words);
     return;
   }
   const std::span<const lexer::DwaWeight> weights = dwa_.weights(node.node);

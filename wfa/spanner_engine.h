@@ -65,9 +65,9 @@ class SpannerEngine final : public MaskEngine {
   void use_table(bool enabled) { use_table_ = enabled; }
 
  private:
-  // Adds to `words` the tokens of the fork's trie that the rule allows after `heads`, through
-  // the table.
-  void collect_split(const glr::IncrementalRecognizer& recognizer, lexer::ForkId fork,
+  // Adds to `words` the tokens under `node` that the rule allows after `heads`, through the
+  // table's cells of `node` when it is an entry node.
+  void collect_split(const glr::IncrementalRecognizer& recognizer, lexer::DwaNodeId node,
                      const glr::GssHeads& heads, std::span<std::uint32_t> words) const;
   // The context-dependent part of a cell on the real heads.
   void walk_plan(const glr::IncrementalRecognizer& recognizer, SpannerPlanId plan,

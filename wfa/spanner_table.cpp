@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <deque>
 #include <mutex>
 #include <unordered_map>
 #include <utility>
@@ -131,18 +130,18 @@ struct StackSet {
 
 struct LocalPlan {
   DwaNodeId node = 0;
-  bool walk_all = false;
+  bool reenter = false;
   std::vector<std::uint32_t> weights;
   std::vector<SpannerPlanEdge> edges;  // children are local plan ids
 };
 
 struct LocalResult {
-  std::uint32_t accepted = kNone;  // index into StateSolver::bitmaps_
+  std::uint32_t accepted = kNone;  // index into StateSolver::accepted_lists_
   std::uint32_t plan = kNone;      // local plan id
   bool skip_sensitive = false;
 };
 
-// Decides every fork's trie for stacks whose top state is one LR state.
+// Decides entry nodes' subtries for stacks whose top state is one LR state.
 class StateSolver {
  public:
   static constexpr std::uint32_t kDead = UINT32_MAX;
@@ -151,9 +150,13 @@ class StateSolver {
     initial_ = intern(StackSet{{parser_.root()}, {}, false});
   }
 
-  LocalResult solve_fork(ForkId fork) { return solve(in_.dwa.root(fork), initial_); }
+  LocalResult solve_entry(DwaNodeId node) { return solve(node, initial_); }
 
-  const RoaringBitmap& bitmap(std::uint32_t index) const { return bitmaps_[index]; }
+  // The accepted tokens of a result: the union of these weights' sets (TokenSetId values,
+  // ascending). Unions are taken once per distinct list, when the table is assembled.
+  const std::vector<std::uint32_t>& accepted_list(std::uint32_t index) const {
+    return accepted_lists_[index];
+  }
   const std::vector<LocalPlan>& plans() const { return plans_; }
   std::size_t memo_entries() const { return solved_.size(); }
   std::size_t known_stacks() const { return parser_.num_stacks(); }
@@ -313,19 +316,20 @@ class StateSolver {
     LocalResult result;
     const lexer::TerminalDwa& dwa = in_.dwa;
     if (sets_[set_id].sure.empty() && sets_[set_id].maybe.empty()) {
-      // Only stacks that popped below the head are left: nothing below is decided here.
+      // Only stacks that popped below the head are left: nothing below is decided from it.
       result.plan = add_plan(LocalPlan{node, true, {}, {}});
       result.skip_sensitive = in_.subtree_has_skippable[node] != 0;
       return result;
     }
-    std::vector<const RoaringBitmap*> accepted;
-    std::uint32_t single_child_bitmap = kNone;
+    std::vector<std::uint32_t> accepted;  // weight sets, then children's lists merged in
+    std::uint32_t only_child = kNone;     // the one child list when nothing else is accepted
+    std::size_t child_lists = 0;
     LocalPlan plan{node, false, {}, {}};
     const auto weights = dwa.weights(node);
     for (std::uint32_t i = 0; i < weights.size(); ++i) {
       switch (end_verdict(set_id, weights[i].end)) {
         case Verdict::kAccepted:
-          accepted.push_back(in_.sets[weights[i].tokens.value()]);
+          accepted.push_back(weights[i].tokens.value());
           break;
         case Verdict::kDepends:
           plan.weights.push_back(i);
@@ -341,16 +345,20 @@ class StateSolver {
       const LocalResult child = solve(edge.child, fed.set);
       result.skip_sensitive = result.skip_sensitive || child.skip_sensitive;
       if (child.accepted != kNone) {
-        accepted.push_back(&bitmaps_[child.accepted]);
-        single_child_bitmap = child.accepted;
+        const std::vector<std::uint32_t>& list = accepted_lists_[child.accepted];
+        accepted.insert(accepted.end(), list.begin(), list.end());
+        only_child = child.accepted;
+        ++child_lists;
       }
       if (child.plan != kNone) plan.edges.push_back({edge.label, child.plan});
     }
-    if (accepted.size() == 1 && single_child_bitmap != kNone) {
-      result.accepted = single_child_bitmap;  // shared, not copied
+    if (child_lists == 1 && accepted.size() == accepted_lists_[only_child].size()) {
+      result.accepted = only_child;  // shared, not copied
     } else if (!accepted.empty()) {
-      result.accepted = static_cast<std::uint32_t>(bitmaps_.size());
-      bitmaps_.push_back(RoaringBitmap::fastunion(accepted.size(), accepted.data()));
+      std::sort(accepted.begin(), accepted.end());
+      accepted.erase(std::unique(accepted.begin(), accepted.end()), accepted.end());
+      result.accepted = static_cast<std::uint32_t>(accepted_lists_.size());
+      accepted_lists_.push_back(std::move(accepted));
     }
     if (!plan.weights.empty() || !plan.edges.empty()) result.plan = add_plan(std::move(plan));
     return result;
@@ -372,31 +380,33 @@ class StateSolver {
   std::unordered_map<std::uint64_t, Fed> fed_;                 // (set, label)
   std::unordered_map<std::uint64_t, std::uint32_t> solved_;    // (node, set) -> results_
   std::vector<LocalResult> results_;
-  std::deque<RoaringBitmap> bitmaps_;  // a deque: solve() keeps pointers while it adds more
+  std::vector<std::vector<std::uint32_t>> accepted_lists_;
   std::vector<LocalPlan> plans_;
 };
 
 }  // namespace
 
-// Gathers the per-state results into the table: interns the accepted sets and shares equal plan
-// nodes between states. Called under a lock, one state at a time.
+// Gathers the per-state results into the table: interns the accepted sets (one union per distinct
+// list of weight sets), shares equal plan nodes between states and collects the nodes the plans
+// re-enter. Called under a lock, one state at a time.
 class SpannerTableBuilder {
  public:
-  SpannerTableBuilder(SpannerTable& table, TokenSetPool& pool) : table_(table), pool_(pool) {}
+  SpannerTableBuilder(SpannerTable& table, const Inputs& in, TokenSetPool& pool)
+      : table_(table), in_(in), pool_(pool), met_(in.dwa.num_nodes(), 0) {}
 
-  void add_state(StateId state, const StateSolver& solver, const std::vector<LocalResult>& forks) {
+  // Marks a node as an entry node or as refused, so it is not collected again.
+  void mark_met(DwaNodeId node) { met_[node] = 1; }
+
+  // One state's results: results[i] goes to cells_[cells[i]].
+  void add_state(const StateSolver& solver, const std::vector<std::uint32_t>& cells,
+                 const std::vector<LocalResult>& results) {
     std::vector<SpannerPlanId> global(solver.plans().size());
     for (std::size_t i = 0; i < solver.plans().size(); ++i)
       global[i] = share_plan(solver.plans()[i], global);
-    std::unordered_map<std::uint32_t, TokenSetId> interned;
-    for (ForkId fork = 0; fork < forks.size(); ++fork) {
-      const LocalResult& local = forks[fork];
-      SpannerCell& cell = table_.cells_[std::size_t{fork} * table_.num_states_ + state];
-      if (local.accepted != kNone) {
-        const auto [it, inserted] = interned.try_emplace(local.accepted);
-        if (inserted) it->second = pool_.intern(solver.bitmap(local.accepted));
-        cell.accepted = it->second;
-      }
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      const LocalResult& local = results[i];
+      SpannerCell& cell = table_.cells_[cells[i]];
+      if (local.accepted != kNone) cell.accepted = unite(solver.accepted_list(local.accepted));
       cell.plan = local.plan == kNone ? SpannerTable::kNoPlan : global[local.plan];
       cell.skip_sensitive = local.skip_sensitive;
     }
@@ -404,13 +414,32 @@ class SpannerTableBuilder {
     known_stacks_ += solver.known_stacks();
   }
 
+  // The re-entered nodes met since the last call that are no entry nodes yet, ascending.
+  std::vector<DwaNodeId> take_reentered() {
+    std::sort(reentered_.begin(), reentered_.end());
+    return std::exchange(reentered_, {});
+  }
+
   std::size_t memo_entries() const { return memo_entries_; }
   std::size_t known_stacks() const { return known_stacks_; }
+  std::size_t distinct_lists() const { return united_.size(); }
 
  private:
+  TokenSetId unite(const std::vector<std::uint32_t>& list) {
+    if (list.size() == 1) return TokenSetId(list.front());
+    const auto [it, inserted] = united_.try_emplace(list);
+    if (inserted) {
+      std::vector<const RoaringBitmap*> sets;
+      sets.reserve(list.size());
+      for (const std::uint32_t id : list) sets.push_back(in_.sets[id]);
+      it->second = pool_.intern(RoaringBitmap::fastunion(sets.size(), sets.data()));
+    }
+    return it->second;
+  }
+
   SpannerPlanId share_plan(const LocalPlan& plan, const std::vector<SpannerPlanId>& global) {
     key_.assign(
-        {plan.node, plan.walk_all ? 1u : 0u, static_cast<std::uint32_t>(plan.weights.size())});
+        {plan.node, plan.reenter ? 1u : 0u, static_cast<std::uint32_t>(plan.weights.size())});
     key_.insert(key_.end(), plan.weights.begin(), plan.weights.end());
     for (const SpannerPlanEdge& edge : plan.edges) {
       key_.push_back(edge.label);
@@ -419,9 +448,13 @@ class SpannerTableBuilder {
     const auto [it, inserted] =
         ids_.try_emplace(key_, static_cast<SpannerPlanId>(table_.plan_nodes_.size()));
     if (!inserted) return it->second;
+    if (plan.reenter && met_[plan.node] == 0) {
+      met_[plan.node] = 1;
+      reentered_.push_back(plan.node);
+    }
     SpannerPlanNode node;
     node.node = plan.node;
-    node.walk_all = plan.walk_all;
+    node.reenter = plan.reenter;
     node.weights_begin = static_cast<std::uint32_t>(table_.plan_weights_.size());
     table_.plan_weights_.insert(table_.plan_weights_.end(), plan.weights.begin(),
                                 plan.weights.end());
@@ -435,39 +468,134 @@ class SpannerTableBuilder {
   }
 
   SpannerTable& table_;
+  const Inputs& in_;
   TokenSetPool& pool_;
   std::unordered_map<std::vector<std::uint32_t>, SpannerPlanId, VectorHash> ids_;
+  std::unordered_map<std::vector<std::uint32_t>, TokenSetId, VectorHash> united_;
   std::vector<std::uint32_t> key_;
+  std::vector<char> met_;  // per DWA node: an entry node, refused, or in reentered_
+  std::vector<DwaNodeId> reentered_;
   std::size_t memo_entries_ = 0;
   std::size_t known_stacks_ = 0;
 };
 
+namespace {
+
+// The states a head can have at a re-entered node: it is re-entered only after its incoming
+// label was shifted (a skip or an ignored alternative keeps known stacks, so never re-enters),
+// and the state after shifting terminal t is one whose accessing symbol is t.
+class ReentryStates {
+ public:
+  explicit ReentryStates(const Inputs& in) : in_(in), incoming_(in.dwa.num_nodes()) {
+    const glr::LrTable& table = in.table;
+    accessed_by_.resize(table.num_terminals());
+    for (StateId state = 0; state < table.num_states(); ++state)
+      for (std::uint32_t cell = table.row_begin(state); cell < table.row_end(state); ++cell)
+        for (const glr::Action action : table.cell_actions(cell))
+          if (action.is_shift()) accessed_by_[table.cell_terminal(cell)].push_back(action.target());
+    for (std::vector<StateId>& states : accessed_by_) {
+      std::sort(states.begin(), states.end());
+      states.erase(std::unique(states.begin(), states.end()), states.end());
+    }
+    for (DwaNodeId node = 0; node < in.dwa.num_nodes(); ++node)
+      for (const lexer::DwaEdge& edge : in.dwa.edges(node))
+        incoming_[edge.child].push_back(edge.label);
+  }
+
+  std::vector<StateId> at(DwaNodeId node) const {
+    std::vector<StateId> states;
+    for (const LabelId label : incoming_[node])
+      for (const std::uint32_t terminal : in_.dwa.dfa().label_terminals(label))
+        states.insert(states.end(), accessed_by_[terminal].begin(), accessed_by_[terminal].end());
+    std::sort(states.begin(), states.end());
+    states.erase(std::unique(states.begin(), states.end()), states.end());
+    return states;
+  }
+
+ private:
+  const Inputs& in_;
+  std::vector<std::vector<LabelId>> incoming_;     // per DWA node: labels of edges into it
+  std::vector<std::vector<StateId>> accessed_by_;  // per terminal: the states its shifts reach
+};
+
+}  // namespace
+
 SpannerTable SpannerTable::build(const lexer::TerminalDwa& dwa, const glr::LrTable& table,
                                  std::span<const char> can_end, std::span<const char> skippable,
-                                 std::span<const char> ignored, TokenSetPool& pool) {
+                                 std::span<const char> ignored, TokenSetPool& pool,
+                                 std::size_t max_cells) {
   const auto started = std::chrono::steady_clock::now();
   const Inputs in = prepare(dwa, table, can_end, skippable, ignored, pool);
+  const StateId num_states = table.num_states();
   SpannerTable result;
-  result.num_states_ = table.num_states();
-  result.cells_.assign(dwa.num_forks() * std::size_t{table.num_states()}, SpannerCell{});
-  SpannerTableBuilder builder(result, pool);
-  std::mutex merging;
-  // The workers read the pool only through `in.sets` (pointers to stored sets, which interning
-  // leaves in place), so the merge may intern while other states are being solved.
-  tbb::parallel_for(tbb::blocked_range<StateId>(0, table.num_states(), 1),
-                    [&](const tbb::blocked_range<StateId>& range) {
-                      for (StateId state = range.begin(); state != range.end(); ++state) {
-                        StateSolver solver(in, state);
-                        std::vector<LocalResult> forks(dwa.num_forks());
-                        for (ForkId fork = 0; fork < dwa.num_forks(); ++fork)
-                          forks[fork] = solver.solve_fork(fork);
-                        const std::lock_guard lock(merging);
-                        builder.add_state(state, solver, forks);
-                      }
-                    });
   SpannerTableStats& stats = result.stats_;
+  result.entry_of_node_.assign(dwa.num_nodes(), kNoEntry);
+  result.root_entry_.resize(dwa.num_forks());
+  SpannerTableBuilder builder(result, in, pool);
+  const ReentryStates reentry_states(in);
+  // Each round solves its entry nodes for every state they have a cell for; `by_state[q]` lists
+  // the (entry node, cell) pairs of state q.
+  std::vector<std::vector<std::pair<DwaNodeId, std::uint32_t>>> by_state(num_states);
+  auto add_entry = [&](DwaNodeId node, std::span<const StateId> states) {
+    result.entry_of_node_[node] = static_cast<std::uint32_t>(result.entries_.size());
+    Entry entry;
+    entry.first_cell = static_cast<std::uint32_t>(result.cells_.size());
+    entry.states_begin = static_cast<std::uint32_t>(result.entry_states_.size());
+    result.entry_states_.insert(result.entry_states_.end(), states.begin(), states.end());
+    entry.states_end = static_cast<std::uint32_t>(result.entry_states_.size());
+    result.entries_.push_back(entry);
+    const std::size_t count = states.empty() ? num_states : states.size();
+    for (std::size_t i = 0; i < count; ++i) {
+      const StateId state = states.empty() ? static_cast<StateId>(i) : states[i];
+      by_state[state].emplace_back(node, static_cast<std::uint32_t>(result.cells_.size()));
+      result.cells_.emplace_back();
+    }
+  };
+  for (ForkId fork = 0; fork < dwa.num_forks(); ++fork) {
+    const DwaNodeId root = dwa.root(fork);
+    if (result.entry_of_node_[root] == kNoEntry) {
+      builder.mark_met(root);
+      add_entry(root, {});
+      ++stats.root_nodes;
+    }
+    result.root_entry_[fork] = result.entry_of_node_[root];
+  }
+  std::mutex merging;
+  for (bool more = true; more;) {
+    ++stats.rounds;
+    // The workers read the pool only through `in.sets` (pointers to stored sets, which interning
+    // leaves in place), so the merge may intern while other states are being solved.
+    tbb::parallel_for(tbb::blocked_range<StateId>(0, num_states, 1),
+                      [&](const tbb::blocked_range<StateId>& range) {
+                        for (StateId state = range.begin(); state != range.end(); ++state) {
+                          if (by_state[state].empty()) continue;
+                          StateSolver solver(in, state);
+                          std::vector<std::uint32_t> cells;
+                          std::vector<LocalResult> results;
+                          for (const auto& [node, cell] : by_state[state]) {
+                            cells.push_back(cell);
+                            results.push_back(solver.solve_entry(node));
+                          }
+                          const std::lock_guard lock(merging);
+                          builder.add_state(solver, cells, results);
+                        }
+                      });
+    for (auto& pairs : by_state) pairs.clear();
+    more = false;
+    for (const DwaNodeId node : builder.take_reentered()) {
+      const std::vector<StateId> states = reentry_states.at(node);
+      if (states.empty()) continue;  // no head gets there: the plan node is never reached
+      if (result.cells_.size() + states.size() > max_cells) {
+        ++stats.unentered_nodes;  // re-entering it walks its whole subtrie on the real heads
+        continue;
+      }
+      add_entry(node, states);
+      more = true;
+    }
+  }
   stats.forks = dwa.num_forks();
-  stats.states = table.num_states();
+  stats.states = num_states;
+  stats.entry_nodes = result.entries_.size();
   stats.cells = result.cells_.size();
   std::vector<TokenSetId> distinct;
   for (const SpannerCell& cell : result.cells_) {
@@ -475,15 +603,13 @@ SpannerTable SpannerTable::build(const lexer::TerminalDwa& dwa, const glr::LrTab
       ++stats.cells_with_accepted;
       distinct.push_back(cell.accepted);
     }
-    if (cell.plan != kNoPlan) {
-      ++stats.cells_with_plan;
-      if (result.plan_nodes_[cell.plan].walk_all) ++stats.cells_walking_all;
-    }
+    if (cell.plan != kNoPlan) ++stats.cells_with_plan;
     if (cell.skip_sensitive) ++stats.cells_skip_sensitive;
   }
   std::sort(distinct.begin(), distinct.end());
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
   stats.distinct_accepted_sets = distinct.size();
+  stats.distinct_accepted_lists = builder.distinct_lists();
   for (const TokenSetId id : distinct) stats.accepted_set_bytes += pool.get(id).getSizeInBytes();
   stats.plan_nodes = result.plan_nodes_.size();
   stats.plan_edges = result.plan_edges_.size();
@@ -491,6 +617,10 @@ SpannerTable SpannerTable::build(const lexer::TerminalDwa& dwa, const glr::LrTab
   stats.memo_entries = builder.memo_entries();
   stats.known_stacks = builder.known_stacks();
   stats.bytes = result.cells_.size() * sizeof(SpannerCell) +
+                result.entries_.size() * sizeof(Entry) +
+                result.entry_states_.size() * sizeof(StateId) +
+                result.entry_of_node_.size() * sizeof(std::uint32_t) +
+                result.root_entry_.size() * sizeof(std::uint32_t) +
                 result.plan_nodes_.size() * sizeof(SpannerPlanNode) +
                 result.plan_weights_.size() * sizeof(std::uint32_t) +
                 result.plan_edges_.size() * sizeof(SpannerPlanEdge);
