@@ -206,6 +206,46 @@ TEST_CASE("spanner table: a skippable terminal makes a cell skip-sensitive unles
   CHECK(plain.table().stats().cells_skip_sensitive == 0);
 }
 
+TEST_CASE("spanner table: several heads are not split on a skip-sensitive cell") {
+  glr::ParseOptions options;
+  options.skippable = {"EOS"};
+  const auto grammar = glr::CompiledGrammar::load_lark(
+      glrmask::testing::fixtures_dir() / "spanner_table" / "skippable_heads.lark", options);
+  const Vocabulary vocabulary =
+      tiny_vocabulary({"go", " x", "\n", "(", ")", "\n(", "\nx", "()", " y", "x"});
+  wfa::SpannerEngine spanner(grammar, vocabulary);
+  wfa::OracleEngine oracle(vocabulary, {.sequential = true});
+  glr::Session session(grammar, &vocabulary);
+  session.commit_bytes("go x");
+  REQUIRE(session.heads().size() == 2);
+  const std::vector<lexer::DwaEntry> entries = spanner.dwa().enter(session.lexer_configuration());
+  // "x" may still grow, so the entry that ends it emits NAME early; fed to both heads it leaves a
+  // statement head (EOS next) and a call head ("(" next). The call head alone would skip the
+  // newline and take "(": its cell accepts "\n(", and says that it relied on the skip.
+  bool call_head_accepts = false;
+  for (const lexer::DwaEntry& entry : entries) {
+    glr::GssHeads heads = session.heads();
+    for (const lexer::LabelId label : entry.labels)
+      REQUIRE(session.recognizer().feed_token(heads, label));
+    for (const glr::GssNodeRef& head : heads) {
+      const wfa::SpannerCell& cell = spanner.table().cell(entry.fork, head->state());
+      if (spanner.pool().contains(cell.accepted, id_of(vocabulary, "\n("))) {
+        call_head_accepts = true;
+        CHECK(heads.size() == 2);
+        CHECK(cell.skip_sensitive);
+      }
+    }
+  }
+  CHECK(call_head_accepts);
+  // Both heads together shift the newline (the statement head can), so the call head dies.
+  const DenseMask mask = engine_mask(spanner, session, vocabulary);
+  CHECK(mask == engine_mask(oracle, session, vocabulary));
+  CHECK_FALSE(mask.test(id_of(vocabulary, "\n(")));
+  CHECK(mask.test(id_of(vocabulary, "\n")));
+  CHECK(mask.test(id_of(vocabulary, "(")));
+  CHECK(mask.test(id_of(vocabulary, "()")));
+}
+
 TEST_CASE("spanner table: statistics, SynCode JSON with Llama-3") {
   print_real_grammar_stats("json", lark_policy());
 }
