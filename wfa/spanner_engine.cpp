@@ -158,8 +158,20 @@ void SpannerEngine::collect(const glr::IncrementalRecognizer& recognizer, lexer:
 
 bool SpannerEngine::end_fork_allows(const glr::IncrementalRecognizer& recognizer, lexer::ForkId end,
                                     const glr::GssHeads& heads) const {
-  for (const std::uint32_t terminal : dwa_.next_terminals(end))
-    if (recognizer.can_take(heads, terminal)) return true;
+  // Some terminal of next_terminals(end) can be taken: a skippable one always; another only if
+  // some head's state has an action on it (no action, no reduction, no shift), so the heads' LR
+  // rows (a few cells) are scanned instead of the list (at a token boundary: nearly every
+  // terminal of the grammar).
+  const NextTerminalBits& next = table_.next_terminal_bits();
+  if (next.lists_skippable(end)) return true;
+  const glr::LrTable& table = recognizer.parser().table();
+  for (const glr::GssNodeRef& head : heads) {
+    for (std::uint32_t cell = table.row_begin(head->state()); cell < table.row_end(head->state());
+         ++cell) {
+      const glr::SymbolId terminal = table.cell_terminal(cell);
+      if (next.lists(end, terminal) && recognizer.can_take(heads, terminal)) return true;
+    }
+  }
   return can_end_[end] != 0 && recognizer.parser().accepts_end(heads);
 }
 

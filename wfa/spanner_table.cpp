@@ -12,6 +12,7 @@
 
 #include "lib/hash_mix.h"
 #include "wfa/known_top_parser.h"
+#include "wfa/next_terminal_bits.h"
 
 namespace glrmask::wfa {
 
@@ -46,17 +47,10 @@ struct Inputs {
   std::span<const char> can_end;
   std::span<const char> skippable;
   std::span<const char> ignored;
+  const NextTerminalBits& next;
   SymbolId end_of_input;
-  std::size_t words_per_fork;
-  std::vector<std::uint64_t> next_bits;     // per fork: next_terminals as a bitset
-  std::vector<char> lists_skippable;        // per fork: next_terminals holds a skippable one
   std::vector<char> subtree_has_skippable;  // per DWA node: some label below has one
   std::vector<const RoaringBitmap*> sets;   // per TokenSetId value used by a weight
-
-  bool lists(ForkId fork, SymbolId terminal) const {
-    const std::size_t word = std::size_t{fork} * words_per_fork + terminal / 64;
-    return (next_bits[word] >> (terminal % 64) & 1) != 0;
-  }
 };
 
 bool label_has_skippable(const Inputs& in, LabelId label) {
@@ -67,27 +61,9 @@ bool label_has_skippable(const Inputs& in, LabelId label) {
 
 Inputs prepare(const lexer::TerminalDwa& dwa, const glr::LrTable& table,
                std::span<const char> can_end, std::span<const char> skippable,
-               std::span<const char> ignored, const TokenSetPool& pool) {
-  Inputs in{dwa,
-            table,
-            can_end,
-            skippable,
-            ignored,
-            table.num_terminals() - 1,
-            (std::size_t{table.num_terminals()} + 63) / 64,
-            {},
-            {},
-            {},
-            {}};
-  in.next_bits.assign(dwa.num_forks() * in.words_per_fork, 0);
-  in.lists_skippable.assign(dwa.num_forks(), 0);
-  for (ForkId fork = 0; fork < dwa.num_forks(); ++fork) {
-    for (const std::uint32_t terminal : dwa.next_terminals(fork)) {
-      in.next_bits[std::size_t{fork} * in.words_per_fork + terminal / 64] |= std::uint64_t{1}
-                                                                             << (terminal % 64);
-      if (skippable[terminal] != 0) in.lists_skippable[fork] = 1;
-    }
-  }
+               std::span<const char> ignored, const NextTerminalBits& next,
+               const TokenSetPool& pool) {
+  Inputs in{dwa, table, can_end, skippable, ignored, next, table.num_terminals() - 1, {}, {}};
   // Children may have any id, so the subtree flags are computed depth first with a memo.
   in.subtree_has_skippable.assign(dwa.num_nodes(), 2);  // 2 = not computed yet
   std::vector<std::pair<DwaNodeId, std::size_t>> stack;
@@ -190,7 +166,7 @@ class StateSolver {
     for (std::uint32_t cell = table.row_begin(top);
          cell < table.row_end(top) && verdict != Verdict::kAccepted; ++cell) {
       const SymbolId terminal = table.cell_terminal(cell);
-      if (terminal == in_.end_of_input || !in_.lists(end, terminal)) continue;
+      if (terminal == in_.end_of_input || !in_.next.lists(end, terminal)) continue;
       const KnownTopStep& step = parser_.step(stack, terminal);
       if (!step.shifted.empty()) {
         verdict = Verdict::kAccepted;
@@ -223,11 +199,11 @@ class StateSolver {
     const StackSet& set = sets_[set_id];
     if (!set.sure.empty()) {
       // A skippable terminal is always takeable (IncrementalRecognizer::can_take).
-      if (in_.lists_skippable[end] != 0) return Verdict::kAccepted;
+      if (in_.next.lists_skippable(end)) return Verdict::kAccepted;
       for (const VirtualStackId stack : set.sure)
         if (stack_verdict(stack, end) == Verdict::kAccepted) return Verdict::kAccepted;
     }
-    if (set.unknown || in_.lists_skippable[end] != 0) return Verdict::kDepends;
+    if (set.unknown || in_.next.lists_skippable(end)) return Verdict::kDepends;
     for (const VirtualStackId stack : set.sure)
       if (stack_verdict(stack, end) != Verdict::kRejected) return Verdict::kDepends;
     for (const VirtualStackId stack : set.maybe)
@@ -525,9 +501,10 @@ SpannerTable SpannerTable::build(const lexer::TerminalDwa& dwa, const glr::LrTab
                                  std::span<const char> ignored, TokenSetPool& pool,
                                  std::size_t max_cells) {
   const auto started = std::chrono::steady_clock::now();
-  const Inputs in = prepare(dwa, table, can_end, skippable, ignored, pool);
-  const StateId num_states = table.num_states();
   SpannerTable result;
+  result.next_ = NextTerminalBits(dwa, table.num_terminals(), skippable);
+  const Inputs in = prepare(dwa, table, can_end, skippable, ignored, result.next_, pool);
+  const StateId num_states = table.num_states();
   SpannerTableStats& stats = result.stats_;
   result.entry_of_node_.assign(dwa.num_nodes(), kNoEntry);
   result.root_entry_.resize(dwa.num_forks());
@@ -623,7 +600,7 @@ SpannerTable SpannerTable::build(const lexer::TerminalDwa& dwa, const glr::LrTab
                 result.root_entry_.size() * sizeof(std::uint32_t) +
                 result.plan_nodes_.size() * sizeof(SpannerPlanNode) +
                 result.plan_weights_.size() * sizeof(std::uint32_t) +
-                result.plan_edges_.size() * sizeof(SpannerPlanEdge);
+                result.plan_edges_.size() * sizeof(SpannerPlanEdge) + result.next_.size_in_bytes();
   stats.build_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;

@@ -44,6 +44,7 @@
 #include "glr/lr_table.h"
 #include "lexer/terminal_dwa.h"
 #include "lib/token_set.h"
+#include "wfa/next_terminal_bits.h"
 
 namespace glrmask::wfa {
 
@@ -129,6 +130,9 @@ class SpannerTable {
     return {plan_edges_.data() + node.edges_begin, node.edges_end - node.edges_begin};
   }
 
+  // next_terminals of every fork as bitsets (the end-fork test at run time reads them too).
+  const NextTerminalBits& next_terminal_bits() const { return next_; }
+
   const SpannerTableStats& stats() const { return stats_; }
 
  private:
@@ -148,6 +152,7 @@ class SpannerTable {
   std::vector<Entry> entries_;
   std::vector<glr::StateId> entry_states_;
   std::vector<SpannerCell> cells_;
+  NextTerminalBits next_;
   std::vector<SpannerPlanNode> plan_nodes_;
   std::vector<std::uint32_t> plan_weights_;
   std::vector<SpannerPlanEdge> plan_edges_;
