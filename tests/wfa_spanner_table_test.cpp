@@ -93,7 +93,7 @@ void print_stats(const std::string& what, const wfa::SpannerEngine& spanner) {
             << s.plan_nodes << " plan nodes, " << s.plan_edges << " plan edges, " << s.plan_weights
             << " plan weights; table " << s.bytes / 1024 << " KiB; " << s.memo_entries
             << " memo entries, " << s.known_stacks << " known stacks; built in " << s.build_seconds
-            << " s\n";
+            << " s (" << s.build_cpu_seconds << " s CPU)\n";
 }
 
 void print_real_grammar_stats(const std::string& corpus, glr::ParseOptions options) {

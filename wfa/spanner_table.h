@@ -96,7 +96,8 @@ struct SpannerTableStats {
   std::size_t known_stacks = 0;  // virtual stacks met, summed over states
   std::size_t bytes = 0;         // cells and plans (the accepted sets live in the engine's pool)
   std::size_t accepted_set_bytes = 0;  // CRoaring size of the distinct accepted sets
-  double build_seconds = 0;
+  double build_seconds = 0;            // wall
+  double build_cpu_seconds = 0;        // CPU time of the whole process meanwhile (all threads)
 };
 
 class SpannerTable {
