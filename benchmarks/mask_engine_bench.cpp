@@ -1,5 +1,5 @@
 // fill_mask of every registered mask engine (apps/mask_engines.h) on prepared sessions, with the
-// dense mask export included, on SynCode JSON and Go under the Llama-3 vocabulary.
+// dense mask export included, on SynCode JSON, Go and Java under the Llama-3 vocabulary.
 //   BM_FillMask/<engine>/<grammar>  one mask per iteration, cycling over 32 sessions spread
 //                                   evenly over the first corpus text (experiments/support)
 //   BM_ApplyDenseMask               the dense mask applied to a Llama-3 logits vector
@@ -87,7 +87,7 @@ void BM_FillMask(benchmark::State& state, const std::string& engine_name,
 // listed here; a name the registry does not know is reported as skipped.
 const bool kRegistered = [] {
   for (const char* engine : {"oracle", "spanner", "wfa"})
-    for (const char* grammar : {"json", "go"})
+    for (const char* grammar : {"json", "go", "java"})
       benchmark::RegisterBenchmark((std::string("BM_FillMask/") + engine + "/" + grammar).c_str(),
                                    BM_FillMask, std::string(engine), std::string(grammar))
           ->Unit(benchmark::kMicrosecond)

@@ -36,11 +36,22 @@ std::unique_ptr<wfa::MaskEngine> make_spanner(
   return std::make_unique<wfa::SpannerEngine>(grammar, vocabulary);
 }
 
-// The shared comparisons of tests/wfa_engine_comparison.h, for the spanner.
+// The spanner without its table: every entry fork's whole label trie walked on the real heads.
+std::unique_ptr<wfa::MaskEngine> make_whole_walk_spanner(
+    const std::shared_ptr<const glr::CompiledGrammar>& grammar, const Vocabulary& vocabulary) {
+  auto spanner = std::make_unique<wfa::SpannerEngine>(grammar, vocabulary);
+  spanner->use_table(false);
+  return spanner;
+}
+
+// The shared comparisons of tests/wfa_engine_comparison.h, for the spanner with and without its
+// table.
 void check_against_oracle(const std::string& fixture, const std::string& alphabet,
                           std::size_t max_prefix, glr::ParseOptions options = {}) {
   CHECK(glrmask::testing::compare_on_prefixes(make_spanner, fixture, alphabet, max_prefix,
                                               options) > 0);
+  CHECK(glrmask::testing::compare_on_prefixes(make_whole_walk_spanner, fixture, alphabet,
+                                              max_prefix, options) > 0);
 }
 
 void check_teacher_forced(const std::shared_ptr<const glr::CompiledGrammar>& grammar,
@@ -81,6 +92,8 @@ TokenId token_with_bytes(const Vocabulary& vocabulary, const std::string& bytes)
 }  // namespace
 
 TEST_CASE("spanner = oracle on small grammars with a hand-made vocabulary") {
+  check_against_oracle("../spanner_table/nested_list.lark", "[]1, ", 6);
+  check_against_oracle("../spanner_table/skippable_heads.lark", "gox \n()", 5, skippable_eos());
   check_against_oracle("ambiguous_sum.lark", "12+ ", 5);
   check_against_oracle("fallback_dots.lark", "a. ", 6);
   check_against_oracle("keyword_ties.lark", "ifa= ", 4);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <boost/container/small_vector.hpp>
 #include <span>
 #include <utility>
 #include <vector>
@@ -41,6 +42,19 @@ std::vector<char> forks_that_can_end(const lexer::TerminalDwa& dwa,
   return result;
 }
 
+// The session recognizer's per-terminal facts, for the table.
+SpannerTable build_table(const glr::CompiledGrammar& grammar, const lexer::TerminalDwa& dwa,
+                         const std::vector<char>& can_end, TokenSetPool& pool) {
+  const auto& terminals = grammar.dfa().terminals();
+  std::vector<char> ignored(terminals.size(), 0);
+  std::vector<char> skippable(terminals.size(), 0);
+  for (std::size_t t = 0; t < terminals.size(); ++t) {
+    ignored[t] = terminals[t].ignored ? 1 : 0;
+    skippable[t] = grammar.is_skippable(static_cast<glr::SymbolId>(t)) ? 1 : 0;
+  }
+  return SpannerTable::build(dwa, grammar.table(), can_end, skippable, ignored, pool);
+}
+
 }  // namespace
 
 SpannerEngine::SpannerEngine(std::shared_ptr<const glr::CompiledGrammar> grammar,
@@ -49,7 +63,8 @@ SpannerEngine::SpannerEngine(std::shared_ptr<const glr::CompiledGrammar> grammar
       vocabulary_(vocabulary),
       pool_(static_cast<std::uint32_t>(vocabulary.size())),
       dwa_(build_dwa(*grammar_, vocabulary_, pool_)),
-      can_end_(forks_that_can_end(dwa_, grammar_->fork_futures())) {}
+      can_end_(forks_that_can_end(dwa_, grammar_->fork_futures())),
+      table_(build_table(*grammar_, dwa_, can_end_, pool_)) {}
 
 void SpannerEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> words) {
   const auto universe = static_cast<std::uint32_t>(vocabulary_.size());
@@ -75,13 +90,60 @@ void SpannerEngine::fill_mask(const glr::Session& session, std::span<std::uint32
         break;
       }
     }
-    if (alive) collect(recognizer, dwa_.root(entry.fork), heads, words);
+    if (!alive) continue;
+    if (use_table_) {
+      collect_split(recognizer, dwa_.root(entry.fork), heads, words);
+    } else {
+      collect(recognizer, dwa_.root(entry.fork), heads, words);
+    }
   }
   // The trie holds no special token, but EOS is decided here alone.
   if (const auto eos = vocabulary_.eos(); eos && *eos < universe) {
     const std::uint32_t bit = std::uint32_t{1} << (*eos % 32);
     words[*eos / 32] =
         session.is_accepting() ? (words[*eos / 32] | bit) : (words[*eos / 32] & ~bit);
+  }
+}
+
+void SpannerEngine::collect_split(const glr::IncrementalRecognizer& recognizer,
+                                  lexer::DwaNodeId node, const glr::GssHeads& heads,
+                                  std::span<std::uint32_t> words) const {
+  // One cell per head; the whole subtrie on all heads together when some head has none or the
+  // heads cannot be split (spanner_table.h, "Several heads").
+  boost::container::small_vector<const SpannerCell*, 4> cells;
+  for (const glr::GssNodeRef& head : heads) {
+    const SpannerCell* cell = table_.find_cell(node, head->state());
+    if (cell == nullptr || (heads.size() > 1 && cell->skip_sensitive)) {
+      collect(recognizer, node, heads, words);
+      return;
+    }
+    cells.push_back(cell);
+  }
+  for (std::size_t i = 0; i < heads.size(); ++i) {
+    if (!cells[i]->accepted.is_empty()) pool_.or_into_dense(cells[i]->accepted, words);
+    if (cells[i]->plan == SpannerTable::kNoPlan) continue;
+    if (heads.size() == 1) {
+      walk_plan(recognizer, cells[i]->plan, heads, words);
+    } else {
+      walk_plan(recognizer, cells[i]->plan, glr::GssHeads{heads[i]}, words);
+    }
+  }
+}
+
+void SpannerEngine::walk_plan(const glr::IncrementalRecognizer& recognizer, SpannerPlanId plan,
+                              const glr::GssHeads& heads, std::span<std::uint32_t> words) const {
+  const SpannerPlanNode& node = table_.plan(plan);
+  if (node.reenter) {
+    collect_split(recognizer, node.node, heads, words);
+    return;
+  }
+  const std::span<const lexer::DwaWeight> weights = dwa_.weights(node.node);
+  for (const std::uint32_t i : table_.plan_weights(node))
+    if (end_fork_allows(recognizer, weights[i].end, heads))
+      pool_.or_into_dense(weights[i].tokens, words);
+  for (const SpannerPlanEdge& edge : table_.plan_edges(node)) {
+    glr::GssHeads next = heads;
+    if (recognizer.feed_token(next, edge.label)) walk_plan(recognizer, edge.child, next, words);
   }
 }
 
@@ -97,8 +159,20 @@ void SpannerEngine::collect(const glr::IncrementalRecognizer& recognizer, lexer:
 
 bool SpannerEngine::end_fork_allows(const glr::IncrementalRecognizer& recognizer, lexer::ForkId end,
                                     const glr::GssHeads& heads) const {
-  for (const std::uint32_t terminal : dwa_.next_terminals(end))
-    if (recognizer.can_take(heads, terminal)) return true;
+  // Some terminal of next_terminals(end) can be taken: a skippable one always; another only if
+  // some head's state has an action on it (no action, no reduction, no shift), so the heads' LR
+  // rows (a few cells) are scanned instead of the list (at a token boundary: nearly every
+  // terminal of the grammar).
+  const NextTerminalBits& next = table_.next_terminal_bits();
+  if (next.lists_skippable(end)) return true;
+  const glr::LrTable& table = recognizer.parser().table();
+  for (const glr::GssNodeRef& head : heads) {
+    for (std::uint32_t cell = table.row_begin(head->state()); cell < table.row_end(head->state());
+         ++cell) {
+      const glr::SymbolId terminal = table.cell_terminal(cell);
+      if (next.lists(end, terminal) && recognizer.can_take(heads, terminal)) return true;
+    }
+  }
   return can_end_[end] != 0 && recognizer.parser().accepts_end(heads);
 }
 

@@ -3,12 +3,14 @@
 // session is in, which label sequences each vocabulary token emits and which lexer fork it
 // leaves behind; the engine decides which of those sequences the session's GSS heads accept.
 //
-// This first version is exact but does no precomputation over parser states: at every step it
-// walks the label trie of each entry fork on the real GSS heads (one GlrParser step per trie edge,
-// pruned as soon as a label cannot be taken) and unites the token sets of the weights whose
-// end fork lets the parse go on. Its cost is proportional to the number of label-trie nodes
-// reachable from the entry forks, not to the vocabulary size. The split into context-independent
-// accepted / rejected sets per (fork, LR state) (GreatGramma Algorithms 4-6) is the next step.
+// The precomputed split (spanner_table.h, GreatGramma Algorithms 5-6): for each entry fork f and
+// each GSS head with top state q, the tokens accepted whatever lies below q are one precomputed
+// set, the tokens rejected whatever lies below cost nothing, and only the context-dependent
+// parts of f's label trie (the plan of (f, q)) are walked on the real head, one GlrParser step
+// per trie edge. With several heads the per-head results are united, unless a cell relied on the
+// skippable rule, which is decided over all heads (then the whole trie is walked on all heads
+// together). use_table(false) switches to that whole walk everywhere (the engine before the
+// table), for comparisons.
 //
 // The rule below is, by construction, the session's own viability test
 // (IncrementalRecognizer::is_viable) applied after the token: both read the same forks, the same
@@ -39,6 +41,7 @@
 #include "lib/token_set.h"
 #include "lib/vocabulary.h"
 #include "wfa/mask_engine.h"
+#include "wfa/spanner_table.h"
 
 namespace glrmask::wfa {
 
@@ -54,9 +57,21 @@ class SpannerEngine final : public MaskEngine {
   void fill_mask(const glr::Session& session, std::span<std::uint32_t> words) override;
 
   const lexer::TerminalDwa& dwa() const { return dwa_; }
-  const TokenSetPool& pool() const { return pool_; }  // the DWA weights' token sets
+  const TokenSetPool& pool() const { return pool_; }  // the DWA weights' and table's token sets
+  const SpannerTable& table() const { return table_; }
+
+  // false: walk every entry fork's whole label trie on the real heads at every step, ignoring the
+  // table (the slower rule the table must agree with; for tests and measurements).
+  void use_table(bool enabled) { use_table_ = enabled; }
 
  private:
+  // Adds to `words` the tokens under `node` that the rule allows after `heads`, through the
+  // table's cells of `node` when it is an entry node.
+  void collect_split(const glr::IncrementalRecognizer& recognizer, lexer::DwaNodeId node,
+                     const glr::GssHeads& heads, std::span<std::uint32_t> words) const;
+  // The context-dependent part of a cell on the real heads.
+  void walk_plan(const glr::IncrementalRecognizer& recognizer, SpannerPlanId plan,
+                 const glr::GssHeads& heads, std::span<std::uint32_t> words) const;
   // Adds to `words` the tokens under `node` (labels so far already fed to `heads`) that the
   // rule allows.
   void collect(const glr::IncrementalRecognizer& recognizer, lexer::DwaNodeId node,
@@ -72,6 +87,8 @@ class SpannerEngine final : public MaskEngine {
   // Per DWA fork: it is at a token boundary or ignored text can bring it to one, so the output
   // may end after it (glr::ForkFutures::can_end).
   std::vector<char> can_end_;
+  SpannerTable table_;
+  bool use_table_ = true;
 };
 
 }  // namespace glrmask::wfa
