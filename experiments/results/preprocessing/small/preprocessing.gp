@@ -7,8 +7,8 @@ set grid
 set style data histogram
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
-set logscale y
+set yrange [0:*]
 set xtics rotate by -30
 set ylabel 'seconds'
 set key autotitle columnhead
-plot for [i=2:3] 'plot.csv' using i:xtic(1)
+plot for [i=2:4] 'plot.csv' using i:xtic(1)
