@@ -70,8 +70,10 @@ int run_preprocessing_child(int argc, char** argv) {
     const double compile_seconds = seconds_since(started);
     stage = "building the engine";
     started = std::chrono::steady_clock::now();
-    const auto engine = make_engine(engine_name, grammar, tokenizer->vocabulary);
-    if (!engine) throw Error("the engine refuses this grammar (its reason is on stderr)");
+    // Called directly, not through make_engine(), so an engine's refusal reaches the table with
+    // its reason.
+    const auto engine =
+        app::make_mask_engine(engine_name, {grammar, &tokenizer->vocabulary}, "--engines");
     const double build_seconds = seconds_since(started);
     const double built_mib = peak_memory_mib();
     stage = "teacher forcing";
