@@ -49,22 +49,26 @@ inline constexpr Command kCommands[] = {
      "vocabulary size, special tokens, EOS and the histogram of token byte lengths", run_vocab},
     {"tokenize", "glrmask tokenize --tokenizer NAME|PATH FILE",
      "the token ids of FILE (or - for standard input) on one line", run_tokenize},
-    {"lex", "glrmask lex GRAMMAR FILE [--start S] [--chunk N] [--keep-ignored]",
+    {"lex", "glrmask lex GRAMMAR FILE [--start S] [--chunk N] [--keep-ignored] [--postlex python]",
      "the terminal stream of FILE (or -): NAME<TAB>begin<TAB>end<TAB>text per token, ties as A|B",
      run_lex},
     {"conflicts", "glrmask conflicts GRAMMAR [--start S] [--policy glr|lark]",
      "every LALR(1) table cell with several actions: items, example prefix, what Lark keeps",
      run_conflicts},
-    {"stats", "glrmask stats GRAMMAR [--start S] [--policy glr|lark] [--skippable T,...]",
+    {"stats",
+     "glrmask stats GRAMMAR [--start S] [--policy glr|lark] [--skippable T,...] "
+     "[--postlex python]",
      "sizes of the grammar, lexer DFA and LR table, conflict counts and build times", run_stats},
-    {"check", "glrmask check GRAMMAR FILE... [--start S] [--policy glr|lark] [--skippable T,...]",
+    {"check",
+     "glrmask check GRAMMAR FILE... [--start S] [--policy glr|lark] [--skippable T,...] "
+     "[--postlex python]",
      "whether each file is a sentence of the grammar; a rejection names the first byte offset "
      "where the text stopped being a prefix of a sentence (exit 1 if any file is rejected)",
      run_check},
     {"mask",
      "glrmask mask GRAMMAR --tokenizer NAME|PATH --input FILE [--engine NAME] [--compare NAME] "
      "[--artifact FILE] [--json] [--max-steps N] [--start S] [--policy glr|lark] "
-     "[--skippable T,...]",
+     "[--skippable T,...] [--postlex python] (a post-lexer: --engine oracle)",
      "teacher forcing (engine wfa by default; --artifact loads a `glrmask compile -o` file): the "
      "mask at every token of FILE must allow it (and EOS at the end); "
      "latency percentiles, bit-for-bit comparison with a second engine (exit 1 on a failure)",
