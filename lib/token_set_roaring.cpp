@@ -357,11 +357,15 @@ std::uint64_t content_hash(const RoaringBitmap& set) {
   return hasher.result();
 }
 
-void write_dense(const RoaringBitmap& set, std::span<std::uint32_t> words) {
-  check_fits(set, words);
+namespace {
+
+// write_dense and or_dense over any sequence of containers in ascending key order:
+// `for_each(visit)` calls visit(ContainerView) for each.
+template <class ForEach>
+void write_containers(ForEach&& for_each, std::span<std::uint32_t> words) {
   std::uint32_t* out = words.data();
   std::size_t cleared_up_to = 0;  // words before this index already hold their final value
-  for_each_container(set, [&](const ContainerView& c) {
+  for_each([&](const ContainerView& c) {
     const std::size_t begin = std::size_t{c.key} * kContainerWords32;
     if (begin >= words.size()) return;  // an empty container past the end (check_fits passed)
     const std::size_t end = std::min(begin + kContainerWords32, words.size());
@@ -381,9 +385,9 @@ void write_dense(const RoaringBitmap& set, std::span<std::uint32_t> words) {
   std::fill(out + cleared_up_to, out + words.size(), 0u);
 }
 
-void or_dense(const RoaringBitmap& set, std::span<std::uint32_t> words) {
-  check_fits(set, words);
-  for_each_container(set, [&](const ContainerView& c) {
+template <class ForEach>
+void or_containers(ForEach&& for_each, std::span<std::uint32_t> words) {
+  for_each([&](const ContainerView& c) {
     const bool painted_runs = c.kind == ContainerView::Kind::kRun && c.count > kRunsWorthPainting;
     if (c.kind == ContainerView::Kind::kBitset || painted_runs) {
       const std::size_t begin = std::size_t{c.key} * kContainerWords32;
@@ -396,6 +400,78 @@ void or_dense(const RoaringBitmap& set, std::span<std::uint32_t> words) {
       or_sparse_container(c, words.data());
     }
   });
+}
+
+ContainerView view_of(const DenseSegment& segment) {
+  ContainerView view{ContainerView::Kind::kArray, segment.key};
+  view.count = segment.count;
+  switch (segment.kind) {
+    case DenseSegment::Kind::kBitset:
+      view.kind = ContainerView::Kind::kBitset;
+      view.bitset = static_cast<const std::uint64_t*>(segment.data);
+      break;
+    case DenseSegment::Kind::kArray:
+      view.values = static_cast<const std::uint16_t*>(segment.data);
+      break;
+    case DenseSegment::Kind::kRun:
+      view.kind = ContainerView::Kind::kRun;
+      view.runs = static_cast<const rle16_t*>(segment.data);
+      break;
+  }
+  return view;
+}
+
+}  // namespace
+
+void write_dense(const RoaringBitmap& set, std::span<std::uint32_t> words) {
+  check_fits(set, words);
+  write_containers([&](auto&& visit) { for_each_container(set, visit); }, words);
+}
+
+void or_dense(const RoaringBitmap& set, std::span<std::uint32_t> words) {
+  check_fits(set, words);
+  or_containers([&](auto&& visit) { for_each_container(set, visit); }, words);
+}
+
+void append_dense_segments(const RoaringBitmap& set, std::vector<DenseSegment>& out) {
+  for_each_container(set, [&](const ContainerView& c) {
+    switch (c.kind) {
+      case ContainerView::Kind::kBitset:
+        out.push_back({c.bitset, c.key, c.bitset_cardinality, DenseSegment::Kind::kBitset});
+        break;
+      case ContainerView::Kind::kArray:
+        out.push_back({c.values, c.key, c.count, DenseSegment::Kind::kArray});
+        break;
+      case ContainerView::Kind::kRun:
+        out.push_back({c.runs, c.key, c.count, DenseSegment::Kind::kRun});
+        break;
+    }
+  });
+}
+
+void write_dense_segments(std::span<const DenseSegment> segments, std::span<std::uint32_t> words) {
+  write_containers(
+      [&](auto&& visit) {
+        for (const DenseSegment& segment : segments) visit(view_of(segment));
+      },
+      words);
+}
+
+void or_dense_segments(std::span<const DenseSegment> segments, std::span<std::uint32_t> words) {
+  or_containers(
+      [&](auto&& visit) {
+        for (const DenseSegment& segment : segments) visit(view_of(segment));
+      },
+      words);
+}
+
+void prefetch_dense_segments(std::span<const DenseSegment> segments) {
+  // Two lines per segment: enough for the hardware prefetcher to see a stream and take over.
+  for (const DenseSegment& segment : segments) {
+    const char* data = static_cast<const char*>(segment.data);
+    __builtin_prefetch(data);
+    __builtin_prefetch(data + 64);
+  }
 }
 
 }  // namespace glrmask

@@ -10,6 +10,7 @@
 #include <roaring/roaring.hh>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace glrmask {
 
@@ -27,6 +28,27 @@ std::uint64_t content_hash(const RoaringBitmap& set);
 // Both throw glrmask::Error if the set holds an id >= 32 * words.size(). Neither allocates.
 void write_dense(const RoaringBitmap& set, std::span<std::uint32_t> words);
 void or_dense(const RoaringBitmap& set, std::span<std::uint32_t> words);
+
+// One container of a set reduced to what the dense export reads: which 2^16 ids it covers, how
+// they are stored and where. Reaching a container through CRoaring costs three dependent loads
+// (bitmap, container table, container header) before its data; a flat list of segments costs one,
+// and lets the loads of several sets overlap (lib/dense_sources.h). `data` points into the set's
+// own storage and stays valid while the set is alive and unchanged.
+struct DenseSegment {
+  enum class Kind : std::uint8_t { kBitset, kArray, kRun };
+  const void* data;    // 1024 uint64 words, `count` uint16 values, or `count` runs
+  std::uint32_t key;   // the segment covers ids [key * 2^16, (key + 1) * 2^16)
+  std::int32_t count;  // values or runs; unused for a bitset
+  Kind kind;
+};
+// Appends the segments of `set`, in ascending key order.
+void append_dense_segments(const RoaringBitmap& set, std::vector<DenseSegment>& out);
+// write_dense / or_dense over segments. The caller guarantees (as append_dense_segments' set
+// was checked by the pool) that every id fits `words`.
+void write_dense_segments(std::span<const DenseSegment> segments, std::span<std::uint32_t> words);
+void or_dense_segments(std::span<const DenseSegment> segments, std::span<std::uint32_t> words);
+// Asks the memory system for the first cache lines of each segment's data.
+void prefetch_dense_segments(std::span<const DenseSegment> segments);
 
 // What is wrong with a bitmap whose containers came from outside (a frozen image,
 // token_set_frozen.h), or "" when it is well formed: keys strictly ascending; every container

@@ -43,12 +43,22 @@ std::shared_ptr<const CompiledMask> CompiledMask::compile(
     throw Error(fmt::format("{}\nthe grammar was not normalized: {}\n{}", error.what(),
                             normalization.refusal, rules));
   }
+  result->index_weights();
   const auto parsed = std::chrono::steady_clock::now();
   result->stats_.terminal_dwa_seconds = std::chrono::duration<double>(lexed - started).count();
   result->stats_.parser_dwa_seconds = std::chrono::duration<double>(parsed - lexed).count();
   result->stats_.peak_memory_bytes = peak_memory_bytes();
   result->stats_.distinct_token_sets = result->pool_.distinct_sets();
   return result;
+}
+
+void CompiledMask::index_weights() {
+  std::vector<TokenSetId> weights;
+  weights.reserve(parser_dwa_.stats().transitions);
+  for (std::size_t state = 0; state < parser_dwa_.num_states(); ++state)
+    for (const ParserDwaTransition& t : parser_dwa_.transitions(static_cast<DwaStateId>(state)))
+      weights.push_back(t.weight);
+  weight_sources_ = DenseSources(pool_, weights);
 }
 
 }  // namespace glrmask::wfa

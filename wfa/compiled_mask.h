@@ -9,6 +9,7 @@
 
 #include "glr/compiled_grammar.h"
 #include "lexer/terminal_dwa.h"
+#include "lib/dense_sources.h"
 #include "lib/token_set.h"
 #include "lib/vocabulary.h"
 #include "wfa/parser_dwa.h"
@@ -34,6 +35,8 @@ class CompiledMask {
   const TokenSetPool& pool() const { return pool_; }
   const lexer::TerminalDwa& terminal_dwa() const { return terminal_dwa_; }
   const ParserDwa& parser_dwa() const { return parser_dwa_; }
+  // The export records of every transition weight (lib/dense_sources.h), for get_mask's unions.
+  const DenseSources& weight_sources() const { return weight_sources_; }
   const CompileStats& stats() const { return stats_; }
 
  private:
@@ -43,11 +46,14 @@ class CompiledMask {
       : grammar_(std::move(grammar)),
         pool_(std::move(pool)),
         terminal_dwa_(std::move(terminal_dwa)) {}
+  // Builds weight_sources_ once parser_dwa_ is in place.
+  void index_weights();
 
   std::shared_ptr<const glr::CompiledGrammar> grammar_;
   TokenSetPool pool_;
   lexer::TerminalDwa terminal_dwa_;
   ParserDwa parser_dwa_;
+  DenseSources weight_sources_;
   CompileStats stats_;
 };
 

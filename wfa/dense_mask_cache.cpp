@@ -38,24 +38,37 @@ const std::uint32_t* DenseMaskCache::find(std::span<const TokenSetId> weights) c
   }
 }
 
+// Linear probing with backward-shift deletion: later members of the probe run move up into the
+// hole when their home position allows it, so no tombstones accumulate and find() stays short.
+void DenseMaskCache::erase_from_index(std::size_t slot) {
+  const std::size_t mask = index_.size() - 1;
+  std::size_t hole = lookup(entries_[slot].hash);
+  while (index_[hole] != static_cast<std::int32_t>(slot)) hole = (hole + 1) & mask;
+  for (std::size_t next = (hole + 1) & mask; index_[next] >= 0; next = (next + 1) & mask) {
+    const std::size_t home = lookup(entries_[static_cast<std::size_t>(index_[next])].hash);
+    // `next` may move to `hole` unless its home lies cyclically in (hole, next].
+    const bool home_after_hole = ((home - hole - 1) & mask) < ((next - hole) & mask);
+    if (home_after_hole) continue;
+    index_[hole] = index_[next];
+    hole = next;
+  }
+  index_[hole] = -1;
+}
+
 void DenseMaskCache::insert(std::span<const TokenSetId> weights,
                             std::span<const std::uint32_t> mask) {
   if (weights.size() > kMaxWeights || entries_.empty()) return;
   const std::size_t slot = next_slot_;
   next_slot_ = (next_slot_ + 1) % entries_.size();
   Entry& entry = entries_[slot];
+  if (entry.count != 0) erase_from_index(slot);
   entry.hash = hash_of(weights);
   entry.count = static_cast<std::uint32_t>(weights.size());
   std::copy(weights.begin(), weights.end(), entry.weights.begin());
   std::memcpy(masks_.data() + slot * words_, mask.data(), words_ * sizeof(std::uint32_t));
-  // Rebuild the index: slots are few, and a replaced entry must disappear from it.
-  std::fill(index_.begin(), index_.end(), -1);
-  for (std::size_t s = 0; s < entries_.size(); ++s) {
-    if (entries_[s].count == 0) continue;
-    std::size_t i = lookup(entries_[s].hash);
-    while (index_[i] >= 0) i = (i + 1) & (index_.size() - 1);
-    index_[i] = static_cast<std::int32_t>(s);
-  }
+  std::size_t i = lookup(entry.hash);
+  while (index_[i] >= 0) i = (i + 1) & (index_.size() - 1);
+  index_[i] = static_cast<std::int32_t>(slot);
 }
 
 }  // namespace glrmask::wfa

@@ -37,6 +37,7 @@ class DenseMaskCache {
   };
   static std::uint64_t hash_of(std::span<const TokenSetId> weights);
   std::size_t lookup(std::uint64_t hash) const;  // index into index_
+  void erase_from_index(std::size_t slot);
 
   std::size_t words_;
   std::vector<Entry> entries_;        // per slot

@@ -246,6 +246,7 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
                                         result->terminal_dwa_.num_forks(), token_sets);
   result->stats_ = in.get<CompileStats>("compile statistics");
   if (!in.at_end()) in.fail("unexpected bytes after the last section");
+  result->index_weights();
   return result;
 }
 

@@ -21,7 +21,9 @@ WfaEngine::WfaEngine(std::shared_ptr<const CompiledMask> compiled, const Vocabul
       pool_(compiled_->pool()),
       terminal_dwa_(compiled_->terminal_dwa()),
       parser_dwa_(compiled_->parser_dwa()),
-      cache_(dense_cache_slots, pool_.dense_word_count()) {
+      weight_sources_(compiled_->weight_sources()),
+      cache_(dense_cache_slots, pool_.dense_word_count()),
+      entry_cache_(kEntryCacheSlots) {
   if (vocabulary.size() != pool_.universe_size())
     throw Error(fmt::format("wfa: the compiled automaton is for a vocabulary of {} ids, not {}",
                             pool_.universe_size(), vocabulary.size()));
@@ -46,26 +48,31 @@ void WfaEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> 
   }
   visited_.clear();
   collected_.clear();
-  for (const lexer::DwaEntry& entry : terminal_dwa_.enter(session.lexer_configuration())) {
-    counters_[kEntries].value += 1;
-    const DwaStateId start = parser_dwa_.start_state(entry.fork);
-    if (entry.labels.empty()) {
-      walk(start, session.heads());
-      continue;
-    }
-    counters_[kEarlyLabelEntries].value += 1;
-    glr::GssHeads heads = session.heads();
-    bool alive = true;
-    for (const lexer::LabelId label : entry.labels) {
-      if (!session.recognizer().feed_token(heads, label)) {
-        alive = false;
-        break;
-      }
-    }
-    if (!alive) continue;
-    walk(start, heads);
+  const lexer::LexerConfiguration& configuration = session.lexer_configuration();
+  if (const auto cached = entry_cache_.find(configuration)) {
+    for (const LexerEntryCache::Entry& entry : *cached)
+      walk_entry(session, entry.fork, entry.early_labels());
+  } else {
+    const std::vector<lexer::DwaEntry> entries = terminal_dwa_.enter(configuration);
+    entry_cache_.insert(configuration, entries);
+    for (const lexer::DwaEntry& entry : entries) walk_entry(session, entry.fork, entry.labels);
   }
   emit(words);
+}
+
+void WfaEngine::walk_entry(const glr::Session& session, lexer::ForkId fork,
+                           std::span<const lexer::LabelId> early_labels) {
+  counters_[kEntries].value += 1;
+  const DwaStateId start = parser_dwa_.start_state(fork);
+  if (early_labels.empty()) {
+    walk(start, session.heads());
+    return;
+  }
+  counters_[kEarlyLabelEntries].value += 1;
+  glr::GssHeads heads = session.heads();
+  for (const lexer::LabelId label : early_labels)
+    if (!session.recognizer().feed_token(heads, label)) return;
+  walk(start, heads);
 }
 
 void WfaEngine::emit(std::span<std::uint32_t> words) {
@@ -81,8 +88,13 @@ void WfaEngine::emit(std::span<std::uint32_t> words) {
     counters_[kCacheHit].value = 1;
     return;
   }
-  pool_.to_dense(collected_.front(), words);
-  for (std::size_t i = 1; i < collected_.size(); ++i) pool_.or_into_dense(collected_[i], words);
+  // Request every weight's export records, then their data, so that the cache misses of all the
+  // weights overlap instead of queuing up behind each OR (lib/dense_sources.h).
+  for (const TokenSetId weight : collected_) weight_sources_.prefetch_records(weight);
+  for (const TokenSetId weight : collected_) weight_sources_.prefetch_data(weight);
+  write_dense_segments(weight_sources_.segments(collected_.front()), words);
+  for (std::size_t i = 1; i < collected_.size(); ++i)
+    or_dense_segments(weight_sources_.segments(collected_[i]), words);
   cache_.insert(collected_, words);
 }
 

@@ -15,7 +15,8 @@
 // the session never holds two stacks (no forking cell, no lexical tie: `--policy lark`).
 //
 // The mask is the union of the weights collected by the walk; recurring unions come from a cache
-// of dense masks (dense_mask_cache.h), so most steps cost the walk and one copy.
+// of dense masks (dense_mask_cache.h), so most steps cost the walk and one copy. The entries of
+// recurring lexer configurations are cached too (lexer_entry_cache.h).
 //
 // EOS is part of the automaton: the start state of a fork that can finish checks the end of
 // input, which makes the EOS bit exactly Session::is_accepting().
@@ -35,6 +36,7 @@
 #include "lib/vocabulary.h"
 #include "wfa/compiled_mask.h"
 #include "wfa/dense_mask_cache.h"
+#include "wfa/lexer_entry_cache.h"
 #include "wfa/mask_engine.h"
 #include "wfa/parser_dwa.h"
 #include "wfa/visited_pairs.h"
@@ -68,6 +70,9 @@ class WfaEngine final : public MaskEngine {
     std::uint32_t depth;  // GSS nodes read before this one
   };
 
+  // Feeds the early labels to a copy of the heads, then walks from the fork's start state.
+  void walk_entry(const glr::Session& session, lexer::ForkId fork,
+                  std::span<const lexer::LabelId> early_labels);
   // Collects the weights of the transitions taken from `start` on the heads' stacks.
   void walk(DwaStateId start, std::span<const glr::GssNodeRef> heads);
   // Writes the union of the collected weights into `words`.
@@ -77,12 +82,15 @@ class WfaEngine final : public MaskEngine {
   const TokenSetPool& pool_;
   const lexer::TerminalDwa& terminal_dwa_;
   const ParserDwa& parser_dwa_;
+  const DenseSources& weight_sources_;
 
   // Reused by every fill_mask() so the walk does not allocate.
   VisitedPairs visited_;
   std::vector<Pending> pending_;
   std::vector<TokenSetId> collected_;
   DenseMaskCache cache_;
+  static constexpr std::size_t kEntryCacheSlots = 1024;
+  LexerEntryCache entry_cache_;
   enum Counter { kPairsVisited, kDepthRead, kEntries, kEarlyLabelEntries, kWeights, kCacheHit };
   std::array<EngineCounter, 6> counters_ = {
       EngineCounter{"gss_pairs_visited", 0}, EngineCounter{"stack_depth_read", 0},
