@@ -62,6 +62,8 @@ int run_compile(const CommandArgs& argv) {
              t.edges, t.weights);
   fmt::print("parser DWA           {} states, {} transitions, {} distinct weights\n", p.states,
              p.transitions, p.distinct_weights);
+  fmt::print("early-label starts   {} (label, fork) pairs shifted by the automaton\n",
+             p.early_starts);
   fmt::print("suspended items      {} (max {} per state)\n", p.suspended_items,
              p.max_items_per_state);
   if (p.guarded_states > 0)

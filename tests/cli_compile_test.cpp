@@ -39,8 +39,8 @@ TEST_CASE("glrmask compile prints the automata's statistics and writes a loadabl
       "compile " + grammar.string() + " --start sum --tokenizer llama3 -o " + artifact.string()));
   INFO(compiled.output);
   REQUIRE(compiled.exit_code == 0);
-  for (const char* line : {"terminal DWA", "parser DWA", "distinct weights", "stack depth read",
-                           "peak memory", "artifact"})
+  for (const char* line : {"terminal DWA", "parser DWA", "distinct weights", "early-label starts",
+                           "stack depth read", "peak memory", "artifact"})
     CHECK_THAT(compiled.output, Catch::Contains(line));
   REQUIRE(fs::file_size(artifact) > 0);
 

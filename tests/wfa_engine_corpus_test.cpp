@@ -102,6 +102,16 @@ TEST_CASE("wfa = oracle on a teacher-forced Go program (Llama-3, GLR policy)") {
   CHECK(glrmask::testing::compare_teacher_forced(
             corpus.grammar, engine, oracle, corpus.vocabulary, corpus.encoder,
             slurp(go / "graph__breadthfirstsearch.go"), 150) == 151);
+  // The same steps with every early label fed to the GLR parser instead of taken by a start
+  // state of its own (ParserDwaOptions::early_label_starts): the path the engine keeps for
+  // entries the automaton has no start state for.
+  wfa::ParserDwaOptions without;
+  without.early_label_starts = false;
+  wfa::WfaEngine feeding(wfa::CompiledMask::compile(corpus.grammar, corpus.vocabulary, without),
+                         corpus.vocabulary);
+  CHECK(glrmask::testing::compare_teacher_forced(
+            corpus.grammar, feeding, oracle, corpus.vocabulary, corpus.encoder,
+            slurp(go / "graph__breadthfirstsearch.go"), 150) == 151);
 }
 
 TEST_CASE("wfa = oracle on teacher-forced SQL queries (Llama-2)") {

@@ -47,6 +47,56 @@ TEST_CASE("wfa = oracle on small grammars with a hand-made vocabulary") {
   CHECK(compare_on_prefixes(make_wfa, "hidden_right_recursion.lark", "ab ", 6) > 0);
 }
 
+// The early labels of an entry (an accepted lexeme that may still go on: "a" in `a = b`, the
+// keyword tie "if") are shifted by start states of their own; where the automaton has none the
+// engine feeds them to the GLR parser. Both must equal the oracle, and the counters must show
+// which one ran.
+TEST_CASE("wfa: early labels, by their start states or fed to the parser, equal the oracle") {
+  wfa::ParserDwaOptions without;
+  without.early_label_starts = false;
+  const glrmask::testing::EngineFactory make_feeding =
+      [&](const std::shared_ptr<const glr::CompiledGrammar>& grammar,
+          const Vocabulary& vocabulary) -> std::unique_ptr<wfa::MaskEngine> {
+    return std::make_unique<wfa::WfaEngine>(
+        wfa::CompiledMask::compile(grammar, vocabulary, without), vocabulary);
+  };
+  CHECK(compare_on_prefixes(make_feeding, "keyword_ties.lark", "ifa= ", 4) > 0);
+  CHECK(compare_on_prefixes(make_feeding, "fallback_dots.lark", "a. ", 6) > 0);
+  CHECK(compare_on_prefixes(make_feeding, "ignored_tie.lark", "a# ;", 5) > 0);
+  glr::ParseOptions skippable;
+  skippable.skippable = {"EOS"};
+  CHECK(compare_on_prefixes(make_feeding, "skippable_eos.lark", "a{}\n; ", 4, skippable) > 0);
+
+  const auto grammar = load_session_fixture("keyword_ties.lark");
+  const Vocabulary vocabulary = tiny_vocabulary({"if", "a", "=", " ", "i", "f"});
+  const auto counter = [](const wfa::MaskEngine& engine, std::string_view name) {
+    for (const wfa::EngineCounter& c : engine.last_step_counters())
+      if (c.name == name) return c.value;
+    FAIL("no counter " << name);
+    return 0.0;
+  };
+  wfa::OracleEngine oracle(vocabulary, {.sequential = true});
+  wfa::WfaEngine with_starts(grammar, vocabulary);
+  wfa::WfaEngine feeding(wfa::CompiledMask::compile(grammar, vocabulary, without), vocabulary);
+  CHECK(with_starts.compiled().parser_dwa().num_early_starts() > 0);
+  CHECK(feeding.compiled().parser_dwa().num_early_starts() == 0);
+  // After "if" and after "a" the lexeme may go on ("iff", "ab") or end here.
+  for (const char* prefix : {"if", "if a", "a"}) {
+    INFO("prefix " << prefix);
+    glr::Session session(grammar, &vocabulary);
+    REQUIRE(session.try_commit_bytes(prefix));
+    const DenseMask expected = engine_mask(oracle, session, vocabulary);
+    for (int round = 0; round < 2; ++round) {  // the second from the engine's entry cache
+      CHECK(engine_mask(with_starts, session, vocabulary) == expected);
+      CHECK(counter(with_starts, "early_label_entries") == 1);
+      CHECK(counter(with_starts, "early_label_feeds") == 0);
+      CHECK(engine_mask(feeding, session, vocabulary) == expected);
+      CHECK(counter(feeding, "early_label_entries") == 1);
+      CHECK(counter(feeding, "early_label_feeds") == 1);
+    }
+  }
+}
+
 TEST_CASE("wfa: the ambiguous grammar really puts several heads on the GSS") {
   // The comparison above is only a test of the GSS walk if some prefix has several stacks.
   const auto grammar = load_session_fixture("ambiguous_sum.lark");

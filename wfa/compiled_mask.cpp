@@ -17,7 +17,8 @@
 namespace glrmask::wfa {
 
 std::shared_ptr<const CompiledMask> CompiledMask::compile(
-    std::shared_ptr<const glr::CompiledGrammar> grammar, const Vocabulary& vocabulary) {
+    std::shared_ptr<const glr::CompiledGrammar> grammar, const Vocabulary& vocabulary,
+    const ParserDwaOptions& options) {
   refuse_post_lexer(*grammar, "wfa");
   const auto started = std::chrono::steady_clock::now();
   TokenSetPool pool(static_cast<std::uint32_t>(vocabulary.size()));
@@ -29,8 +30,8 @@ std::shared_ptr<const CompiledMask> CompiledMask::compile(
   std::shared_ptr<CompiledMask> result(
       new CompiledMask(std::move(grammar), std::move(pool), std::move(terminal_dwa)));
   try {
-    result->parser_dwa_ =
-        build_parser_dwa(*result->grammar_, result->terminal_dwa_, result->pool_, vocabulary.eos());
+    result->parser_dwa_ = build_parser_dwa(*result->grammar_, result->terminal_dwa_, result->pool_,
+                                           vocabulary.eos(), options);
   } catch (const Error& error) {
     // Endless reductions ("... never end ...", parser_dwa_builder.cpp) come from rules the
     // normalization could not rewrite; say which and why.

@@ -13,6 +13,7 @@
 #include "lib/token_set.h"
 #include "lib/vocabulary.h"
 #include "wfa/parser_dwa.h"
+#include "wfa/parser_dwa_builder.h"
 
 namespace glrmask::wfa {
 
@@ -28,7 +29,8 @@ class CompiledMask {
   // Builds both automata (seconds on a real tokenizer). Throws glrmask::Error when the grammar
   // is outside what the construction supports (parser_dwa_builder.h).
   static std::shared_ptr<const CompiledMask> compile(
-      std::shared_ptr<const glr::CompiledGrammar> grammar, const Vocabulary& vocabulary);
+      std::shared_ptr<const glr::CompiledGrammar> grammar, const Vocabulary& vocabulary,
+      const ParserDwaOptions& options = {});
 
   const glr::CompiledGrammar& grammar() const { return *grammar_; }
   const std::shared_ptr<const glr::CompiledGrammar>& grammar_ptr() const { return grammar_; }

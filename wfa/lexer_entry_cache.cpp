@@ -33,12 +33,21 @@ std::optional<std::span<const LexerEntryCache::Entry>> LexerEntryCache::find(
   return std::span<const Entry>(slot.entries.data(), slot.entry_count);
 }
 
+std::optional<LexerEntryCache::Entry> LexerEntryCache::make_entry(
+    DwaStateId start, std::span<const lexer::LabelId> labels, bool early) {
+  if (labels.size() > kMaxLabels) return std::nullopt;
+  Entry entry;
+  entry.start = start;
+  entry.early = early;
+  entry.label_count = static_cast<std::uint32_t>(labels.size());
+  std::copy(labels.begin(), labels.end(), entry.labels.begin());
+  return entry;
+}
+
 std::optional<std::span<const LexerEntryCache::Entry>> LexerEntryCache::insert(
-    const lexer::LexerConfiguration& configuration, std::span<const lexer::DwaEntry> entries) {
+    const lexer::LexerConfiguration& configuration, std::span<const Entry> entries) {
   if (configuration.pending.size() > kMaxPending || entries.size() > kMaxEntries)
     return std::nullopt;
-  for (const lexer::DwaEntry& entry : entries)
-    if (entry.labels.size() > kMaxLabels) return std::nullopt;
   Slot& slot = slots_[slot_of(configuration)];
   slot.used = true;
   slot.state = configuration.state;
@@ -46,12 +55,7 @@ std::optional<std::span<const LexerEntryCache::Entry>> LexerEntryCache::insert(
   slot.pending_size = static_cast<std::uint32_t>(configuration.pending.size());
   std::copy(configuration.pending.begin(), configuration.pending.end(), slot.pending.begin());
   slot.entry_count = static_cast<std::uint32_t>(entries.size());
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    Entry& stored = slot.entries[i];
-    stored.fork = entries[i].fork;
-    stored.label_count = static_cast<std::uint32_t>(entries[i].labels.size());
-    std::copy(entries[i].labels.begin(), entries[i].labels.end(), stored.labels.begin());
-  }
+  std::copy(entries.begin(), entries.end(), slot.entries.begin());
   return std::span<const Entry>(slot.entries.data(), slot.entry_count);
 }
 

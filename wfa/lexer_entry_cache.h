@@ -1,12 +1,13 @@
-// The Terminal DWA entries of recurring lexer configurations, for get_mask.
+// The Parser DWA entries of recurring lexer configurations, for get_mask.
 //
 // TerminalDwa::enter re-lexes the configuration's pending bytes into forks and looks each fork up
 // in a hash map keyed by vectors: it allocates, and it cost 0.3-0.8 µs of every get_mask in cold
 // teacher-forced runs of the Go and Java grammars with Llama-3 (tail_latency study, idle
 // machine). A decoding run meets few distinct configurations (after an identifier that may go on,
-// inside a string, at a token boundary, ...), so the engine keeps the entries of the ones it has
-// seen in slots allocated up front: a hit is a hash and a compare, and allocates nothing.
-// Configurations whose pending bytes or entries do not fit a slot are simply not cached.
+// inside a string, at a token boundary, ...), so the engine keeps what it made of the entries of
+// the ones it has seen (a start state, and the early labels it must still feed to the parser) in
+// slots allocated up front: a hit is a hash and a compare, and allocates nothing. Configurations
+// whose pending bytes or entries do not fit a slot are simply not cached.
 #pragma once
 
 #include <array>
@@ -16,7 +17,8 @@
 #include <vector>
 
 #include "lexer/lexer_configuration.h"
-#include "lexer/terminal_dwa.h"
+#include "lexer/lexer_dfa.h"
+#include "wfa/parser_dwa.h"
 
 namespace glrmask::wfa {
 
@@ -26,12 +28,18 @@ class LexerEntryCache {
   static constexpr std::size_t kMaxEntries = 4;
   static constexpr std::size_t kMaxLabels = 3;  // early labels per entry
 
+  // Where a run starts for one Terminal DWA entry: feed `early_labels()` to (a copy of) the
+  // session's stacks, then run the Parser DWA from `start`.
   struct Entry {
-    lexer::ForkId fork = 0;
+    DwaStateId start = 0;
+    bool early = false;  // the Terminal DWA entry had early labels (fed here or by `start`)
     std::uint32_t label_count = 0;
     std::array<lexer::LabelId, kMaxLabels> labels{};
     std::span<const lexer::LabelId> early_labels() const { return {labels.data(), label_count}; }
   };
+  // The entry, or nullopt when the labels do not fit one.
+  static std::optional<Entry> make_entry(DwaStateId start, std::span<const lexer::LabelId> labels,
+                                         bool early);
 
   explicit LexerEntryCache(std::size_t slots);
 
@@ -40,7 +48,7 @@ class LexerEntryCache {
   // Stores `entries` as those of `configuration` (replacing whatever shared its slot) and returns
   // the stored copy, or nullopt when they do not fit a slot.
   std::optional<std::span<const Entry>> insert(const lexer::LexerConfiguration& configuration,
-                                               std::span<const lexer::DwaEntry> entries);
+                                               std::span<const Entry> entries);
 
  private:
   struct Slot {

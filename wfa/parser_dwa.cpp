@@ -19,8 +19,19 @@ const ParserDwaTransition* ParserDwa::find(DwaStateId state, glr::StateId read) 
   return it != end && it->read == read ? it : nullptr;
 }
 
+std::optional<DwaStateId> ParserDwa::early_start_state(lexer::LabelId label,
+                                                       lexer::ForkId fork) const {
+  const auto it =
+      std::lower_bound(early_starts_.begin(), early_starts_.end(), std::pair{label, fork},
+                       [](const EarlyStart& e, const auto& key) {
+                         return std::pair{e.label, e.fork} < key;
+                       });
+  if (it == early_starts_.end() || it->label != label || it->fork != fork) return std::nullopt;
+  return it->state;
+}
+
 std::size_t ParserDwa::size_in_bytes() const {
-  return start_states_.size() * sizeof(DwaStateId) +
+  return start_states_.size() * sizeof(DwaStateId) + early_starts_.size() * sizeof(EarlyStart) +
          transition_begin_.size() * sizeof(std::uint32_t) +
          transitions_.size() * sizeof(ParserDwaTransition);
 }

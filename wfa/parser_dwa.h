@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -36,8 +37,15 @@ struct ParserDwaTransition {
   TokenSetId weight;  // tokens allowed by this step
 };
 
+struct EarlyStart {
+  lexer::LabelId label;
+  lexer::ForkId fork;
+  DwaStateId state;
+};
+
 struct ParserDwaStats {
   std::size_t states = 0;
+  std::size_t early_starts = 0;  // ParserDwa::early_start_state pairs
   std::size_t transitions = 0;
   std::size_t distinct_weights = 0;  // distinct non-empty transition weights
   std::size_t suspended_items = 0;   // summed over states
@@ -58,6 +66,13 @@ class ParserDwa {
   std::size_t num_states() const { return transition_begin_.size() - 1; }
   std::size_t num_forks() const { return start_states_.size(); }
   DwaStateId start_state(lexer::ForkId fork) const { return start_states_[fork]; }
+  // The state that first shifts `label` on the stack read, then goes on as start_state(fork):
+  // what a run needs for a Terminal DWA entry whose early labels are just `label` (a lexeme the
+  // lexer has accepted but not yet committed, TerminalDwa::enter). Built for the (label, fork)
+  // pairs the Terminal DWA produces at a fall-back, labels of plain terminals only; nullopt
+  // otherwise, and the caller feeds the label to the parser itself.
+  std::optional<DwaStateId> early_start_state(lexer::LabelId label, lexer::ForkId fork) const;
+  std::size_t num_early_starts() const { return early_starts_.size(); }
 
   // The transition of `state` on reading `read`, or nullptr when that state cannot be below.
   const ParserDwaTransition* find(DwaStateId state, glr::StateId read) const;
@@ -81,6 +96,7 @@ class ParserDwa {
   friend class ParserDwaBuilder;
 
   std::vector<DwaStateId> start_states_;               // per lexer fork
+  std::vector<EarlyStart> early_starts_;               // ascending (label, fork)
   std::vector<std::uint32_t> transition_begin_ = {0};  // per state, into transitions_
   std::vector<ParserDwaTransition> transitions_;       // per state, ascending `read`
   ParserDwaStats stats_;

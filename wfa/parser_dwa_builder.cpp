@@ -188,11 +188,16 @@ class ParserDwaBuilder {
     return intern_lookahead(std::span<SymbolId>(copy));
   }
   Outcome step(const Item& item, std::uint32_t id, StateId read);
+  std::vector<std::pair<lexer::LabelId, lexer::ForkId>> early_label_pairs() const;
+  LookaheadId early_lookahead(lexer::LabelId label);
   std::uint32_t pair_id(std::uint32_t cont, LookaheadId lookahead);
   [[noreturn]] void throw_endless_reductions(LookaheadId lookahead) const;
   std::uint32_t item_id(const Item& item);
   const std::vector<std::pair<LookaheadId, TokenSetId>>& checks(lexer::DwaNodeId node);
   std::pair<DwaStateId, TokenSetId> transition(DwaStateId state, StateId read);
+  // What `work` yields on reading the LR state `read` below it.
+  Outcome read_below(WorkId work, StateId read);
+  Outcome expand_over(std::uint32_t cont, StateId target, VirtualStackId below);
   DwaStateId state_for(WorkId work);
   // Queues the transitions of `state` on `reads` that were not queued before.
   void request(DwaStateId state, const std::vector<StateId>& reads);
@@ -624,7 +629,11 @@ Outcome ParserDwaBuilder::feed(LookaheadId lookahead, std::uint32_t cont, Virtua
     if (accepts || !shifts.empty())
       collector.accepted = pool_.unite(collector.accepted, on_success);
   } else {
-    for (const StateId target : shifts) merge(collector, expand(cont, stacks_.push(target, stack)));
+    for (const StateId target : shifts) {
+      merge(collector, kind_of(cont) == ContinuationKind::kStart
+                           ? expand_over(cont, target, stack)
+                           : expand(cont, stacks_.push(target, stack)));
+    }
   }
   for (auto& [rule, terminals] : reductions) {
     const LookaheadId reduced = intern_lookahead({terminals.data(), terminals.size()});
@@ -712,8 +721,14 @@ Outcome ParserDwaBuilder::step(const Item& item, std::uint32_t id, StateId read)
 }
 
 std::pair<DwaStateId, TokenSetId> ParserDwaBuilder::transition(DwaStateId state, StateId read) {
-  const ItemSetId items = items_of(states_[state]);
-  const GroupListId groups = groups_of(states_[state]);
+  const Outcome outcome = read_below(states_[state], read);
+  const DwaStateId target = outcome.work == 0 ? ParserDwa::kDeadState : state_for(outcome.work);
+  return {target, outcome.accepted};
+}
+
+Outcome ParserDwaBuilder::read_below(WorkId work, StateId read) {
+  const ItemSetId items = items_of(work);
+  const GroupListId groups = groups_of(work);
   Collector collector;
   advance(collector, items, read);
   // Copy: advance() may intern new group lists.
@@ -762,9 +777,23 @@ std::pair<DwaStateId, TokenSetId> ParserDwaBuilder::transition(DwaStateId state,
       group.body = intern_items(body);
     }
   }
-  const Outcome outcome = finish(collector);
-  const DwaStateId target = outcome.work == 0 ? ParserDwa::kDeadState : state_for(outcome.work);
-  return {target, outcome.accepted};
+  return finish(collector);
+}
+
+// Equivalent to expand(cont, push(target, below)) for a virtual stack `below`, but shares the
+// work: the fork's root is expanded on `target` alone (the memo entry every plain start state
+// uses), and what that leaves suspended reads the states of `below` as it would read the real
+// stack. Expanding on the whole stack instead made the early-label start states (kStart behind a
+// feed) cost as much as all the other states together.
+Outcome ParserDwaBuilder::expand_over(std::uint32_t cont, StateId target, VirtualStackId below) {
+  Outcome outcome = expand(cont, stacks_.push(target, VirtualStackPool::kEmpty));
+  TokenSetId accepted = outcome.accepted;
+  for (VirtualStackId rest = below; rest != VirtualStackPool::kEmpty && outcome.work != 0;
+       rest = stacks_.pop(rest, 1)) {
+    outcome = read_below(outcome.work, stacks_.top(rest));
+    accepted = pool_.unite(accepted, outcome.accepted);
+  }
+  return {accepted, outcome.work};
 }
 
 DwaStateId ParserDwaBuilder::state_for(WorkId work) {
@@ -788,6 +817,43 @@ void ParserDwaBuilder::request(DwaStateId state, const std::vector<StateId>& rea
   }
 }
 
+// A session's configuration with an accepted lexeme enters the Terminal DWA twice: the lexeme
+// going on, and its label committed with the bytes after it lexed again, in a fork inhibited by
+// the configuration's state (lexer_fork.h). At a token boundary right after the lexeme (nothing
+// pending: the most common case by far, e.g. after an identifier) that fork is the start state
+// with inhibitors, and the DWA records the same (label, fork) wherever one token ends just after
+// such a lexeme: an edge on the label into a node with a weight ending in that fork. Those pairs
+// get start states. Forks with bytes pending after the lexeme would add states for rare steps;
+// such entries, like any the DWA never recorded, are fed to the parser at get_mask time.
+std::vector<std::pair<lexer::LabelId, lexer::ForkId>> ParserDwaBuilder::early_label_pairs() const {
+  std::vector<std::pair<lexer::LabelId, lexer::ForkId>> pairs;
+  for (lexer::DwaNodeId node = 0; node < dwa_.num_nodes(); ++node) {
+    for (const lexer::DwaEdge& edge : dwa_.edges(node)) {
+      for (const lexer::DwaWeight& weight : dwa_.weights(edge.child))
+        if (!dwa_.fork(weight.end).inhibitors.empty() && dwa_.can_finish(weight.end))
+          pairs.emplace_back(edge.label, weight.end);
+    }
+  }
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  return pairs;
+}
+
+// The lookahead a start state feeds for an early label, or kNoLookahead for labels whose feed
+// is not a plain shift: ignored or skippable terminals, whose handling depends on the stacks
+// (IncrementalRecognizer::feed_token); the engine feeds those itself.
+LookaheadId ParserDwaBuilder::early_lookahead(lexer::LabelId label) {
+  const lexer::LexerDfa& dfa = dwa_.dfa();
+  if (dfa.label_is_ignored(label)) return kNoLookahead;
+  std::vector<SymbolId> terminals;
+  for (const std::uint32_t terminal : dfa.label_terminals(label)) {
+    if (dfa.terminals()[terminal].ignored || grammar_.is_skippable(terminal)) return kNoLookahead;
+    terminals.push_back(terminal);
+  }
+  if (terminals.empty()) return kNoLookahead;
+  return intern_lookahead(std::span<SymbolId>(terminals));
+}
+
 ParserDwa ParserDwaBuilder::build() {
   const auto started = std::chrono::steady_clock::now();
   request_words_ = (std::size_t{table_.num_states()} + 63) / 64;
@@ -798,6 +864,17 @@ ParserDwa ParserDwaBuilder::build() {
     const ItemSetId items = intern_items({&start, 1});
     const DwaStateId state = state_for(items);
     result.start_states_.push_back(state);
+    request(state, first_reads_);
+  }
+  const std::vector<std::pair<lexer::LabelId, lexer::ForkId>> early_pairs =
+      options_.early_label_starts ? early_label_pairs()
+                                  : std::vector<std::pair<lexer::LabelId, lexer::ForkId>>{};
+  for (const auto& [label, fork] : early_pairs) {
+    const LookaheadId lookahead = early_lookahead(label);
+    if (lookahead == kNoLookahead) continue;
+    Item start{continuation(ContinuationKind::kStart, fork), lookahead, 0, glr::kNoSymbol};
+    const DwaStateId state = state_for(intern_items({&start, 1}));
+    result.early_starts_.push_back({label, fork, state});
     request(state, first_reads_);
   }
   while (!worklist_.empty()) {
@@ -818,6 +895,7 @@ ParserDwa ParserDwaBuilder::build() {
   }
   ParserDwaStats& stats = result.stats_;
   stats.states = states_.size();
+  stats.early_starts = result.early_starts_.size();
   stats.transitions = result.transitions_.size();
   std::vector<std::uint32_t> weights;
   for (const ParserDwaTransition& t : result.transitions_)

@@ -28,6 +28,11 @@ struct ParserDwaOptions {
   // recursion); the build stops with an error naming the rule instead of running out of stack
   // (the construction recurses once per push). The SynCode grammars stay below 64.
   std::size_t max_virtual_depth = 512;
+  // Start states that shift an early label before the fork's trie (ParserDwa::early_start_state),
+  // so get_mask need not feed it to the GLR parser. They cut the cold teacher-forced get_mask mean
+  // by about a third on Go and Java with Llama-3, and add 5% (Go) to 45% (Java, SQL) to the
+  // Parser DWA's states and build time (docs/wfa.md, "Early labels").
+  bool early_label_starts = true;
 };
 
 // `pool` must be the pool of `dwa`'s weights; EOS, when given, gets the weight of the end of

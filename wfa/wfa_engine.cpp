@@ -50,25 +50,46 @@ void WfaEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> 
   collected_.clear();
   const lexer::LexerConfiguration& configuration = session.lexer_configuration();
   if (const auto cached = entry_cache_.find(configuration)) {
-    for (const LexerEntryCache::Entry& entry : *cached)
-      walk_entry(session, entry.fork, entry.early_labels());
+    for (const LexerEntryCache::Entry& entry : *cached) {
+      counters_[kEarlyLabelEntries].value += entry.early ? 1 : 0;
+      walk_entry(session, entry.start, entry.early_labels());
+    }
   } else {
     const std::vector<lexer::DwaEntry> entries = terminal_dwa_.enter(configuration);
-    entry_cache_.insert(configuration, entries);
-    for (const lexer::DwaEntry& entry : entries) walk_entry(session, entry.fork, entry.labels);
+    std::array<LexerEntryCache::Entry, LexerEntryCache::kMaxEntries> resolved;
+    bool cacheable = entries.size() <= resolved.size();
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const lexer::DwaEntry& entry = entries[i];
+      DwaStateId start = parser_dwa_.start_state(entry.fork);
+      std::span<const lexer::LabelId> feed = entry.labels;
+      if (feed.size() == 1) {
+        if (const auto early = parser_dwa_.early_start_state(feed.front(), entry.fork)) {
+          start = *early;
+          feed = {};
+        }
+      }
+      if (!entry.labels.empty()) counters_[kEarlyLabelEntries].value += 1;
+      walk_entry(session, start, feed);
+      const auto made = LexerEntryCache::make_entry(start, feed, !entry.labels.empty());
+      if (!made || i >= resolved.size()) {
+        cacheable = false;
+      } else {
+        resolved[i] = *made;
+      }
+    }
+    if (cacheable) entry_cache_.insert(configuration, {resolved.data(), entries.size()});
   }
   emit(words);
 }
 
-void WfaEngine::walk_entry(const glr::Session& session, lexer::ForkId fork,
+void WfaEngine::walk_entry(const glr::Session& session, DwaStateId start,
                            std::span<const lexer::LabelId> early_labels) {
   counters_[kEntries].value += 1;
-  const DwaStateId start = parser_dwa_.start_state(fork);
   if (early_labels.empty()) {
     walk(start, session.heads());
     return;
   }
-  counters_[kEarlyLabelEntries].value += 1;
+  counters_[kEarlyLabelFeeds].value += 1;
   glr::GssHeads heads = session.heads();
   for (const lexer::LabelId label : early_labels)
     if (!session.recognizer().feed_token(heads, label)) return;

@@ -70,8 +70,9 @@ class WfaEngine final : public MaskEngine {
     std::uint32_t depth;  // GSS nodes read before this one
   };
 
-  // Feeds the early labels to a copy of the heads, then walks from the fork's start state.
-  void walk_entry(const glr::Session& session, lexer::ForkId fork,
+  // Feeds the early labels (if any: most have a start state of their own) to a copy of the
+  // heads, then walks from `start`.
+  void walk_entry(const glr::Session& session, DwaStateId start,
                   std::span<const lexer::LabelId> early_labels);
   // Collects the weights of the transitions taken from `start` on the heads' stacks.
   void walk(DwaStateId start, std::span<const glr::GssNodeRef> heads);
@@ -91,11 +92,20 @@ class WfaEngine final : public MaskEngine {
   DenseMaskCache cache_;
   static constexpr std::size_t kEntryCacheSlots = 1024;
   LexerEntryCache entry_cache_;
-  enum Counter { kPairsVisited, kDepthRead, kEntries, kEarlyLabelEntries, kWeights, kCacheHit };
-  std::array<EngineCounter, 6> counters_ = {
+  enum Counter {
+    kPairsVisited,
+    kDepthRead,
+    kEntries,
+    kEarlyLabelEntries,
+    kEarlyLabelFeeds,
+    kWeights,
+    kCacheHit
+  };
+  std::array<EngineCounter, 7> counters_ = {
       EngineCounter{"gss_pairs_visited", 0}, EngineCounter{"stack_depth_read", 0},
       EngineCounter{"entries", 0},           EngineCounter{"early_label_entries", 0},
-      EngineCounter{"weights_united", 0},    EngineCounter{"mask_cache_hit", 0}};
+      EngineCounter{"early_label_feeds", 0}, EngineCounter{"weights_united", 0},
+      EngineCounter{"mask_cache_hit", 0}};
 };
 
 }  // namespace glrmask::wfa
