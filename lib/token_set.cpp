@@ -129,6 +129,25 @@ TokenSetId TokenSetPool::unite(TokenSetId a, TokenSetId b) {
   return apply(Operation::kUnite, std::min(a, b), std::max(a, b));
 }
 
+TokenSetId TokenSetPool::unite_all(std::span<TokenSetId> sets) {
+  for (const TokenSetId s : sets) check(s);
+  std::sort(sets.begin(), sets.end());
+  sets = sets.first(static_cast<std::size_t>(std::unique(sets.begin(), sets.end()) - sets.begin()));
+  if (!sets.empty() && sets.front().is_empty()) sets = sets.subspan(1);
+  if (sets.empty()) return empty();
+  if (sets.size() == 1) return sets.front();
+  if (sets.front() == full()) return full();
+  if (sets.size() == 2) return unite(sets[0], sets[1]);
+  const std::uint64_t hash = TokenSetListMemo::hash(sets);
+  if (const std::uint32_t* known = unite_all_memo_.find(sets, hash)) return TokenSetId{*known};
+  std::vector<const RoaringBitmap*> inputs;
+  inputs.reserve(sets.size());
+  for (const TokenSetId s : sets) inputs.push_back(&set_of(s.value()));
+  const TokenSetId id = intern(RoaringBitmap::fastunion(inputs.size(), inputs.data()));
+  unite_all_memo_.insert(sets, hash, id.value());
+  return id;
+}
+
 TokenSetId TokenSetPool::intersect(TokenSetId a, TokenSetId b) {
   check(a);
   check(b);
@@ -247,12 +266,13 @@ const std::uint32_t* TokenSetPool::cached_dense_words(TokenSetId s) const {
 // --- bookkeeping ---------------------------------------------------------------------------------
 
 std::size_t TokenSetPool::memo_entries() const {
-  return unite_memo_.size() + intersect_memo_.size() + subtract_memo_.size();
+  return unite_memo_.size() + intersect_memo_.size() + subtract_memo_.size() +
+         unite_all_memo_.size();
 }
 
 std::size_t TokenSetPool::memo_bytes() const {
   return unite_memo_.memory_bytes() + intersect_memo_.memory_bytes() +
-         subtract_memo_.memory_bytes();
+         subtract_memo_.memory_bytes() + unite_all_memo_.memory_bytes();
 }
 
 std::size_t TokenSetPool::dense_cache_bytes() const {
@@ -263,6 +283,7 @@ void TokenSetPool::clear_memo() {
   unite_memo_.clear();
   intersect_memo_.clear();
   subtract_memo_.clear();
+  unite_all_memo_.clear();
 }
 
 void TokenSetPool::check(TokenSetId s) const {

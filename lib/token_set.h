@@ -26,6 +26,7 @@
 #include "lib/token_id.h"
 #include "lib/token_set_frozen.h"
 #include "lib/token_set_id.h"
+#include "lib/token_set_list_memo.h"
 #include "lib/token_set_memo.h"
 #include "lib/token_set_roaring.h"
 
@@ -65,6 +66,10 @@ class TokenSetPool {
   // Memoized. unite and intersect are commutative: (a, b) and (b, a) share a memo entry. The
   // identities with empty(), full() and a == b are answered without touching the memo.
   TokenSetId unite(TokenSetId a, TokenSetId b);
+  // The union of `sets` (any order, duplicates allowed; sorted in place). Three or more are
+  // united in one pass and only the result is interned, where a chain of unite() would intern
+  // every partial union; up to two go through unite() and its memo.
+  TokenSetId unite_all(std::span<TokenSetId> sets);
   TokenSetId intersect(TokenSetId a, TokenSetId b);
   TokenSetId subtract(TokenSetId a, TokenSetId b);  // a \ b
   TokenSetId complement(TokenSetId a) { return subtract(full(), a); }
@@ -136,6 +141,7 @@ class TokenSetPool {
   TokenSetMemo unite_memo_;
   TokenSetMemo intersect_memo_;
   TokenSetMemo subtract_memo_;
+  TokenSetListMemo unite_all_memo_;
   // dense_slot_[id] = 1 + position in dense_masks_, or 0 when not cached.
   std::vector<std::uint32_t> dense_slot_;
   std::deque<DenseMask> dense_masks_;

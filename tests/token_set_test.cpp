@@ -490,6 +490,87 @@ TEST_CASE("memo returns the computed result and is consistent after clearing") {
   }
 }
 
+TEST_CASE("unite_all equals the chain of unite and interns only the result") {
+  std::mt19937 rng(7);
+  TokenSetPool pool(128256);
+  std::vector<Model> models;
+  std::vector<TokenSetId> ids;
+  for (Shape shape : kShapes) {
+    models.push_back(random_model(128256, shape, rng));
+    ids.push_back(pool.intern(ids_of(models.back())));
+  }
+  for (TokenId t = 0; t < 40; ++t) {
+    models.push_back(Model(128256, false));
+    models.back()[t * 3001] = true;
+    ids.push_back(pool.singleton(t * 3001));
+  }
+  std::uniform_int_distribution<std::size_t> pick(0, ids.size() - 1);
+  std::uniform_int_distribution<std::size_t> count(0, 9);
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<TokenSetId> list;
+    Model expected(128256, false);
+    for (std::size_t i = count(rng); i > 0; --i) {
+      const std::size_t k = pick(rng);
+      list.push_back(ids[k]);
+      expected = model_op(expected, models[k], '|');
+    }
+    if (trial % 5 == 0) list.push_back(pool.empty());
+    if (trial % 7 == 0 && !list.empty()) list.push_back(list.front());  // duplicates are fine
+    std::shuffle(list.begin(), list.end(), rng);
+    const std::size_t sets_before = pool.distinct_sets();
+    std::vector<TokenSetId> copy = list;
+    const TokenSetId all = pool.unite_all(copy);
+    INFO("trial " << trial << ", " << list.size() << " sets");
+    REQUIRE(model_of(pool, all) == expected);
+    CHECK(pool.distinct_sets() <= sets_before + 1);  // no partial union was interned
+    copy = list;
+    std::reverse(copy.begin(), copy.end());
+    CHECK(pool.unite_all(copy) == all);  // the memo, keyed by the sorted list
+    TokenSetId chain = pool.empty();
+    for (const TokenSetId s : list) chain = pool.unite(chain, s);
+    CHECK(chain == all);
+  }
+  std::vector<TokenSetId> with_full{ids[0], pool.full(), ids[1]};
+  CHECK(pool.unite_all(with_full) == pool.full());
+  CHECK(pool.unite_all(std::span<TokenSetId>()) == pool.empty());
+  pool.clear_memo();
+  CHECK(pool.memo_entries() == 0);
+  std::vector<TokenSetId> three{ids[5], ids[6], ids[7]};
+  CHECK(model_of(pool, pool.unite_all(three)) ==
+        model_op(model_op(models[5], models[6], '|'), models[7], '|'));
+}
+
+TEST_CASE("the list memo tells lists apart even when their hashes collide") {
+  TokenSetListMemo memo;
+  const std::vector<TokenSetId> a{TokenSetId{2}, TokenSetId{3}, TokenSetId{4}};
+  const std::vector<TokenSetId> b{TokenSetId{2}, TokenSetId{3}, TokenSetId{5}};
+  const std::vector<TokenSetId> c{TokenSetId{2}, TokenSetId{3}};
+  constexpr std::uint64_t kSameHash = 42;
+  CHECK(memo.find(a, kSameHash) == nullptr);
+  memo.insert(a, kSameHash, 100);
+  memo.insert(b, kSameHash, 200);
+  CHECK(memo.find(c, kSameHash) == nullptr);
+  memo.insert(c, kSameHash, 300);
+  REQUIRE(memo.find(a, kSameHash) != nullptr);
+  CHECK(*memo.find(a, kSameHash) == 100);
+  CHECK(*memo.find(b, kSameHash) == 200);
+  CHECK(*memo.find(c, kSameHash) == 300);
+  // Growth keeps every entry, colliding or not.
+  std::vector<std::vector<TokenSetId>> lists;
+  for (std::uint32_t i = 0; i < 500; ++i)
+    lists.push_back({TokenSetId{2 + i}, TokenSetId{1000 + i}, TokenSetId{5000 + i % 7}});
+  for (std::uint32_t i = 0; i < lists.size(); ++i)
+    memo.insert(lists[i], i % 3 == 0 ? kSameHash : TokenSetListMemo::hash(lists[i]), i);
+  CHECK(memo.size() == 503);
+  for (std::uint32_t i = 0; i < lists.size(); ++i) {
+    const std::uint32_t* found =
+        memo.find(lists[i], i % 3 == 0 ? kSameHash : TokenSetListMemo::hash(lists[i]));
+    REQUIRE(found != nullptr);
+    CHECK(*found == i);
+  }
+  CHECK(*memo.find(b, kSameHash) == 200);
+}
+
 TEST_CASE("stored sets keep their address") {
   TokenSetPool pool(50000);
   const TokenSetId a = pool.range(5, 500);

@@ -147,9 +147,10 @@ class ParserDwaBuilder {
   ParserDwa build();
 
  private:
-  // Accumulates outcomes; items are merged at the end.
+  // Accumulates outcomes; items and accepted tokens are merged at the end (accepted() unites the
+  // parts once, instead of interning every partial union along the way).
   struct Collector {
-    TokenSetId accepted = TokenSetPool::empty();
+    boost::container::small_vector<TokenSetId, 8> accepted_parts;
     boost::container::small_vector<Item, 8> items;
     std::vector<Group> groups;
   };
@@ -171,6 +172,7 @@ class ParserDwaBuilder {
     return (work & kGuardedWork) != 0 ? guarded_work_[work & ~kGuardedWork].second : 0;
   }
   Outcome finish(Collector& collector);
+  TokenSetId accepted(Collector& collector);
   void merge(Collector& into, const Outcome& outcome);
   // Adds `outcome` as work valid only while every guard in `guards` fails to shift.
   void merge_guarded(Collector& into, const std::vector<ItemSetId>& guards, const Outcome& outcome);
@@ -368,14 +370,22 @@ WorkId ParserDwaBuilder::make_work(ItemSetId items, GroupListId groups) {
   return kGuardedWork | index;
 }
 
+TokenSetId ParserDwaBuilder::accepted(Collector& collector) {
+  auto& parts = collector.accepted_parts;
+  if (parts.size() <= 1) return parts.empty() ? TokenSetPool::empty() : parts.front();
+  const TokenSetId all = pool_.unite_all({parts.data(), parts.size()});
+  parts.assign(1, all);
+  return all;
+}
+
 Outcome ParserDwaBuilder::finish(Collector& collector) {
   const ItemSetId items = intern_items({collector.items.data(), collector.items.size()});
   const GroupListId groups = collector.groups.empty() ? 0 : intern_groups(collector.groups);
-  return {collector.accepted, make_work(items, groups)};
+  return {accepted(collector), make_work(items, groups)};
 }
 
 void ParserDwaBuilder::merge(Collector& into, const Outcome& outcome) {
-  into.accepted = pool_.unite(into.accepted, outcome.accepted);
+  if (!outcome.accepted.is_empty()) into.accepted_parts.push_back(outcome.accepted);
   const std::vector<Item>& items = item_sets_[items_of(outcome.work)];
   into.items.insert(into.items.end(), items.begin(), items.end());
   if ((outcome.work & kGuardedWork) != 0) {
@@ -626,8 +636,7 @@ Outcome ParserDwaBuilder::feed(LookaheadId lookahead, std::uint32_t cont, Virtua
   }
   Collector collector;
   if (is_check) {
-    if (accepts || !shifts.empty())
-      collector.accepted = pool_.unite(collector.accepted, on_success);
+    if (accepts || !shifts.empty()) collector.accepted_parts.push_back(on_success);
   } else {
     for (const StateId target : shifts) {
       merge(collector, kind_of(cont) == ContinuationKind::kStart
@@ -739,14 +748,14 @@ Outcome ParserDwaBuilder::read_below(WorkId work, StateId read) {
     for (const ItemSetId guard : group.guards) {
       Collector check;
       advance(check, guard, read);
-      shiftable = !check.accepted.is_empty();
+      shiftable = !check.accepted_parts.empty();
       if (shiftable) break;
       if (!check.items.empty()) guards.push_back(finish(check).work);  // plain items
     }
     if (shiftable) continue;  // the session shifts the terminal: the dropped branch is void
     Collector resumed;
     advance(resumed, group.body, read);
-    resumed.accepted = pool_.unite(resumed.accepted, group.held);
+    if (!group.held.is_empty()) resumed.accepted_parts.push_back(group.held);
     const Outcome body = finish(resumed);
     if (guards.empty()) {
       merge(collector, body);
@@ -760,18 +769,16 @@ Outcome ParserDwaBuilder::read_below(WorkId work, StateId read) {
     // Nothing lies below `read` (the LR start state, the bottom of every stack): items die and
     // every guard failed, so the held tokens are allowed.
     for (const Group& group : collector.groups)
-      collector.accepted = pool_.unite(collector.accepted, group.held);
+      if (!group.held.is_empty()) collector.accepted_parts.push_back(group.held);
     collector.items.clear();
     collector.groups.clear();
   }
-  if (!collector.accepted.is_empty()) {
-    const auto decided = [&](const Item& item) {
-      return pool_.is_subset(pending(item.cont), collector.accepted);
-    };
+  if (const TokenSetId all = accepted(collector); !all.is_empty()) {
+    const auto decided = [&](const Item& item) { return pool_.is_subset(pending(item.cont), all); };
     collector.items.erase(std::remove_if(collector.items.begin(), collector.items.end(), decided),
                           collector.items.end());
     for (Group& group : collector.groups) {
-      group.held = pool_.subtract(group.held, collector.accepted);
+      group.held = pool_.subtract(group.held, all);
       std::vector<Item> body(item_sets_[group.body]);
       body.erase(std::remove_if(body.begin(), body.end(), decided), body.end());
       group.body = intern_items(body);
