@@ -112,6 +112,21 @@ struct Outcome {
   WorkId work = 0;
 };
 
+// How the terminals of a lookahead act at an LR state: the states they shift to, whether one
+// accepts, and per rule the part of the lookahead that reduces by it. Feeding one lookahead at one
+// top state recurs under many continuations and stacks, so the split is computed once.
+struct ActionSplit {
+  boost::container::small_vector<StateId, 4> shifts;
+  bool accepts = false;
+  boost::container::small_vector<std::pair<glr::RuleId, LookaheadId>, 4> reductions;
+};
+
+// What the top state alone says about a check (does some terminal of the lookahead shift?): a
+// terminal shifts for sure, none can, or the lookahead of the terminals whose fate the states
+// below decide (which may be the whole lookahead).
+constexpr std::uint32_t kCheckSucceeds = 0xfffffffeu;
+constexpr std::uint32_t kCheckFails = 0xfffffffdu;
+
 // Marks a memo entry whose computation is under way: meeting it again means the reductions
 // came back to the same configuration without consuming anything.
 constexpr Outcome kInProgress{TokenSetPool::empty(), 0xffffffffu};
@@ -185,6 +200,9 @@ class ParserDwaBuilder {
   Outcome expand(std::uint32_t cont, VirtualStackId stack);
   Outcome feed(LookaheadId lookahead, std::uint32_t cont, VirtualStackId stack);
   LookaheadId intern_lookahead(std::span<SymbolId> terminals);
+  const ActionSplit& action_split(LookaheadId lookahead, StateId top);
+  // kCheckSucceeds, kCheckFails, or the lookahead still open (for a guard: is_guard).
+  std::uint32_t check_at_top(LookaheadId lookahead, StateId top, bool is_guard);
   LookaheadId intern_lookahead(std::initializer_list<SymbolId> terminals) {
     std::vector<SymbolId> copy(terminals);
     return intern_lookahead(std::span<SymbolId>(copy));
@@ -234,6 +252,9 @@ class ParserDwaBuilder {
   lexer::BasicFlatU64Map<Outcome> feed_memo_;    // (pair id, stack)
   lexer::BasicFlatU64Map<Outcome> expand_memo_;  // (cont, stack)
   lexer::BasicFlatU64Map<Outcome> step_memo_;    // (item id, read)
+  std::deque<ActionSplit> splits_;               // a deque: feed() holds references across calls
+  lexer::FlatU64Map split_ids_;                  // (lookahead, top) -> index in splits_
+  lexer::FlatU64Map checks_at_top_;              // (lookahead, is guard, top) -> check_at_top()
   // Per trie node: (what the end fork can produce next, the tokens of the weights with that end
   // behaviour); the end of input counts as a terminal for forks that can finish.
   std::vector<std::vector<std::pair<LookaheadId, TokenSetId>>> checks_;
@@ -428,6 +449,9 @@ void ParserDwaBuilder::advance(Collector& into, ItemSetId items, StateId read) {
     for (const Item& item : item_sets_[items]) ids.push_back(item.pops > 0 ? 0 : item_id(item));
     item_set_ids_of_items_[items] = std::move(ids);
   }
+  const std::vector<std::uint32_t>& ids = item_set_ids_of_items_[items];
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    if (item_sets_[items][i].pops == 0) step_memo_.prefetch(std::uint64_t{ids[i]} << 32 | read);
   // Indexing, not references: step() may intern item sets and reallocate item_sets_.
   for (std::size_t i = 0; i < item_sets_[items].size(); ++i) {
     Item item = item_sets_[items][i];
@@ -449,6 +473,69 @@ LookaheadId ParserDwaBuilder::intern_lookahead(std::span<SymbolId> terminals) {
   lookaheads_.push_back(scratch_terminals_);
   lookahead_ids_.emplace(scratch_terminals_, id);
   return id;
+}
+
+const ActionSplit& ParserDwaBuilder::action_split(LookaheadId lookahead, StateId top) {
+  const auto [index, added] = split_ids_.find_or_insert(std::uint64_t{lookahead} << 32 | top,
+                                                        static_cast<std::uint32_t>(splits_.size()));
+  if (!added) return splits_[index];
+  ActionSplit& split = splits_.emplace_back();
+  boost::container::small_vector<
+      std::pair<glr::RuleId, boost::container::small_vector<SymbolId, 8>>, 4>
+      reductions;
+  for (const SymbolId terminal : lookaheads_[lookahead]) {
+    for (const glr::Action action : table_.actions(top, terminal)) {
+      switch (action.kind()) {
+        case glr::ActionKind::kShift:
+          if (std::find(split.shifts.begin(), split.shifts.end(), action.target()) ==
+              split.shifts.end())
+            split.shifts.push_back(action.target());
+          break;
+        case glr::ActionKind::kAccept:
+          split.accepts = true;
+          break;
+        case glr::ActionKind::kReduce: {
+          const auto same = std::find_if(reductions.begin(), reductions.end(),
+                                         [&](const auto& r) { return r.first == action.rule(); });
+          if (same != reductions.end()) {
+            same->second.push_back(terminal);
+          } else {
+            reductions.push_back({action.rule(), {terminal}});
+          }
+          break;
+        }
+      }
+    }
+  }
+  for (auto& [rule, terminals] : reductions)
+    split.reductions.emplace_back(rule, intern_lookahead({terminals.data(), terminals.size()}));
+  return split;
+}
+
+std::uint32_t ParserDwaBuilder::check_at_top(LookaheadId lookahead, StateId top, bool is_guard) {
+  const std::uint64_t key = std::uint64_t{lookahead} << 33 | std::uint64_t{is_guard} << 32 | top;
+  if (const std::uint32_t* known = checks_at_top_.find(key)) return *known;
+  std::uint32_t verdict = kCheckFails;
+  boost::container::small_vector<SymbolId, 16> open;
+  for (const SymbolId terminal : lookaheads_[lookahead]) {
+    // Skippable terminals are always takeable (IncrementalRecognizer::can_take); a guard asks
+    // whether one is really shiftable.
+    const ShiftVerdict shift =
+        !is_guard && terminal != end_of_input_ && grammar_.is_skippable(terminal)
+            ? ShiftVerdict::kSure
+            : verdicts_->verdict(top, terminal);
+    if (shift == ShiftVerdict::kSure) {
+      verdict = kCheckSucceeds;
+      break;
+    }
+    if (shift == ShiftVerdict::kDepends) open.push_back(terminal);
+  }
+  if (verdict != kCheckSucceeds && !open.empty())
+    verdict = open.size() == lookaheads_[lookahead].size()
+                  ? lookahead
+                  : intern_lookahead({open.data(), open.size()});
+  checks_at_top_.find_or_insert(key, verdict);
+  return verdict;
 }
 
 const std::vector<std::pair<LookaheadId, TokenSetId>>& ParserDwaBuilder::checks(
@@ -563,6 +650,22 @@ Outcome ParserDwaBuilder::expand(std::uint32_t cont, VirtualStackId stack) {
 }
 
 Outcome ParserDwaBuilder::feed(LookaheadId lookahead, std::uint32_t cont, VirtualStackId stack) {
+  const bool is_check =
+      kind_of(cont) == ContinuationKind::kAccept || kind_of(cont) == ContinuationKind::kGuard;
+  // What a successful check accepts: the weight's tokens, or for a guard the marker full().
+  const TokenSetId on_success = kind_of(cont) == ContinuationKind::kAccept
+                                    ? TokenSetId{payload_of(cont)}
+                                    : TokenSetPool::full();
+  if (is_check) {
+    // A check: one shiftable terminal accepts the weight. Decided at the top state where the
+    // table alone can, without a memo entry; otherwise only the terminals whose fate depends on
+    // the states below are fed.
+    const std::uint32_t verdict =
+        check_at_top(lookahead, stacks_.top(stack), kind_of(cont) == ContinuationKind::kGuard);
+    if (verdict == kCheckSucceeds) return {on_success, 0};
+    if (verdict == kCheckFails) return {};
+    lookahead = verdict;
+  }
   const std::uint64_t key = std::uint64_t{pair_id(cont, lookahead)} << 32 | stack;
   if (const Outcome* memo = feed_memo_.find(key)) {
     if (in_progress(*memo)) throw_endless_reductions(lookahead);
@@ -571,81 +674,18 @@ Outcome ParserDwaBuilder::feed(LookaheadId lookahead, std::uint32_t cont, Virtua
   feed_memo_.assign(key, kInProgress);
   max_virtual_depth_ = std::max<std::size_t>(max_virtual_depth_, stacks_.depth(stack));
   const StateId top = stacks_.top(stack);
-  const bool is_check =
-      kind_of(cont) == ContinuationKind::kAccept || kind_of(cont) == ContinuationKind::kGuard;
-  // What a successful check accepts: the weight's tokens, or for a guard the marker full().
-  const TokenSetId on_success = kind_of(cont) == ContinuationKind::kAccept
-                                    ? TokenSetId{payload_of(cont)}
-                                    : TokenSetPool::full();
-  if (is_check) {
-    // A check: one shiftable terminal accepts the weight. Decide at the top state where the
-    // table alone can, and keep only the terminals whose fate depends on the states below.
-    boost::container::small_vector<SymbolId, 16> open;
-    for (const SymbolId terminal : lookaheads_[lookahead]) {
-      // Skippable terminals are always takeable (IncrementalRecognizer::can_take); a guard asks
-      // whether one is really shiftable.
-      const ShiftVerdict verdict = kind_of(cont) == ContinuationKind::kAccept &&
-                                           terminal != end_of_input_ &&
-                                           grammar_.is_skippable(terminal)
-                                       ? ShiftVerdict::kSure
-                                       : verdicts_->verdict(top, terminal);
-      if (verdict == ShiftVerdict::kSure) {
-        const Outcome outcome{on_success, 0};
-        feed_memo_.assign(key, outcome);
-        return outcome;
-      }
-      if (verdict == ShiftVerdict::kDepends) open.push_back(terminal);
-    }
-    if (open.size() != lookaheads_[lookahead].size()) {
-      const Outcome outcome = open.empty()
-                                  ? Outcome{}
-                                  : feed(intern_lookahead({open.data(), open.size()}), cont, stack);
-      feed_memo_.assign(key, outcome);
-      return outcome;
-    }
-  }
-  // Split the lookahead by action: shift targets, acceptance, and per rule the terminals that
-  // reduce by it.
-  boost::container::small_vector<StateId, 4> shifts;
-  bool accepts = false;
-  boost::container::small_vector<
-      std::pair<glr::RuleId, boost::container::small_vector<SymbolId, 8>>, 4>
-      reductions;
-  for (const SymbolId terminal : lookaheads_[lookahead]) {
-    for (const glr::Action action : table_.actions(top, terminal)) {
-      switch (action.kind()) {
-        case glr::ActionKind::kShift:
-          if (std::find(shifts.begin(), shifts.end(), action.target()) == shifts.end())
-            shifts.push_back(action.target());
-          break;
-        case glr::ActionKind::kAccept:
-          accepts = true;
-          break;
-        case glr::ActionKind::kReduce: {
-          const auto same = std::find_if(reductions.begin(), reductions.end(),
-                                         [&](const auto& r) { return r.first == action.rule(); });
-          if (same != reductions.end()) {
-            same->second.push_back(terminal);
-          } else {
-            reductions.push_back({action.rule(), {terminal}});
-          }
-          break;
-        }
-      }
-    }
-  }
+  const ActionSplit& split = action_split(lookahead, top);
   Collector collector;
   if (is_check) {
-    if (accepts || !shifts.empty()) collector.accepted_parts.push_back(on_success);
+    if (split.accepts || !split.shifts.empty()) collector.accepted_parts.push_back(on_success);
   } else {
-    for (const StateId target : shifts) {
+    for (const StateId target : split.shifts) {
       merge(collector, kind_of(cont) == ContinuationKind::kStart
                            ? expand_over(cont, target, stack)
                            : expand(cont, stacks_.push(target, stack)));
     }
   }
-  for (auto& [rule, terminals] : reductions) {
-    const LookaheadId reduced = intern_lookahead({terminals.data(), terminals.size()});
+  for (const auto& [rule, reduced] : split.reductions) {
     const std::uint32_t length = table_.rule_length(rule);
     const SymbolId lhs = table_.rule_lhs(rule);
     const std::uint32_t depth = stacks_.depth(stack);
@@ -774,7 +814,16 @@ Outcome ParserDwaBuilder::read_below(WorkId work, StateId read) {
     collector.groups.clear();
   }
   if (const TokenSetId all = accepted(collector); !all.is_empty()) {
-    const auto decided = [&](const Item& item) { return pool_.is_subset(pending(item.cont), all); };
+    // Items come in runs of one continuation (item sets are sorted), so remember the last answer.
+    std::uint32_t last_cont = 0xffffffffu;
+    bool last_decided = false;
+    const auto decided = [&](const Item& item) {
+      if (item.cont != last_cont) {
+        last_cont = item.cont;
+        last_decided = pool_.is_subset(pending(item.cont), all);
+      }
+      return last_decided;
+    };
     collector.items.erase(std::remove_if(collector.items.begin(), collector.items.end(), decided),
                           collector.items.end());
     for (Group& group : collector.groups) {
