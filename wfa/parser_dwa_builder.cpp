@@ -209,7 +209,9 @@ class ParserDwaBuilder {
   }
   Outcome step(const Item& item, std::uint32_t id, StateId read);
   std::vector<std::pair<lexer::LabelId, lexer::ForkId>> early_label_pairs() const;
-  LookaheadId early_lookahead(lexer::LabelId label);
+  // The lookahead a label feeds when that does not depend on the stack, else kNoLookahead.
+  LookaheadId plain_lookahead(lexer::LabelId label);
+  bool decided_by(std::uint32_t cont, TokenSetId accepted);
   std::uint32_t pair_id(std::uint32_t cont, LookaheadId lookahead);
   [[noreturn]] void throw_endless_reductions(LookaheadId lookahead) const;
   std::uint32_t item_id(const Item& item);
@@ -254,7 +256,12 @@ class ParserDwaBuilder {
   lexer::BasicFlatU64Map<Outcome> step_memo_;    // (item id, read)
   std::deque<ActionSplit> splits_;               // a deque: feed() holds references across calls
   lexer::FlatU64Map split_ids_;                  // (lookahead, top) -> index in splits_
-  lexer::FlatU64Map checks_at_top_;              // (lookahead, is guard, top) -> check_at_top()
+  // check_at_top() answers, at [(2 * lookahead + is_guard) * LR states + top]; kNotComputed
+  // where not asked yet.
+  std::vector<std::uint32_t> checks_at_top_;
+  static constexpr LookaheadId kUnknownLookahead = 0xfffffffeu;
+  std::vector<LookaheadId> plain_lookaheads_;  // per label: plain_lookahead(), kUnknownLookahead
+  lexer::FlatU64Map decided_memo_;             // (pending tokens, accepted) -> decided_by()
   // Per trie node: (what the end fork can produce next, the tokens of the weights with that end
   // behaviour); the end of input counts as a terminal for forks that can finish.
   std::vector<std::vector<std::pair<LookaheadId, TokenSetId>>> checks_;
@@ -513,8 +520,11 @@ const ActionSplit& ParserDwaBuilder::action_split(LookaheadId lookahead, StateId
 }
 
 std::uint32_t ParserDwaBuilder::check_at_top(LookaheadId lookahead, StateId top, bool is_guard) {
-  const std::uint64_t key = std::uint64_t{lookahead} << 33 | std::uint64_t{is_guard} << 32 | top;
-  if (const std::uint32_t* known = checks_at_top_.find(key)) return *known;
+  const std::size_t slot =
+      (std::size_t{lookahead} * 2 + (is_guard ? 1 : 0)) * table_.num_states() + top;
+  if (slot >= checks_at_top_.size())
+    checks_at_top_.resize(std::max(slot + 1, checks_at_top_.size() * 2), kNotComputed);
+  if (checks_at_top_[slot] != kNotComputed) return checks_at_top_[slot];
   std::uint32_t verdict = kCheckFails;
   boost::container::small_vector<SymbolId, 16> open;
   for (const SymbolId terminal : lookaheads_[lookahead]) {
@@ -534,7 +544,7 @@ std::uint32_t ParserDwaBuilder::check_at_top(LookaheadId lookahead, StateId top,
     verdict = open.size() == lookaheads_[lookahead].size()
                   ? lookahead
                   : intern_lookahead({open.data(), open.size()});
-  checks_at_top_.find_or_insert(key, verdict);
+  checks_at_top_[slot] = verdict;
   return verdict;
 }
 
@@ -573,6 +583,17 @@ TokenSetId ParserDwaBuilder::subtrie_tokens(lexer::DwaNodeId node) {
   return tokens;
 }
 
+// Whether everything `cont` can still accept is accepted already. Many items of one continuation
+// meet the same accepted set, and a subset test of large sets costs more than finding the pair.
+bool ParserDwaBuilder::decided_by(std::uint32_t cont, TokenSetId accepted) {
+  const TokenSetId tokens = pending(cont);
+  const std::uint64_t key = std::uint64_t{tokens.value()} << 32 | accepted.value();
+  if (const std::uint32_t* known = decided_memo_.find(key)) return *known != 0;
+  const bool decided = pool_.is_subset(tokens, accepted);
+  decided_memo_.find_or_insert(key, decided ? 1 : 0);
+  return decided;
+}
+
 TokenSetId ParserDwaBuilder::pending(std::uint32_t cont) {
   switch (kind_of(cont)) {
     case ContinuationKind::kAccept:
@@ -609,8 +630,19 @@ Outcome ParserDwaBuilder::expand(std::uint32_t cont, VirtualStackId stack) {
   for (const auto& [lookahead, tokens] : checks(node))
     merge(collector,
           feed(lookahead, continuation(ContinuationKind::kAccept, tokens.value()), stack));
+  // Edges whose label feeds a fixed lookahead: overlap their memo lookups.
+  for (const lexer::DwaEdge& edge : dwa_.edges(node))
+    if (const LookaheadId lookahead = plain_lookahead(edge.label); lookahead != kNoLookahead)
+      feed_memo_.prefetch(
+          std::uint64_t{pair_id(continuation(ContinuationKind::kNode, edge.child), lookahead)}
+              << 32 |
+          stack);
   for (const lexer::DwaEdge& edge : dwa_.edges(node)) {
     const std::uint32_t child = continuation(ContinuationKind::kNode, edge.child);
+    if (const LookaheadId lookahead = plain_lookahead(edge.label); lookahead != kNoLookahead) {
+      merge(collector, feed(lookahead, child, stack));
+      continue;
+    }
     if (dfa.label_is_ignored(edge.label)) {
       merge(collector, expand(child, stack));
       continue;
@@ -820,7 +852,7 @@ Outcome ParserDwaBuilder::read_below(WorkId work, StateId read) {
     const auto decided = [&](const Item& item) {
       if (item.cont != last_cont) {
         last_cont = item.cont;
-        last_decided = pool_.is_subset(pending(item.cont), all);
+        last_decided = decided_by(item.cont, all);
       }
       return last_decided;
     };
@@ -898,16 +930,21 @@ std::vector<std::pair<lexer::LabelId, lexer::ForkId>> ParserDwaBuilder::early_la
 // The lookahead a start state feeds for an early label, or kNoLookahead for labels whose feed
 // is not a plain shift: ignored or skippable terminals, whose handling depends on the stacks
 // (IncrementalRecognizer::feed_token); the engine feeds those itself.
-LookaheadId ParserDwaBuilder::early_lookahead(lexer::LabelId label) {
+LookaheadId ParserDwaBuilder::plain_lookahead(lexer::LabelId label) {
+  if (plain_lookaheads_.empty())
+    plain_lookaheads_.assign(dwa_.dfa().num_labels(), kUnknownLookahead);
+  LookaheadId& known = plain_lookaheads_[label];
+  if (known != kUnknownLookahead) return known;
   const lexer::LexerDfa& dfa = dwa_.dfa();
-  if (dfa.label_is_ignored(label)) return kNoLookahead;
+  known = kNoLookahead;
+  if (dfa.label_is_ignored(label)) return known;
   std::vector<SymbolId> terminals;
   for (const std::uint32_t terminal : dfa.label_terminals(label)) {
-    if (dfa.terminals()[terminal].ignored || grammar_.is_skippable(terminal)) return kNoLookahead;
+    if (dfa.terminals()[terminal].ignored || grammar_.is_skippable(terminal)) return known;
     terminals.push_back(terminal);
   }
-  if (terminals.empty()) return kNoLookahead;
-  return intern_lookahead(std::span<SymbolId>(terminals));
+  if (!terminals.empty()) known = intern_lookahead(std::span<SymbolId>(terminals));
+  return known;
 }
 
 ParserDwa ParserDwaBuilder::build() {
@@ -926,7 +963,7 @@ ParserDwa ParserDwaBuilder::build() {
       options_.early_label_starts ? early_label_pairs()
                                   : std::vector<std::pair<lexer::LabelId, lexer::ForkId>>{};
   for (const auto& [label, fork] : early_pairs) {
-    const LookaheadId lookahead = early_lookahead(label);
+    const LookaheadId lookahead = plain_lookahead(label);
     if (lookahead == kNoLookahead) continue;
     Item start{continuation(ContinuationKind::kStart, fork), lookahead, 0, glr::kNoSymbol};
     const DwaStateId state = state_for(intern_items({&start, 1}));
