@@ -5,10 +5,10 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "glr/ids.h"
+#include "lexer/flat_u64_map.h"
 
 namespace glrmask::wfa {
 
@@ -37,14 +37,24 @@ class VirtualStackPool {
     std::uint32_t depth;
   };
   std::vector<Cell> cells_;
-  std::unordered_map<std::uint64_t, VirtualStackId> index_;  // (state, rest) -> id
+  // One-state stacks, the start of every Parser DWA step, by state (kEmpty where not made yet);
+  // the others by (state, rest). Pushing is on the builder's hottest path.
+  std::vector<VirtualStackId> singles_;
+  lexer::FlatU64Map index_;
 };
 
 inline VirtualStackId VirtualStackPool::push(glr::StateId state, VirtualStackId rest) {
-  const std::uint64_t key = std::uint64_t{state} << 32 | rest;
-  const auto [it, inserted] = index_.try_emplace(key, static_cast<VirtualStackId>(cells_.size()));
-  if (inserted) cells_.push_back({state, rest, cells_[rest].depth + 1});
-  return it->second;
+  const auto next = static_cast<VirtualStackId>(cells_.size());
+  if (rest == kEmpty) {
+    if (state >= singles_.size()) singles_.resize(state + std::size_t{1}, kEmpty);
+    if (singles_[state] != kEmpty) return singles_[state];
+    singles_[state] = next;
+  } else {
+    const auto [id, inserted] = index_.find_or_insert(std::uint64_t{state} << 32 | rest, next);
+    if (!inserted) return id;
+  }
+  cells_.push_back({state, rest, cells_[rest].depth + 1});
+  return next;
 }
 
 }  // namespace glrmask::wfa
