@@ -253,9 +253,11 @@ class ParserDwaBuilder {
   lexer::FlatU64Map item_ids_;                   // (pair id, pops, lhs) -> id
   lexer::BasicFlatU64Map<Outcome> feed_memo_;    // (pair id, stack)
   lexer::BasicFlatU64Map<Outcome> expand_memo_;  // (cont, stack)
-  lexer::BasicFlatU64Map<Outcome> step_memo_;    // (item id, read)
-  std::deque<ActionSplit> splits_;               // a deque: feed() holds references across calls
-  lexer::FlatU64Map split_ids_;                  // (lookahead, top) -> index in splits_
+  // Per LR state read: item id -> outcome. The worklist runs the transitions of one read
+  // together, so that read's table stays in cache.
+  std::vector<lexer::BasicFlatU64Map<Outcome>> step_memos_;
+  std::deque<ActionSplit> splits_;  // a deque: feed() holds references across calls
+  lexer::FlatU64Map split_ids_;     // (lookahead, top) -> index in splits_
   // check_at_top() answers, at [(2 * lookahead + is_guard) * LR states + top]; kNotComputed
   // where not asked yet.
   std::vector<std::uint32_t> checks_at_top_;
@@ -279,7 +281,8 @@ class ParserDwaBuilder {
   lexer::FlatU64Map state_ids_;           // work -> state
   std::vector<std::uint64_t> requested_;  // per state, a bitset over LR states
   std::size_t request_words_ = 0;
-  std::vector<std::pair<DwaStateId, StateId>> worklist_;
+  std::vector<std::vector<DwaStateId>> pending_by_read_;  // states to expand, per LR state read
+  std::vector<StateId> reads_with_work_;  // reads whose bucket was empty when work arrived
   std::vector<std::vector<ParserDwaTransition>> transitions_;  // per state, in discovery order
   std::size_t max_virtual_depth_ = 0;
 };
@@ -458,7 +461,7 @@ void ParserDwaBuilder::advance(Collector& into, ItemSetId items, StateId read) {
   }
   const std::vector<std::uint32_t>& ids = item_set_ids_of_items_[items];
   for (std::size_t i = 0; i < ids.size(); ++i)
-    if (item_sets_[items][i].pops == 0) step_memo_.prefetch(std::uint64_t{ids[i]} << 32 | read);
+    if (item_sets_[items][i].pops == 0) step_memos_[read].prefetch(ids[i]);
   // Indexing, not references: step() may intern item sets and reallocate item_sets_.
   for (std::size_t i = 0; i < item_sets_[items].size(); ++i) {
     Item item = item_sets_[items][i];
@@ -781,8 +784,7 @@ std::uint32_t ParserDwaBuilder::item_id(const Item& item) {
 }
 
 Outcome ParserDwaBuilder::step(const Item& item, std::uint32_t id, StateId read) {
-  const std::uint64_t key = std::uint64_t{id} << 32 | read;
-  if (const Outcome* memo = step_memo_.find(key)) return *memo;
+  if (const Outcome* memo = step_memos_[read].find(id)) return *memo;
   Outcome outcome;
   VirtualStackId stack = stacks_.push(read, VirtualStackPool::kEmpty);
   bool alive = true;
@@ -797,7 +799,7 @@ Outcome ParserDwaBuilder::step(const Item& item, std::uint32_t id, StateId read)
   if (alive)
     outcome = item.lookahead == kNoLookahead ? expand(item.cont, stack)
                                              : feed(item.lookahead, item.cont, stack);
-  step_memo_.find_or_insert(key, outcome);
+  step_memos_[read].find_or_insert(id, outcome);
   return outcome;
 }
 
@@ -901,7 +903,8 @@ void ParserDwaBuilder::request(DwaStateId state, const std::vector<StateId>& rea
     const std::uint64_t bit = std::uint64_t{1} << (read % 64);
     if ((bits[read / 64] & bit) != 0) continue;
     bits[read / 64] |= bit;
-    worklist_.emplace_back(state, read);
+    if (pending_by_read_[read].empty()) reads_with_work_.push_back(read);
+    pending_by_read_[read].push_back(state);
   }
 }
 
@@ -950,6 +953,8 @@ LookaheadId ParserDwaBuilder::plain_lookahead(lexer::LabelId label) {
 ParserDwa ParserDwaBuilder::build() {
   const auto started = std::chrono::steady_clock::now();
   request_words_ = (std::size_t{table_.num_states()} + 63) / 64;
+  pending_by_read_.resize(table_.num_states());
+  step_memos_.resize(table_.num_states(), lexer::BasicFlatU64Map<Outcome>(16));
   ParserDwa result;
   result.start_states_.reserve(dwa_.num_forks());
   for (lexer::ForkId fork = 0; fork < dwa_.num_forks(); ++fork) {
@@ -970,13 +975,18 @@ ParserDwa ParserDwaBuilder::build() {
     result.early_starts_.push_back({label, fork, state});
     request(state, first_reads_);
   }
-  while (!worklist_.empty()) {
-    const auto [state, read] = worklist_.back();
-    worklist_.pop_back();
-    const auto [target, weight] = transition(state, read);
-    if (target == ParserDwa::kDeadState && weight.is_empty()) continue;
-    transitions_[state].push_back({read, target, weight});
-    if (target != ParserDwa::kDeadState) request(target, predecessors_[read]);
+  while (!reads_with_work_.empty()) {
+    const StateId read = reads_with_work_.back();
+    reads_with_work_.pop_back();
+    std::vector<DwaStateId>& bucket = pending_by_read_[read];  // the outer vector never grows
+    while (!bucket.empty()) {
+      const DwaStateId state = bucket.back();
+      bucket.pop_back();
+      const auto [target, weight] = transition(state, read);
+      if (target == ParserDwa::kDeadState && weight.is_empty()) continue;
+      transitions_[state].push_back({read, target, weight});
+      if (target != ParserDwa::kDeadState) request(target, predecessors_[read]);
+    }
   }
   for (std::vector<ParserDwaTransition>& list : transitions_) {
     std::sort(
