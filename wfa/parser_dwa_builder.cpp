@@ -249,10 +249,12 @@ class ParserDwaBuilder {
   std::unordered_map<std::vector<SymbolId>, LookaheadId, ItemsHash> lookahead_ids_;
   // Memo tables, keyed by packed 64-bit words: (continuation, lookahead) pairs and items get
   // dense ids first so that every key fits.
-  lexer::FlatU64Map pair_ids_;                   // (cont, lookahead) -> id
-  lexer::FlatU64Map item_ids_;                   // (pair id, pops, lhs) -> id
-  lexer::BasicFlatU64Map<Outcome> feed_memo_;    // (pair id, stack)
-  lexer::BasicFlatU64Map<Outcome> expand_memo_;  // (cont, stack)
+  lexer::FlatU64Map pair_ids_;  // (cont, lookahead) -> id
+  lexer::FlatU64Map item_ids_;  // (pair id, pops, lhs) -> id
+  // Per bottom state of the stack: every stack a step builds keeps the state it read at the
+  // bottom, so while the worklist runs one read these tables stay in cache.
+  std::vector<lexer::BasicFlatU64Map<Outcome>> feed_memos_;    // (pair id, stack)
+  std::vector<lexer::BasicFlatU64Map<Outcome>> expand_memos_;  // (cont, stack)
   // Per LR state read: item id -> outcome. The worklist runs the transitions of one read
   // together, so that read's table stays in cache.
   std::vector<lexer::BasicFlatU64Map<Outcome>> step_memos_;
@@ -613,11 +615,11 @@ TokenSetId ParserDwaBuilder::pending(std::uint32_t cont) {
 
 Outcome ParserDwaBuilder::expand(std::uint32_t cont, VirtualStackId stack) {
   const std::uint64_t key = std::uint64_t{cont} << 32 | stack;
-  if (const Outcome* memo = expand_memo_.find(key)) {
+  if (const Outcome* memo = expand_memos_[stacks_.bottom(stack)].find(key)) {
     if (in_progress(*memo)) throw_endless_reductions(kNoLookahead);
     return *memo;
   }
-  expand_memo_.assign(key, kInProgress);
+  expand_memos_[stacks_.bottom(stack)].assign(key, kInProgress);
   Collector collector;
   const lexer::LexerDfa& dfa = dwa_.dfa();
   lexer::DwaNodeId node = 0;
@@ -636,7 +638,7 @@ Outcome ParserDwaBuilder::expand(std::uint32_t cont, VirtualStackId stack) {
   // Edges whose label feeds a fixed lookahead: overlap their memo lookups.
   for (const lexer::DwaEdge& edge : dwa_.edges(node))
     if (const LookaheadId lookahead = plain_lookahead(edge.label); lookahead != kNoLookahead)
-      feed_memo_.prefetch(
+      feed_memos_[stacks_.bottom(stack)].prefetch(
           std::uint64_t{pair_id(continuation(ContinuationKind::kNode, edge.child), lookahead)}
               << 32 |
           stack);
@@ -680,7 +682,7 @@ Outcome ParserDwaBuilder::expand(std::uint32_t cont, VirtualStackId stack) {
       merge(collector, feed(intern_lookahead(std::span<SymbolId>(alternatives)), child, stack));
   }
   const Outcome outcome = finish(collector);
-  expand_memo_.assign(key, outcome);
+  expand_memos_[stacks_.bottom(stack)].assign(key, outcome);
   return outcome;
 }
 
@@ -702,11 +704,11 @@ Outcome ParserDwaBuilder::feed(LookaheadId lookahead, std::uint32_t cont, Virtua
     lookahead = verdict;
   }
   const std::uint64_t key = std::uint64_t{pair_id(cont, lookahead)} << 32 | stack;
-  if (const Outcome* memo = feed_memo_.find(key)) {
+  if (const Outcome* memo = feed_memos_[stacks_.bottom(stack)].find(key)) {
     if (in_progress(*memo)) throw_endless_reductions(lookahead);
     return *memo;
   }
-  feed_memo_.assign(key, kInProgress);
+  feed_memos_[stacks_.bottom(stack)].assign(key, kInProgress);
   max_virtual_depth_ = std::max<std::size_t>(max_virtual_depth_, stacks_.depth(stack));
   const StateId top = stacks_.top(stack);
   const ActionSplit& split = action_split(lookahead, top);
@@ -745,7 +747,7 @@ Outcome ParserDwaBuilder::feed(LookaheadId lookahead, std::uint32_t cont, Virtua
     merge(collector, feed(reduced, cont, pushed));
   }
   const Outcome outcome = finish(collector);
-  feed_memo_.assign(key, outcome);
+  feed_memos_[stacks_.bottom(stack)].assign(key, outcome);
   return outcome;
 }
 
@@ -955,6 +957,8 @@ ParserDwa ParserDwaBuilder::build() {
   request_words_ = (std::size_t{table_.num_states()} + 63) / 64;
   pending_by_read_.resize(table_.num_states());
   step_memos_.resize(table_.num_states(), lexer::BasicFlatU64Map<Outcome>(16));
+  feed_memos_.resize(table_.num_states(), lexer::BasicFlatU64Map<Outcome>(16));
+  expand_memos_.resize(table_.num_states(), lexer::BasicFlatU64Map<Outcome>(16));
   ParserDwa result;
   result.start_states_.reserve(dwa_.num_forks());
   for (lexer::ForkId fork = 0; fork < dwa_.num_forks(); ++fork) {
@@ -1018,8 +1022,10 @@ ParserDwa ParserDwaBuilder::build() {
     stats.guarded_states += groups != 0 ? 1 : 0;
   }
   stats.max_virtual_depth = max_virtual_depth_;
-  stats.feed_memo_entries = feed_memo_.size();
-  stats.expand_memo_entries = expand_memo_.size();
+  for (const lexer::BasicFlatU64Map<Outcome>& memo : feed_memos_)
+    stats.feed_memo_entries += memo.size();
+  for (const lexer::BasicFlatU64Map<Outcome>& memo : expand_memos_)
+    stats.expand_memo_entries += memo.size();
   const ReadDepthSummary depth = summarize_read_depth(result);
   stats.has_cycles = depth.has_cycles;
   stats.longest_acyclic_read = depth.longest_acyclic_read;

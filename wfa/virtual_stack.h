@@ -18,7 +18,7 @@ class VirtualStackPool {
  public:
   static constexpr VirtualStackId kEmpty = 0;
 
-  VirtualStackPool() : cells_{{glr::kNoState, kEmpty, 0}} {}
+  VirtualStackPool() : cells_{{glr::kNoState, kEmpty, 0, glr::kNoState}} {}
 
   VirtualStackId push(glr::StateId state, VirtualStackId rest);
   // Requires depth(stack) >= count.
@@ -28,6 +28,8 @@ class VirtualStackPool {
   }
   glr::StateId top(VirtualStackId stack) const { return cells_[stack].state; }
   std::uint32_t depth(VirtualStackId stack) const { return cells_[stack].depth; }
+  // The state at the bottom of a non-empty stack.
+  glr::StateId bottom(VirtualStackId stack) const { return cells_[stack].bottom; }
   std::size_t size() const { return cells_.size(); }
 
  private:
@@ -35,6 +37,7 @@ class VirtualStackPool {
     glr::StateId state;
     VirtualStackId rest;
     std::uint32_t depth;
+    glr::StateId bottom;
   };
   std::vector<Cell> cells_;
   // One-state stacks, the start of every Parser DWA step, by state (kEmpty where not made yet);
@@ -53,7 +56,8 @@ inline VirtualStackId VirtualStackPool::push(glr::StateId state, VirtualStackId 
     const auto [id, inserted] = index_.find_or_insert(std::uint64_t{state} << 32 | rest, next);
     if (!inserted) return id;
   }
-  cells_.push_back({state, rest, cells_[rest].depth + 1});
+  cells_.push_back(
+      {state, rest, cells_[rest].depth + 1, rest == kEmpty ? state : cells_[rest].bottom});
   return next;
 }
 
