@@ -20,7 +20,7 @@ namespace {
 
 constexpr std::string_view kUsage =
     "glrmask compile GRAMMAR|--json-schema FILE|--regex PATTERN|--json --tokenizer NAME|PATH "
-    "[-o FILE] [--start S] [--policy glr|lark] [--skippable T,...]";
+    "[-o FILE] [--no-early-label-starts] [--start S] [--policy glr|lark] [--skippable T,...]";
 
 double mib(std::size_t bytes) {
   return static_cast<double>(bytes) / (1024.0 * 1024.0);
@@ -34,7 +34,7 @@ int run_compile(const CommandArgs& argv) {
     if (arg == "-o") arg = "--output";
   const glr::ParseOptions options = take_grammar_options(rest);
   const GrammarSource source = take_grammar_source(rest);
-  Args args(rest, {"tokenizer", "output"}, {});
+  Args args(rest, {"tokenizer", "output"}, {"no-early-label-starts"});
   args.expect_positional(source.needs_path() ? 1 : 0, source.needs_path() ? 1 : 0, kUsage);
   const std::string grammar_path = source.needs_path() ? args.positional()[0] : source.value;
   const std::string tokenizer = args.required("tokenizer");
@@ -44,7 +44,11 @@ int run_compile(const CommandArgs& argv) {
   const auto grammar_done = std::chrono::steady_clock::now();
   const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer(tokenizer));
   const auto vocabulary_done = std::chrono::steady_clock::now();
-  const auto compiled = wfa::CompiledMask::compile(grammar, vocabulary);
+  wfa::ParserDwaOptions build_options;
+  // For studies of the trade-off: fewer states and a faster build, and get_mask feeding those
+  // labels to the GLR parser instead (docs/wfa.md, "Early labels").
+  build_options.early_label_starts = !args.flag("no-early-label-starts");
+  const auto compiled = wfa::CompiledMask::compile(grammar, vocabulary, build_options);
   const auto seconds = [](auto from, auto to) {
     return std::chrono::duration<double>(to - from).count();
   };

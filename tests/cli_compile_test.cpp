@@ -64,3 +64,29 @@ TEST_CASE("glrmask compile prints the automata's statistics and writes a loadabl
   CHECK(other_start.exit_code == 2);
   CHECK_THAT(other_start.output, Catch::Contains("another grammar"));
 }
+
+TEST_CASE("glrmask compile --no-early-label-starts builds an automaton that feeds early labels") {
+  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  Scratch scratch;
+  const fs::path grammar = glrmask::testing::fixtures_dir() / "cli" / "sum.lark";
+  const auto with =
+      run_command(command("compile " + grammar.string() + " --start sum --tokenizer llama3"));
+  INFO(with.output);
+  REQUIRE(with.exit_code == 0);
+  CHECK_THAT(with.output, !Catch::Contains("early-label starts   0 "));
+  const fs::path artifact = scratch.path / "sum.glrmask";
+  const auto without =
+      run_command(command("compile " + grammar.string() + " --start sum --tokenizer llama3 " +
+                          "--no-early-label-starts -o " + artifact.string()));
+  INFO(without.output);
+  REQUIRE(without.exit_code == 0);
+  CHECK_THAT(without.output, Catch::Contains("early-label starts   0 "));
+  // The engine feeds those labels itself: still the oracle's masks.
+  std::ofstream(scratch.path / "input.txt") << "12 + 3+45";
+  const auto forced = run_command(command(
+      "mask " + grammar.string() + " --start sum --input " + (scratch.path / "input.txt").string() +
+      " --artifact " + artifact.string() + " --tokenizer llama3 --compare oracle"));
+  INFO(forced.output);
+  CHECK(forced.exit_code == 0);
+  CHECK_THAT(forced.output, Catch::Contains("mismatches   0 steps"));
+}
