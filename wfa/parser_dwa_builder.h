@@ -30,8 +30,8 @@ struct ParserDwaOptions {
   std::size_t max_virtual_depth = 512;
   // Start states that shift an early label before the fork's trie (ParserDwa::early_start_state),
   // so get_mask need not feed it to the GLR parser. They cut the cold teacher-forced get_mask mean
-  // by about a third on Go and Java with Llama-3, and add 5% (Go) to 45% (Java, SQL) to the
-  // Parser DWA's states and build time (docs/wfa.md, "Early labels").
+  // by about a third on Go and Java with Llama-3, and add 18% (Go) to 65% (Java) to the Parser
+  // DWA's states and up to 45% to its build time (docs/wfa.md, "Early labels").
   bool early_label_starts = true;
 };
 
