@@ -1,37 +1,15 @@
 #include "apps/json_text.h"
 
-#include <fmt/format.h>
-
+#include "lib/json_schema_value.h"
 #include "lib/unicode_utf8.h"
 
 namespace glrmask::app {
 namespace {
 
+// Escaped as the JSON Schema writer escapes (json.dumps style), without the quotes.
 void append_escaped_valid(std::string& out, std::string_view valid) {
-  for (const char c : valid) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20)
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-        else
-          out += c;
-    }
-  }
+  const std::string quoted = json_schema::quote_json_string(valid);
+  out.append(quoted, 1, quoted.size() - 2);
 }
 
 }  // namespace
