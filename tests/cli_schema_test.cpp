@@ -64,7 +64,7 @@ TEST_CASE("check --regex and --any-json") {
   CHECK(glrmask("check --any-json --json-whitespace flexible " + document.string()).exit_code == 0);
 }
 
-TEST_CASE("schema2lark prints rules and terminals; stats reads a schema") {
+TEST_CASE("schema2lark prints rules and terminals, and stats reads a schema") {
   Scratch scratch;
   const fs::path schema =
       scratch.file("s.json", R"({"type": "array", "items": {"enum": ["x", "y"]}, "maxItems": 2})");

@@ -96,7 +96,7 @@ TEST_CASE("GPT-2 split (ByteLevel's own regex) is case-sensitive") {
   CHECK(split(SplitRegex::Gpt2, "a 123") == Pieces{"a", " 123"});
 }
 
-TEST_CASE("ByteLevel adds a prefix space; literal and inverted splits") {
+TEST_CASE("ByteLevel adds a prefix space, and literal and inverted splits") {
   PreTokenizerStep byte_level;
   byte_level.kind = PreTokenizerStep::Kind::ByteLevel;
   byte_level.add_prefix_space = true;

@@ -48,7 +48,7 @@ TEST_CASE("Reads rules, continuation lines, priorities and empty alternatives") 
   CHECK(cfg.rules[2].origin == "g.lark:4:7");
 }
 
-TEST_CASE("%start picks the start rule; negative priorities are read") {
+TEST_CASE("%start picks the start rule, and negative priorities are read") {
   const Cfg cfg = parse_bnf("%start b\na: b\nb.-1: \"y\"\n", "s.bnf");
   CHECK(cfg.symbol_names[cfg.start] == "b");
   CHECK(cfg.rules[1].priority == -1);

@@ -57,7 +57,7 @@ TEST_CASE("a bad regex in a grammar is reported at the terminal's definition") {
       Catch::Contains("look.lark:2:1") && Catch::Contains("lookaround (?<=...)"));
 }
 
-TEST_CASE("every supported SynCode grammar compiles; LR shape as Lark reports it") {
+TEST_CASE("every supported SynCode grammar compiles, with the LR shape Lark reports") {
   if (!testing::require_data_dir("glr_compiled_grammar_test (SynCode grammars)")) return;
   struct Expected {
     const char* file;

@@ -235,7 +235,7 @@ TEST_CASE("Hidden left recursion: both forks are kept and the GLR table accepts 
   }
 }
 
-TEST_CASE("Rule priorities decide reduce/reduce under the lark policy; ties stay a fork") {
+TEST_CASE("Rule priorities decide reduce/reduce under the lark policy, and ties stay a fork") {
   const LalrAutomaton automaton(load_fixture("rule_priorities.lark"));
   const LrGrammar& grammar = automaton.grammar();
   const SymbolId end = grammar.end_of_input();

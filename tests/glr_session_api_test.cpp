@@ -52,7 +52,7 @@ Snapshot snapshot(const glr::Session& session) {
 
 }  // namespace
 
-TEST_CASE("commit and commit_bytes advance; is_accepting follows the text") {
+TEST_CASE("commit and commit_bytes advance, and is_accepting follows the text") {
   glr::Session session(compile_lark(kListGrammar));
   CHECK_FALSE(session.is_accepting());
   session.commit_bytes("[1, ");
@@ -149,7 +149,7 @@ TEST_CASE("can_continue is false exactly when nothing but the end can follow") {
   CHECK_FALSE(session.accepts_bytes(" "));
 }
 
-TEST_CASE("rollback restores the exact state; recommitting gives the same behaviour") {
+TEST_CASE("rollback restores the exact state, and recommitting gives the same behaviour") {
   glr::Session session(compile_lark(kListGrammar));
   const std::vector<std::string> pieces = {"[",  "1", ",", " \"a", " b\"", ",", "[",  "tr",
                                            "ue", "]", ",", "-",    "3",    ".", "25", "]"};

@@ -122,7 +122,7 @@ glr::ParseOptions lark_policy(std::vector<std::string> skippable = {}) {
 
 }  // namespace
 
-TEST_CASE("spanner table: the cell after \"[\" of nested lists, by hand") {
+TEST_CASE("spanner table: the cell after an opening bracket of nested lists, by hand") {
   const auto grammar = nested_list();
   const Vocabulary vocabulary = tiny_vocabulary(
       {"[", "]", ",", "1", "12", " ", "1,", "1]", "1]]", "]]", "[1", "1 ", ",1", "[["});
