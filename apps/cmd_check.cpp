@@ -2,28 +2,15 @@
 // file names the first byte offset at which its text stopped being a prefix of any sentence.
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "apps/args.h"
 #include "apps/commands.h"
 #include "apps/grammar_options.h"
+#include "apps/input_file.h"
 #include "glr/compiled_grammar.h"
 #include "glr/session.h"
 #include "lib/error.h"
 
 namespace glrmask::app {
-namespace {
-
-std::string read_input(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot open file", file));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
-}  // namespace
 
 int run_check(const CommandArgs& argv) {
   CommandArgs rest = argv;
@@ -38,7 +25,7 @@ int run_check(const CommandArgs& argv) {
   std::size_t rejected = 0;
   for (std::size_t i = first_file; i < args.positional().size(); ++i) {
     const std::string& file = args.positional()[i];
-    std::string text = read_input(file);
+    std::string text = read_input_file(file);
     glr::Session session(grammar);
     std::string verdict = "accepted";
     try {

@@ -15,6 +15,7 @@
 #include "apps/commands.h"
 #include "apps/decoding_inputs.h"
 #include "apps/grammar_options.h"
+#include "apps/input_file.h"
 #include "apps/json_text.h"
 #include "apps/latency_stats.h"
 #include "apps/mask_engines.h"
@@ -29,9 +30,9 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::string_view kUsage =
     "glrmask generate GRAMMAR --tokenizer NAME|PATH --seed S --max-tokens N [--count K] "
-    "[--eos-bias P] [--max-token-bytes B] [--engine NAME] [--json-lines] [--start S] [--policy "
-    "glr|lark] "
-    "[--skippable T,...]";
+    "[--eos-bias P] [--min-tokens M] [--close-bias P] [--max-token-bytes B] [--prefix FILE] "
+    "[--engine NAME] "
+    "[--json-lines] [--start S] [--policy glr|lark] [--skippable T,...]";
 
 enum class WalkEnd { kEos, kLimit, kDeadEnd };
 
@@ -47,8 +48,10 @@ std::string_view end_name(WalkEnd end) {
 }
 
 struct Walk {
-  std::string text;
-  std::size_t tokens = 0;  // committed tokens, EOS not counted
+  std::string text;               // the prefix, then the drawn tokens
+  std::size_t prefix_tokens = 0;  // taken from --prefix, before the first draw
+  std::size_t prefix_bytes = 0;
+  std::size_t tokens = 0;  // drawn and committed tokens, EOS not counted
   WalkEnd end = WalkEnd::kLimit;
 };
 
@@ -61,7 +64,34 @@ struct WalkSettings {
   // no limit. Short tokens end lexemes far more often than long ones (an identifier absorbs most
   // long tokens), so walks reach EOS in fewer steps; the walk still follows the engine's mask.
   std::size_t max_token_bytes = 0;
+  // EOS is not drawn before this many tokens have been committed, unless it is the only choice.
+  std::uint64_t min_tokens = 0;
+  // Probability of drawing a closing token (see closing_kind) when the mask allows any; 0: never.
+  // Nested languages (Java, Go) open far more than uniform draws ever close, so without it almost
+  // no walk returns to a point where EOS is allowed.
+  double close_bias = 0;
 };
+
+// What a token closes, by its first closing unit: a bracket, brace or angle bracket, `;` or `,`
+// (statements, list items), a quote or backquote (strings, characters), `*/` (block comments) or a
+// newline (line comments, and statements in Go). A closing token holds nothing but closing units
+// and blanks (space, tab, carriage return); 0 for any other token.
+char closing_kind(std::string_view bytes) {
+  constexpr std::string_view kClosers = ")]}>;,\"'`\n";
+  char kind = 0;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    const char c = bytes[i];
+    if (c == ' ' || c == '\t' || c == '\r') continue;
+    char unit = c;
+    if (c == '*' && i + 1 < bytes.size() && bytes[i + 1] == '/') {
+      ++i;  // `*/` as one unit; a lone `*` or `/` would open a comment or an operator
+    } else if (kClosers.find(c) == std::string_view::npos) {
+      return 0;
+    }
+    if (kind == 0) kind = unit;
+  }
+  return kind;
+}
 
 // The ids set in `words`, ascending, leaving out `skip`.
 void collect_ids(std::span<const std::uint32_t> words, TokenId skip, std::vector<TokenId>& out) {
@@ -85,30 +115,43 @@ void keep_short_tokens(const Vocabulary& vocabulary, std::size_t max_bytes,
 
 class Walker {
  public:
-  Walker(const DecodingInputs& inputs, wfa::MaskEngine& engine, WalkSettings settings)
+  // `prefix`: the tokens of a text the walks start inside, each at a cut of its own (empty: every
+  // walk starts at the beginning of the language).
+  Walker(const DecodingInputs& inputs, wfa::MaskEngine& engine, WalkSettings settings,
+         std::vector<TokenId> prefix)
       : inputs_(inputs),
         engine_(engine),
         settings_(settings),
-        mask_(static_cast<std::uint32_t>(inputs.vocabulary.size())) {}
+        prefix_(std::move(prefix)),
+        mask_(static_cast<std::uint32_t>(inputs.vocabulary.size())) {
+    if (settings_.close_bias > 0) {
+      closing_.resize(inputs.vocabulary.size());
+      for (TokenId id = 0; id < inputs.vocabulary.size(); ++id)
+        closing_[id] = id == inputs.eos ? 0 : closing_kind(inputs.vocabulary.bytes(id));
+    }
+  }
 
   // Each walk has its own generator, so `--seed S --count 1` repeats any walk of a longer run.
   Walk walk(std::uint64_t seed) {
     random_.seed(seed);
     glr::Session session(inputs_.grammar, &inputs_.vocabulary);
     Walk walk;
+    if (!prefix_.empty()) take_prefix(session, walk);
     while (true) {
       auto start = Clock::now();
       engine_.fill_mask(session, mask_.words());
       mask_times_.push_back(
           std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start));
-      const bool eos_allowed = mask_.test(inputs_.eos);
       collect_ids(mask_.words(), inputs_.eos, candidates_);
+      const bool eos_allowed =
+          mask_.test(inputs_.eos) && (walk.tokens >= settings_.min_tokens || candidates_.empty());
       if (settings_.max_token_bytes != 0)
         keep_short_tokens(inputs_.vocabulary, settings_.max_token_bytes, candidates_);
       if (eos_allowed && (candidates_.empty() || take_eos_first())) {
         walk.end = WalkEnd::kEos;
         return walk;
       }
+      if (take_closing_only()) keep_closing_tokens();
       if (eos_allowed) candidates_.push_back(inputs_.eos);  // uniform among all, EOS included
       if (candidates_.empty()) {
         walk.end = WalkEnd::kDeadEnd;
@@ -137,6 +180,30 @@ class Walker {
   const std::vector<std::chrono::nanoseconds>& commit_times() const { return commit_times_; }
 
  private:
+  // Commits the first k tokens of the prefix, k drawn uniformly from 0 to all of them, checking
+  // each against the engine's mask: the prefix is a real text, so the walk goes on from a point
+  // uniform draws from the start would hardly reach (inside a method body, an expression).
+  void take_prefix(glr::Session& session, Walk& walk) {
+    const std::size_t cut = std::uniform_int_distribution<std::size_t>(0, prefix_.size())(random_);
+    for (std::size_t i = 0; i < cut; ++i) {
+      const TokenId token = prefix_[i];
+      const auto start = Clock::now();
+      engine_.fill_mask(session, mask_.words());
+      mask_times_.push_back(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start));
+      if (!mask_.test(token)) {
+        throw Error(fmt::format(
+            "--prefix: token {} (id {}) at byte {} is not allowed by the mask; the file is not "
+            "a prefix of a sentence, or the engine is wrong (compare it with the oracle)",
+            i, token, walk.text.size()));
+      }
+      session.commit(token);
+      walk.text += inputs_.vocabulary.bytes(token);
+    }
+    walk.prefix_tokens = cut;
+    walk.prefix_bytes = walk.text.size();
+  }
+
   // With --eos-bias: EOS is taken with that probability before the uniform draw (which then
   // leaves it out). Without: never first; EOS joins the uniform draw.
   bool take_eos_first() {
@@ -144,12 +211,40 @@ class Walker {
     return std::bernoulli_distribution(settings_.eos_bias)(random_);
   }
 
+  // Without --close-bias no draw is spent, so walks stay those of earlier runs with their seeds.
+  bool take_closing_only() {
+    if (settings_.close_bias <= 0) return false;
+    return std::bernoulli_distribution(settings_.close_bias)(random_);
+  }
+
+  // Keeps the candidates of one closing kind, drawn uniformly among the kinds present (unless
+  // there are none). Kinds, not tokens, are drawn: inside a line comment every closer is
+  // allowed and hundreds of them are brackets, while a newline, the one that ends it, is a few.
+  void keep_closing_tokens() {
+    kinds_.clear();
+    for (const TokenId id : candidates_) {
+      const char kind = closing_[id];
+      if (kind != 0 && std::find(kinds_.begin(), kinds_.end(), kind) == kinds_.end())
+        kinds_.push_back(kind);
+    }
+    if (kinds_.empty()) return;
+    std::sort(kinds_.begin(), kinds_.end());  // the draw must not depend on the ids' order
+    const char kind =
+        kinds_[std::uniform_int_distribution<std::size_t>(0, kinds_.size() - 1)(random_)];
+    candidates_.erase(std::remove_if(candidates_.begin(), candidates_.end(),
+                                     [&](TokenId id) { return closing_[id] != kind; }),
+                      candidates_.end());
+  }
+
   const DecodingInputs& inputs_;
   wfa::MaskEngine& engine_;
   WalkSettings settings_;
+  std::vector<TokenId> prefix_;
   std::mt19937_64 random_;
   DenseMask mask_;
   std::vector<TokenId> candidates_;
+  std::vector<char> closing_;  // closing_kind by token id; filled only with --close-bias
+  std::vector<char> kinds_;
   std::vector<std::chrono::nanoseconds> mask_times_, commit_times_;
 };
 
@@ -160,7 +255,8 @@ int run_generate(const CommandArgs& argv) {
   const glr::ParseOptions options = take_grammar_options(rest);
   const GrammarSource source = take_grammar_source(rest);
   Args args(rest,
-            {"tokenizer", "seed", "max-tokens", "count", "eos-bias", "max-token-bytes", "engine"},
+            {"tokenizer", "seed", "max-tokens", "count", "eos-bias", "min-tokens", "close-bias",
+             "max-token-bytes", "engine", "prefix"},
             {"json-lines"});
   args.expect_positional(source.needs_path() ? 1 : 0, source.needs_path() ? 1 : 0, kUsage);
   const std::uint64_t seed = parse_count_option("seed", args.required("seed"), 0);
@@ -168,6 +264,10 @@ int run_generate(const CommandArgs& argv) {
   settings.max_tokens = parse_count_option("max-tokens", args.required("max-tokens"), 1);
   if (const auto bias = args.value("eos-bias"))
     settings.eos_bias = parse_probability_option("eos-bias", *bias);
+  if (const auto tokens = args.value("min-tokens"))
+    settings.min_tokens = parse_count_option("min-tokens", *tokens, 0);
+  if (const auto bias = args.value("close-bias"))
+    settings.close_bias = parse_probability_option("close-bias", *bias);
   if (const auto bytes = args.value("max-token-bytes"))
     settings.max_token_bytes =
         static_cast<std::size_t>(parse_count_option("max-token-bytes", *bytes, 1));
@@ -176,25 +276,37 @@ int run_generate(const CommandArgs& argv) {
   const std::string engine_name = args.value_or("engine", "oracle");
   const bool json_lines = args.flag("json-lines");
 
+  const auto prefix_path = args.value("prefix");
   const DecodingInputs inputs = load_decoding_inputs(
       compile_grammar(source, source.needs_path() ? args.positional()[0] : "", options),
-      args.required("tokenizer"), false);
+      args.required("tokenizer"), prefix_path.has_value());
+  std::vector<TokenId> prefix;
+  if (prefix_path) {
+    try {
+      prefix = inputs.encoder->encode(read_input_file(*prefix_path));
+    } catch (const Error& e) {
+      throw Error(fmt::format("{}: {}", *prefix_path, e.what()));
+    }
+  }
   auto engine = make_mask_engine(engine_name, {inputs.grammar, &inputs.vocabulary}, "--engine");
 
-  Walker walker(inputs, *engine, settings);
+  Walker walker(inputs, *engine, settings, std::move(prefix));
   std::uint64_t ended[3] = {0, 0, 0};
   for (std::uint64_t k = 0; k < count; ++k) {
     const Walk walk = walker.walk(seed + k);
     ++ended[static_cast<int>(walk.end)];
     if (json_lines) {
       fmt::print(
-          "{{\"walk\":{},\"seed\":{},\"end\":\"{}\",\"tokens\":{},\"bytes\":{},\"valid_utf8\":{},"
-          "\"text\":{}}}\n",
-          k, seed + k, end_name(walk.end), walk.tokens, walk.text.size(), is_valid_utf8(walk.text),
-          json_string(walk.text));
+          "{{\"walk\":{},\"seed\":{},\"end\":\"{}\",\"prefix_tokens\":{},\"prefix_bytes\":{},"
+          "\"tokens\":{},\"bytes\":{},\"valid_utf8\":{},\"text\":{}}}\n",
+          k, seed + k, end_name(walk.end), walk.prefix_tokens, walk.prefix_bytes, walk.tokens,
+          walk.text.size(), is_valid_utf8(walk.text), json_string(walk.text));
     } else {
-      fmt::print("walk {} (seed {}): {} after {} tokens, {} bytes: {}\n", k, seed + k,
-                 end_name(walk.end), walk.tokens, walk.text.size(), json_string(walk.text));
+      const std::string prefix_note =
+          prefix_path ? fmt::format(" (from a prefix of {} tokens)", walk.prefix_tokens) : "";
+      fmt::print("walk {} (seed {}): {} after {} tokens{}, {} bytes: {}\n", k, seed + k,
+                 end_name(walk.end), walk.tokens, prefix_note, walk.text.size(),
+                 json_string(walk.text));
     }
     std::fflush(stdout);  // walks can be slow; show each as it completes
   }

@@ -6,10 +6,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +13,7 @@
 #include "apps/args.h"
 #include "apps/commands.h"
 #include "apps/grammar_options.h"
+#include "apps/input_file.h"
 #include "lexer/grammar_terminals.h"
 #include "lexer/lexer_dfa_compiler.h"
 #include "lexer/streaming_lexer.h"
@@ -29,16 +26,6 @@ namespace {
 
 constexpr std::string_view kUsage =
     "glrmask lex GRAMMAR FILE [--start S] [--postlex python] [--chunk N] [--keep-ignored]";
-
-std::string read_input(const std::string& file) {
-  if (file == "-")
-    return {std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot open file", file));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 std::size_t parse_chunk_size(const std::string& text) {
   std::size_t value = 0;
@@ -116,7 +103,7 @@ int run_lex(const CommandArgs& argv) {
   lark.declared_terminals = options.postlex != glr::PostLexer::kNone;
   const Grammar grammar = load_lark_file(grammar_path, lark);
   const lexer::LexerDfa dfa = lexer::compile_lexer_dfa(lexer::terminal_specs(grammar));
-  const std::string text = read_input(file);
+  const std::string text = read_input_file(file);
 
   // Tokens are printed as they become final, so the ones before a lexing error are still shown.
   lexer::StreamingLexer lexer(dfa, args.flag("keep-ignored"));

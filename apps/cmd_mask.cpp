@@ -4,9 +4,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,6 +12,7 @@
 #include "apps/commands.h"
 #include "apps/decoding_inputs.h"
 #include "apps/grammar_options.h"
+#include "apps/input_file.h"
 #include "apps/json_text.h"
 #include "apps/latency_stats.h"
 #include "apps/mask_engines.h"
@@ -40,14 +39,6 @@ constexpr std::string_view kUsage =
 // are always complete.
 constexpr std::size_t kTokensListedPerMismatch = 8;
 constexpr std::size_t kMismatchesListed = 5;
-
-std::string read_input(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot open file", file));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 bool mask_has(std::span<const std::uint32_t> words, TokenId token) {
   return token / 32 < words.size() && ((words[token / 32] >> (token % 32)) & 1u);
@@ -246,7 +237,7 @@ int run_mask(const CommandArgs& argv) {
   const std::string engine_name = args.value_or("engine", "wfa");
   const std::string compare_name = args.value_or("compare", "");
 
-  const std::string text = read_input(input_path);
+  const std::string text = read_input_file(input_path);
   const DecodingInputs inputs =
       load_decoding_inputs(compile_grammar(source, grammar_path, options), tokenizer, true);
   std::vector<TokenId> tokens;

@@ -51,6 +51,8 @@ struct WalkRun {
   std::uint64_t max_tokens = 0;
   std::string eos_bias;
   std::string engine = "oracle";
+  std::string options = {};  // further `glrmask generate` options (grammar options, biases, prefix)
+  std::string lark_options = {};  // further lark_accepts.py options (--skippable)
 };
 
 struct WalkCounts {
@@ -66,7 +68,7 @@ std::string run_command_line(const fs::path& grammar, const WalkRun& run,
          tokenizer + " --seed " + std::to_string(run.seed) + " --count " +
          std::to_string(run.count) + " --max-tokens " + std::to_string(run.max_tokens) +
          " --eos-bias " + run.eos_bias + " --policy " + run.policy + " --engine " + run.engine +
-         " --json-lines";
+         " --json-lines " + run.options;
 }
 
 // Runs the walks, has Lark judge every one that ended by EOS, and checks the verdicts.
@@ -100,9 +102,10 @@ WalkCounts check_walks_with_lark(const std::string& python, const fs::path& gram
   }
   CHECK(counts.eos + counts.limit == run.count);
 
-  const auto verdicts = run_command(
-      python + " " + quoted(testing::source_dir() / "tests/reference/lark_accepts.py") + " " +
-      quoted(grammar) + " " + quoted(walks) + (run.policy == "glr" ? " --earley" : ""));
+  const auto verdicts =
+      run_command(python + " " + quoted(testing::source_dir() / "tests/reference/lark_accepts.py") +
+                  " " + quoted(grammar) + " " + quoted(walks) +
+                  (run.policy == "glr" ? " --earley" : "") + " " + run.lark_options);
   INFO(verdicts.output);
   REQUIRE(verdicts.exit_code == 0);
   std::istringstream lines(verdicts.output);
@@ -123,10 +126,11 @@ WalkCounts check_walks_with_lark(const std::string& python, const fs::path& gram
     }
   }
   CHECK(judged == counts.eos);
-  std::cout << run.name << " (--policy " << run.policy << ", seeds " << run.seed << ".."
-            << run.seed + run.count - 1 << ", max " << run.max_tokens << " tokens): " << counts.eos
-            << " ended by EOS (" << counts.lalr << " accepted by Lark LALR, " << counts.earley_only
-            << " only by Earley), " << counts.limit << " hit the limit\n";
+  std::cout << run.name << " (" << run.engine << ", --policy " << run.policy << ", seeds "
+            << run.seed << ".." << run.seed + run.count - 1 << ", max " << run.max_tokens
+            << " tokens, " << tokenizer << "): " << counts.eos << " ended by EOS (" << counts.lalr
+            << " accepted by Lark LALR, " << counts.earley_only << " only by Earley), "
+            << counts.limit << " hit the limit\n";
   return counts;
 }
 
@@ -185,7 +189,7 @@ TEST_CASE("generate: random walks on SynCode's SQL grammar with Llama-2 are acce
   }
 }
 
-TEST_CASE("generate: walks are reproducible from their own seed; bad options exit 2") {
+TEST_CASE("generate: walks are reproducible from their own seed, and bad options exit 2") {
   if (!testing::require_tokenizer("llama2")) return;
   const fs::path grammar = testing::fixtures_dir() / "cli" / "check_list.lark";
   const std::string base = quoted(testing::glrmask_binary()) + " generate " + quoted(grammar) +
@@ -244,4 +248,120 @@ TEST_CASE(
     CHECK(testing::read_file(scratch.path / (run.name + "_" + run.policy + "_wfa.jsonl")) ==
           testing::read_file(scratch.path / (run.name + "_" + run.policy + "_oracle.jsonl")));
   }
+}
+
+// Java and Go nest deeply: uniform draws open brackets, strings and comments far more often than
+// they close them, so walks from the start would almost never come back to a point where EOS is
+// allowed. `--close-bias` draws a closing token (a kind of closer first, then a token of that
+// kind) half of the time, `--min-tokens` keeps EOS from ending walks before they say anything,
+// and `--prefix` starts walks at uniform cuts of real corpus programs: inside method bodies,
+// conditions and calls, from where the random part must still close every construct it opens.
+// Every walk goes through the wfa engine; the last run of each grammar is repeated with the
+// oracle (5 ms a step, so few walks) and must give byte-identical walks.
+TEST_CASE(
+    "generate: wfa walks on SynCode's Java and Go grammars, from the start and from cuts of "
+    "corpus programs, are sentences for Lark") {
+  if (!testing::require_tokenizer("llama2") || !testing::require_tokenizer("llama3")) return;
+  if (!testing::require_data_dir("cli_generate_reference_test (Java and Go walks)")) return;
+  const auto python = testing::python_with_lark();
+  if (!python) return;
+  Scratch scratch;
+  const std::string biases = " --min-tokens 30 --close-bias 0.5 --max-token-bytes 3";
+  struct Language {
+    std::string name;
+    fs::path grammar;
+    std::string options;  // SynCode's conventions for the language
+    std::string lark_options;
+    std::vector<fs::path> programs;
+  };
+  const fs::path programs = data_dir() / "programs";
+  const std::vector<Language> languages = {
+      {"java",
+       data_dir() / "grammars/syncode/java_grammar.lark",
+       "",
+       "",
+       {programs / "java/nocomments/maths__TwinPrime.java",
+        programs / "java/nocomments/strings__LongestCommonPrefix.java",
+        programs / "java/nocomments/others__TwoPointers.java"}},
+      {"go",
+       data_dir() / "grammars/syncode/go_grammar.lark",
+       " --skippable EOS",
+       "--skippable EOS",
+       {programs / "go/cipher__rsa__rsa.go", programs / "go/conversion__rgbhex.go",
+        programs / "go/dynamic__catalan.go"}},
+  };
+  for (const Language& language : languages) {
+    INFO(language.name);
+    std::size_t eos = 0, from_prefix = 0;
+    WalkRun start{
+        language.name + "_start", "lark", 1, 30, 400, "0.5", "wfa", language.options + biases,
+        language.lark_options};
+    eos += check_walks_with_lark(*python, language.grammar, start, scratch.path).eos;
+    std::size_t seed = 100;
+    for (const fs::path& program : language.programs) {
+      for (const std::string tokenizer : {"llama2", "llama3"}) {
+        WalkRun cut{language.name + "_" + program.stem().string() + "_" + tokenizer,
+                    "lark",
+                    seed,
+                    10,
+                    1000,
+                    "0.5",
+                    "wfa",
+                    language.options + biases + " --prefix " + quoted(program),
+                    language.lark_options};
+        seed += cut.count;
+        from_prefix +=
+            check_walks_with_lark(*python, language.grammar, cut, scratch.path, tokenizer).eos;
+      }
+    }
+    // Measured with these seeds: Java 30 of 30 from the start and 55 of 60 from cuts, Go 29 and
+    // 40. The bounds leave room for a change of the tokenizers' packages, not for walks that
+    // stop ending.
+    CHECK(eos >= 15);
+    CHECK(from_prefix >= 20);
+
+    WalkRun oracle{language.name + "_oracle",
+                   "lark",
+                   500,
+                   4,
+                   150,
+                   "0.5",
+                   "wfa",
+                   language.options + biases + " --prefix " + quoted(language.programs.back()),
+                   language.lark_options};
+    const WalkCounts counts =
+        check_walks_with_lark(*python, language.grammar, oracle, scratch.path);
+    oracle.engine = "oracle";
+    check_walks_with_lark(*python, language.grammar, oracle, scratch.path);
+    CHECK(counts.eos + counts.limit == 4);
+    CHECK(testing::read_file(scratch.path / (oracle.name + "_lark_wfa.jsonl")) ==
+          testing::read_file(scratch.path / (oracle.name + "_lark_oracle.jsonl")));
+  }
+}
+
+// The judge of the walks above can say no: a call's arguments broken by a newline are a Go
+// sentence only under SynCode's skippable EOS, and an unclosed parameter list is none.
+TEST_CASE("lark_accepts.py drops a skippable EOS only where LALR cannot take it") {
+  if (!testing::require_data_dir("cli_generate_reference_test (lark_accepts.py on Go)")) return;
+  const auto python = testing::python_with_lark();
+  if (!python) return;
+  Scratch scratch;
+  const fs::path walks = scratch.path / "go_controls.jsonl";
+  std::ofstream(walks)
+      << R"({"walk":0,"end":"eos","text":"package main\n\nfunc f() {\n\tg(1,\n\t\t2)\n}\n"})"
+      << "\n"
+      << R"({"walk":1,"end":"eos","text":"package main\n\nfunc f( {\n}\n"})"
+      << "\n";
+  const std::string judge =
+      *python + " " + quoted(testing::source_dir() / "tests/reference/lark_accepts.py") + " " +
+      quoted(data_dir() / "grammars/syncode/go_grammar.lark") + " " + quoted(walks);
+  const auto skipping = run_command(judge + " --skippable EOS");
+  INFO(skipping.output);
+  REQUIRE(skipping.exit_code == 0);
+  CHECK_THAT(skipping.output, Catch::StartsWith("0\tlalr\n1\trejected\t"));
+  const auto plain = run_command(judge);
+  INFO(plain.output);
+  REQUIRE(plain.exit_code == 0);
+  CHECK_THAT(plain.output, Catch::StartsWith("0\trejected\t"));
+  CHECK_THAT(plain.output, Catch::Contains("\n1\trejected\t"));
 }

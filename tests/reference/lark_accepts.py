@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reference acceptance: does Lark accept each text that `glrmask generate` ended by EOS?
 
-Usage: lark_accepts.py GRAMMAR WALKS [--start S] [--earley]
+Usage: lark_accepts.py GRAMMAR WALKS [--start S] [--earley] [--skippable T,...]
 
 WALKS is the output of `glrmask generate ... --json-lines`: one JSON object per line with the keys
 "walk", "end" ("eos", "limit" or "dead-end") and "text". Walks that did not end by EOS are not
@@ -17,14 +17,21 @@ a subset of the grammar's language. With --earley, a text LALR rejects is given 
 parser with the same basic lexer, which decides the grammar's full context-free language over the
 same token stream: that is the check for walks generated under glrmask's default `glr` policy.
 The message is the first line of the LALR error (the Earley one for `rejected`).
+
+With --skippable, the LALR parser is driven token by token (Lark's interactive parser over the
+tokens of its basic lexer) and a token of a listed terminal that the parser cannot take is
+dropped: SynCode's rule for Go's EOS terminal (newlines, `;` and block comments where a statement
+may end), which is glrmask's `--skippable` (docs/glr.md). Not combined with --earley.
 """
 
 import json
 import os
 import sys
 
+from copy import copy
+
 from lark import Lark
-from lark.exceptions import LarkError
+from lark.exceptions import LarkError, UnexpectedToken
 
 
 def build(grammar_path, start, parser):
@@ -39,9 +46,25 @@ def first_line(error):
     return lines[0] if lines else type(error).__name__
 
 
+def parse_skipping(parser, text, skippable):
+    """Parses `text` with the LALR `parser`, dropping skippable tokens it cannot take."""
+    state = parser.parse_interactive("")
+    for token in parser.lex(text):
+        if token.type not in skippable:
+            state.feed_token(token)
+            continue
+        trial = copy(state)
+        try:
+            trial.feed_token(token)
+        except UnexpectedToken:
+            continue  # dropped, as the skippable rule says
+        state = trial
+    state.feed_eof()
+
+
 def main(argv):
     args = argv[1:]
-    start, earley = "start", False
+    start, earley, skippable = "start", False, set()
     if "--earley" in args:
         args.remove("--earley")
         earley = True
@@ -49,7 +72,11 @@ def main(argv):
         at = args.index("--start")
         start = args[at + 1]
         del args[at:at + 2]
-    if len(args) != 2:
+    if "--skippable" in args:
+        at = args.index("--skippable")
+        skippable = set(args[at + 1].split(","))
+        del args[at:at + 2]
+    if len(args) != 2 or (earley and skippable):
         print(__doc__, file=sys.stderr)
         return 2
     grammar_path, walks_path = args
@@ -64,7 +91,10 @@ def main(argv):
                 continue
             text = walk["text"]
             try:
-                lalr.parse(text)
+                if skippable:
+                    parse_skipping(lalr, text, skippable)
+                else:
+                    lalr.parse(text)
                 print(f"{walk['walk']}\tlalr")
                 continue
             except LarkError as error:
