@@ -215,15 +215,33 @@ TEST_CASE("generate: walks are reproducible from their own seed, and bad options
   CHECK_THAT(text.output, Catch::Contains("walk 0 (seed 1): "));
   CHECK_THAT(text.output, Catch::Contains("walks        1: "));
 
-  for (const std::string bad : {"--seed x --max-tokens 5", "--seed 1 --max-tokens 0",
-                                "--seed 1 --max-tokens 5 --eos-bias 1.5",
-                                "--seed 1 --max-tokens 5 --engine nope", "--max-tokens 5"}) {
+  Scratch scratch;
+  const fs::path missing = scratch.path / "missing.txt";
+  for (const std::string& bad : std::vector<std::string>{
+           "--seed x --max-tokens 5", "--seed 1 --max-tokens 0",
+           "--seed 1 --max-tokens 5 --eos-bias 1.5", "--seed 1 --max-tokens 5 --close-bias -0.5",
+           "--seed 1 --max-tokens 5 --min-tokens x", "--seed 1 --max-tokens 5 --engine nope",
+           "--max-tokens 5", "--seed 1 --max-tokens 5 --prefix " + quoted(missing)}) {
     const auto result = run_command(quoted(testing::glrmask_binary()) + " generate " +
                                     quoted(grammar) + " --tokenizer llama2 " + bad);
     INFO(bad << ": " << result.output);
     CHECK(result.exit_code == 2);
     CHECK_THAT(result.output, Catch::StartsWith("glrmask generate: "));
   }
+
+  // A prefix the grammar cannot continue: the walk whose cut takes its first token stops there,
+  // and the error names the token's index, id and byte offset.
+  const fs::path not_a_prefix = scratch.path / "not_a_prefix.txt";
+  std::ofstream(not_a_prefix) << "]";
+  const auto refused =
+      run_command(quoted(testing::glrmask_binary()) + " generate " + quoted(grammar) +
+                  " --tokenizer llama2 --seed 1 --count 20 --max-tokens 5 "
+                  "--prefix " +
+                  quoted(not_a_prefix));
+  INFO(refused.output);
+  CHECK(refused.exit_code == 2);
+  CHECK_THAT(refused.output, Catch::Contains("glrmask generate: --prefix: token 0 (id ") &&
+                                 Catch::Contains(") at byte 0 is not allowed by the mask"));
 }
 
 TEST_CASE(
