@@ -11,16 +11,10 @@
 #include "tests/test_support.h"
 
 using glrmask::testing::run_command;
+using glrmask::testing::ScratchDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Scratch {
-  fs::path path =
-      fs::temp_directory_path() / ("glrmask_compile_test_" + std::to_string(::getpid()));
-  Scratch() { fs::create_directories(path); }
-  ~Scratch() { fs::remove_all(path); }
-};
 
 std::string command(const std::string& arguments) {
   return glrmask::testing::glrmask_binary().string() + " " + arguments;
@@ -32,7 +26,7 @@ TEST_CASE("glrmask compile prints the automata's statistics and writes a loadabl
   if (!glrmask::testing::require_tokenizer("llama3") ||
       !glrmask::testing::require_tokenizer("llama2"))
     return;
-  Scratch scratch;
+  ScratchDir scratch;
   const fs::path grammar = glrmask::testing::fixtures_dir() / "cli" / "sum.lark";
   const fs::path artifact = scratch.path / "sum.glrmask";
   const auto compiled = run_command(command(
@@ -67,7 +61,7 @@ TEST_CASE("glrmask compile prints the automata's statistics and writes a loadabl
 
 TEST_CASE("glrmask compile --no-early-label-starts builds an automaton that feeds early labels") {
   if (!glrmask::testing::require_tokenizer("llama3")) return;
-  Scratch scratch;
+  ScratchDir scratch;
   const fs::path grammar = glrmask::testing::fixtures_dir() / "cli" / "sum.lark";
   const auto with =
       run_command(command("compile " + grammar.string() + " --start sum --tokenizer llama3"));

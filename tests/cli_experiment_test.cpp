@@ -24,12 +24,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string quoted(const fs::path& path) {
-  std::string out = "'";
-  for (char c : path.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 fs::path studies_binary() {
   // Built beside the glrmask program: <build>/apps/glrmask, <build>/experiments/studies.
   return testing::glrmask_binary().parent_path().parent_path() / "experiments" / "studies";
@@ -45,19 +39,13 @@ fs::path fixture_input() {
   return testing::fixtures_dir() / "cli" / "if_else.txt";
 }
 
-struct Scratch {
-  fs::path path =
-      fs::temp_directory_path() / ("glrmask_experiment_test_" + std::to_string(::getpid()));
-  Scratch() { fs::create_directories(path); }
-  ~Scratch() { fs::remove_all(path); }
-};
-
 testing::CommandResult run_study(const std::string& study, const fs::path& out,
                                  const std::string& extra = "") {
-  return run_command(fmt::format("{} {} --grammar-file {} --inputs {} --tokenizers {} --out {} {}",
-                                 quoted(studies_binary()), study, quoted(fixture_grammar()),
-                                 quoted(fixture_input()), quoted(tiny_tokenizer()), quoted(out),
-                                 extra));
+  return run_command(
+      fmt::format("{} {} --grammar-file {} --inputs {} --tokenizers {} --out {} {}",
+                  testing::shell_quoted(studies_binary()), study,
+                  testing::shell_quoted(fixture_grammar()), testing::shell_quoted(fixture_input()),
+                  testing::shell_quoted(tiny_tokenizer()), testing::shell_quoted(out), extra));
 }
 
 // A CSV without quoted cells (the fixture runs write none) as rows of cells.
@@ -122,7 +110,7 @@ std::size_t expected_steps() {
 }  // namespace
 
 TEST_CASE("tail_latency writes its header, CSVs, report and histograms") {
-  Scratch scratch;
+  testing::ScratchDir scratch;
   const auto result = run_study("tail_latency", scratch.path, "--engines oracle,spanner");
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
@@ -181,7 +169,7 @@ TEST_CASE("tail_latency writes its header, CSVs, report and histograms") {
 }
 
 TEST_CASE("exactness compares every step of the spanner with the oracle") {
-  Scratch scratch;
+  testing::ScratchDir scratch;
   const auto result = run_study("exactness", scratch.path);
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
@@ -206,7 +194,7 @@ TEST_CASE("exactness compares every step of the spanner with the oracle") {
 }
 
 TEST_CASE("vocab_scaling and batch_throughput write one row per measurement") {
-  Scratch scratch;
+  testing::ScratchDir scratch;
   auto result = run_study("vocab_scaling", scratch.path / "vocab", "--engines spanner");
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
@@ -234,7 +222,7 @@ TEST_CASE("vocab_scaling and batch_throughput write one row per measurement") {
 }
 
 TEST_CASE("the harness names bad input") {
-  Scratch scratch;
+  testing::ScratchDir scratch;
   auto result = run_study("no_such_study", scratch.path);
   CHECK(result.exit_code == 2);
   CHECK(result.output.find("unknown study 'no_such_study'") != std::string::npos);
@@ -248,7 +236,7 @@ TEST_CASE("the harness names bad input") {
 }
 
 TEST_CASE("preprocessing and terminal_dwa measure each cell in a child process") {
-  Scratch scratch;
+  testing::ScratchDir scratch;
   auto result = run_study("preprocessing", scratch.path / "pre", "--engines oracle,spanner");
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
@@ -278,8 +266,9 @@ TEST_CASE("preprocessing and terminal_dwa measure each cell in a child process")
   result = run_command(
       fmt::format("{} terminal_dwa --grammar-file {} --inputs {} --tokenizers {} "
                   "--out {}",
-                  quoted(studies_binary()), quoted(fixture_grammar()), quoted(fixture_input()),
-                  quoted(tiny_tokenizer()), quoted(scratch.path / "dwa")));
+                  testing::shell_quoted(studies_binary()), testing::shell_quoted(fixture_grammar()),
+                  testing::shell_quoted(fixture_input()), testing::shell_quoted(tiny_tokenizer()),
+                  testing::shell_quoted(scratch.path / "dwa")));
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
   const auto dwa = read_csv(scratch.path / "dwa" / "terminal_dwa.csv");
@@ -293,7 +282,7 @@ TEST_CASE("preprocessing and terminal_dwa measure each cell in a child process")
 }
 
 TEST_CASE("token_classes partitions the vocabulary of the fixture grammar") {
-  Scratch scratch;
+  testing::ScratchDir scratch;
   const auto result = run_study("token_classes", scratch.path / "classes");
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
@@ -322,7 +311,7 @@ TEST_CASE("token_classes partitions the vocabulary of the fixture grammar") {
 }
 
 TEST_CASE("psc_tables counts pass rates PSC's way and measures the compile artifact") {
-  Scratch scratch;
+  testing::ScratchDir scratch;
   // Negative samples are inputs named *.invalid.*: one the grammar rejects only at EOS (every
   // token of "if x then" is viable), one it rejects at a token ("else" cannot follow a NAME).
   const fs::path cut = scratch.path / "cut.invalid.txt";
@@ -335,8 +324,10 @@ TEST_CASE("psc_tables counts pass rates PSC's way and measures the compile artif
   auto result = run_command(
       fmt::format("{} psc_tables --grammar-file {} --inputs {},{},{} --tokenizers {} --engines "
                   "wfa,oracle,spanner --out {}",
-                  quoted(studies_binary()), quoted(fixture_grammar()), quoted(fixture_input()),
-                  quoted(cut), quoted(bad), quoted(tiny_tokenizer()), quoted(out)));
+                  testing::shell_quoted(studies_binary()), testing::shell_quoted(fixture_grammar()),
+                  testing::shell_quoted(fixture_input()), testing::shell_quoted(cut),
+                  testing::shell_quoted(bad), testing::shell_quoted(tiny_tokenizer()),
+                  testing::shell_quoted(out)));
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
   check_header(out, "psc_tables");
@@ -382,9 +373,10 @@ TEST_CASE("psc_tables counts pass rates PSC's way and measures the compile artif
   CHECK(units[1][column["status"]] == "ok");
   CHECK(std::stod(units[1][column["peak_mib"]]) >= std::stod(units[1][column["inputs_peak_mib"]]));
   const fs::path artifact = scratch.path / "if_else.glrmask";
-  const auto compiled = run_command(
-      fmt::format("{} compile {} --tokenizer {} -o {}", quoted(testing::glrmask_binary()),
-                  quoted(fixture_grammar()), quoted(tiny_tokenizer()), quoted(artifact)));
+  const auto compiled = run_command(fmt::format(
+      "{} compile {} --tokenizer {} -o {}", testing::shell_quoted(testing::glrmask_binary()),
+      testing::shell_quoted(fixture_grammar()), testing::shell_quoted(tiny_tokenizer()),
+      testing::shell_quoted(artifact)));
   INFO(compiled.output);
   REQUIRE(compiled.exit_code == 0);
   CHECK(std::stoull(units[1][column["artifact_bytes"]]) == fs::file_size(artifact));

@@ -30,19 +30,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string quoted(const fs::path& path) {
-  std::string out = "'";
-  for (char c : path.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-struct Scratch {
-  fs::path path =
-      fs::temp_directory_path() / ("glrmask_generate_test_" + std::to_string(::getpid()));
-  Scratch() { fs::create_directories(path); }
-  ~Scratch() { fs::remove_all(path); }
-};
-
 struct WalkRun {
   std::string name;
   std::string policy;
@@ -64,11 +51,11 @@ struct WalkCounts {
 
 std::string run_command_line(const fs::path& grammar, const WalkRun& run,
                              const std::string& tokenizer) {
-  return quoted(testing::glrmask_binary()) + " generate " + quoted(grammar) + " --tokenizer " +
-         tokenizer + " --seed " + std::to_string(run.seed) + " --count " +
-         std::to_string(run.count) + " --max-tokens " + std::to_string(run.max_tokens) +
-         " --eos-bias " + run.eos_bias + " --policy " + run.policy + " --engine " + run.engine +
-         " --json-lines " + run.options;
+  return testing::shell_quoted(testing::glrmask_binary()) + " generate " +
+         testing::shell_quoted(grammar) + " --tokenizer " + tokenizer + " --seed " +
+         std::to_string(run.seed) + " --count " + std::to_string(run.count) + " --max-tokens " +
+         std::to_string(run.max_tokens) + " --eos-bias " + run.eos_bias + " --policy " +
+         run.policy + " --engine " + run.engine + " --json-lines " + run.options;
 }
 
 // Runs the walks, has Lark judge every one that ended by EOS, and checks the verdicts.
@@ -78,7 +65,7 @@ WalkCounts check_walks_with_lark(const std::string& python, const fs::path& gram
   INFO(run.name << " under --policy " << run.policy);
   const fs::path walks = scratch / (run.name + "_" + run.policy + "_" + run.engine + ".jsonl");
   const auto generated =
-      run_command(run_command_line(grammar, run, tokenizer) + " >" + quoted(walks));
+      run_command(run_command_line(grammar, run, tokenizer) + " >" + testing::shell_quoted(walks));
   INFO(generated.output);
   REQUIRE(generated.exit_code == 0);  // 1 would mean a dead end
 
@@ -103,8 +90,9 @@ WalkCounts check_walks_with_lark(const std::string& python, const fs::path& gram
   CHECK(counts.eos + counts.limit == run.count);
 
   const auto verdicts =
-      run_command(python + " " + quoted(testing::source_dir() / "tests/reference/lark_accepts.py") +
-                  " " + quoted(grammar) + " " + quoted(walks) +
+      run_command(python + " " +
+                  testing::shell_quoted(testing::source_dir() / "tests/reference/lark_accepts.py") +
+                  " " + testing::shell_quoted(grammar) + " " + testing::shell_quoted(walks) +
                   (run.policy == "glr" ? " --earley" : "") + " " + run.lark_options);
   INFO(verdicts.output);
   REQUIRE(verdicts.exit_code == 0);
@@ -140,7 +128,7 @@ TEST_CASE("generate: the walks through a small list grammar are sentences for La
   if (!testing::require_tokenizer("llama2")) return;
   const auto python = testing::python_with_lark();
   if (!python) return;
-  Scratch scratch;
+  testing::ScratchDir scratch;
   const fs::path grammar = testing::fixtures_dir() / "cli" / "check_list.lark";
   for (const std::string policy : {"lark", "glr"}) {
     const auto counts =
@@ -154,7 +142,7 @@ TEST_CASE("generate: random walks on SynCode's JSON grammar with Llama-2 are acc
   if (!testing::require_data_dir("cli_generate_reference_test (SynCode JSON)")) return;
   const auto python = testing::python_with_lark();
   if (!python) return;
-  Scratch scratch;
+  testing::ScratchDir scratch;
   const fs::path grammar = data_dir() / "grammars/syncode/json_grammar.lark";
   std::size_t eos = 0;
   for (const std::string policy : {"lark", "glr"}) {
@@ -178,7 +166,7 @@ TEST_CASE("generate: random walks on SynCode's SQL grammar with Llama-2 are acce
   if (!testing::require_data_dir("cli_generate_reference_test (SynCode SQL)")) return;
   const auto python = testing::python_with_lark();
   if (!python) return;
-  Scratch scratch;
+  testing::ScratchDir scratch;
   const fs::path grammar = data_dir() / "grammars/syncode/sql_grammar.lark";
   for (const std::string policy : {"lark", "glr"}) {
     // Identifiers, strings and comments absorb almost every token, so most SQL walks hit the
@@ -192,7 +180,8 @@ TEST_CASE("generate: random walks on SynCode's SQL grammar with Llama-2 are acce
 TEST_CASE("generate: walks are reproducible from their own seed, and bad options exit 2") {
   if (!testing::require_tokenizer("llama2")) return;
   const fs::path grammar = testing::fixtures_dir() / "cli" / "check_list.lark";
-  const std::string base = quoted(testing::glrmask_binary()) + " generate " + quoted(grammar) +
+  const std::string base = testing::shell_quoted(testing::glrmask_binary()) + " generate " +
+                           testing::shell_quoted(grammar) +
                            " --tokenizer llama2 --max-tokens 40 --eos-bias 0.3 --json-lines";
   const auto three = run_command(base + " --seed 5 --count 3");
   REQUIRE(three.exit_code == 0);
@@ -208,22 +197,25 @@ TEST_CASE("generate: walks are reproducible from their own seed, and bad options
   CHECK_THAT(walks[2], Catch::Contains("\"seed\":7,"));
 
   // Without --json-lines: one line per walk and a summary.
-  const auto text = run_command(quoted(testing::glrmask_binary()) + " generate " + quoted(grammar) +
-                                " --tokenizer llama2 --max-tokens 1 --seed 1");
+  const auto text =
+      run_command(testing::shell_quoted(testing::glrmask_binary()) + " generate " +
+                  testing::shell_quoted(grammar) + " --tokenizer llama2 --max-tokens 1 --seed 1");
   INFO(text.output);
   CHECK(text.exit_code == 0);
   CHECK_THAT(text.output, Catch::Contains("walk 0 (seed 1): "));
   CHECK_THAT(text.output, Catch::Contains("walks        1: "));
 
-  Scratch scratch;
+  testing::ScratchDir scratch;
   const fs::path missing = scratch.path / "missing.txt";
   for (const std::string& bad : std::vector<std::string>{
            "--seed x --max-tokens 5", "--seed 1 --max-tokens 0",
            "--seed 1 --max-tokens 5 --eos-bias 1.5", "--seed 1 --max-tokens 5 --close-bias -0.5",
            "--seed 1 --max-tokens 5 --min-tokens x", "--seed 1 --max-tokens 5 --engine nope",
-           "--max-tokens 5", "--seed 1 --max-tokens 5 --prefix " + quoted(missing)}) {
-    const auto result = run_command(quoted(testing::glrmask_binary()) + " generate " +
-                                    quoted(grammar) + " --tokenizer llama2 " + bad);
+           "--max-tokens 5",
+           "--seed 1 --max-tokens 5 --prefix " + testing::shell_quoted(missing)}) {
+    const auto result =
+        run_command(testing::shell_quoted(testing::glrmask_binary()) + " generate " +
+                    testing::shell_quoted(grammar) + " --tokenizer llama2 " + bad);
     INFO(bad << ": " << result.output);
     CHECK(result.exit_code == 2);
     CHECK_THAT(result.output, Catch::StartsWith("glrmask generate: "));
@@ -233,11 +225,11 @@ TEST_CASE("generate: walks are reproducible from their own seed, and bad options
   // and the error names the token's index, id and byte offset.
   const fs::path not_a_prefix = scratch.path / "not_a_prefix.txt";
   std::ofstream(not_a_prefix) << "]";
-  const auto refused =
-      run_command(quoted(testing::glrmask_binary()) + " generate " + quoted(grammar) +
-                  " --tokenizer llama2 --seed 1 --count 20 --max-tokens 5 "
-                  "--prefix " +
-                  quoted(not_a_prefix));
+  const auto refused = run_command(testing::shell_quoted(testing::glrmask_binary()) + " generate " +
+                                   testing::shell_quoted(grammar) +
+                                   " --tokenizer llama2 --seed 1 --count 20 --max-tokens 5 "
+                                   "--prefix " +
+                                   testing::shell_quoted(not_a_prefix));
   INFO(refused.output);
   CHECK(refused.exit_code == 2);
   CHECK_THAT(refused.output, Catch::Contains("glrmask generate: --prefix: token 0 (id ") &&
@@ -251,7 +243,7 @@ TEST_CASE(
   if (!testing::require_data_dir("cli_generate_reference_test (wfa walks)")) return;
   const auto python = testing::python_with_lark();
   if (!python) return;
-  Scratch scratch;
+  testing::ScratchDir scratch;
   // A walk draws each token from the mask with a seeded generator, so equal masks at every step
   // give byte-identical walks: the comparison covers every step of every walk.
   for (const auto& [grammar, run] : {std::pair{data_dir() / "grammars/syncode/json_grammar.lark",
@@ -283,7 +275,7 @@ TEST_CASE(
   if (!testing::require_data_dir("cli_generate_reference_test (Java and Go walks)")) return;
   const auto python = testing::python_with_lark();
   if (!python) return;
-  Scratch scratch;
+  testing::ScratchDir scratch;
   const std::string biases = " --min-tokens 30 --close-bias 0.5 --max-token-bytes 3";
   struct Language {
     std::string name;
@@ -325,7 +317,7 @@ TEST_CASE(
                     1000,
                     "0.5",
                     "wfa",
-                    language.options + biases + " --prefix " + quoted(program),
+                    language.options + biases + " --prefix " + testing::shell_quoted(program),
                     language.lark_options};
         seed += cut.count;
         from_prefix +=
@@ -338,15 +330,16 @@ TEST_CASE(
     CHECK(eos >= 15);
     CHECK(from_prefix >= 20);
 
-    WalkRun oracle{language.name + "_oracle",
-                   "lark",
-                   500,
-                   4,
-                   150,
-                   "0.5",
-                   "wfa",
-                   language.options + biases + " --prefix " + quoted(language.programs.back()),
-                   language.lark_options};
+    WalkRun oracle{
+        language.name + "_oracle",
+        "lark",
+        500,
+        4,
+        150,
+        "0.5",
+        "wfa",
+        language.options + biases + " --prefix " + testing::shell_quoted(language.programs.back()),
+        language.lark_options};
     const WalkCounts counts =
         check_walks_with_lark(*python, language.grammar, oracle, scratch.path);
     oracle.engine = "oracle";
@@ -363,7 +356,7 @@ TEST_CASE("lark_accepts.py drops a skippable EOS only where LALR cannot take it"
   if (!testing::require_data_dir("cli_generate_reference_test (lark_accepts.py on Go)")) return;
   const auto python = testing::python_with_lark();
   if (!python) return;
-  Scratch scratch;
+  testing::ScratchDir scratch;
   const fs::path walks = scratch.path / "go_controls.jsonl";
   std::ofstream(walks)
       << R"({"walk":0,"end":"eos","text":"package main\n\nfunc f() {\n\tg(1,\n\t\t2)\n}\n"})"
@@ -371,8 +364,10 @@ TEST_CASE("lark_accepts.py drops a skippable EOS only where LALR cannot take it"
       << R"({"walk":1,"end":"eos","text":"package main\n\nfunc f( {\n}\n"})"
       << "\n";
   const std::string judge =
-      *python + " " + quoted(testing::source_dir() / "tests/reference/lark_accepts.py") + " " +
-      quoted(data_dir() / "grammars/syncode/go_grammar.lark") + " " + quoted(walks);
+      *python + " " +
+      testing::shell_quoted(testing::source_dir() / "tests/reference/lark_accepts.py") + " " +
+      testing::shell_quoted(data_dir() / "grammars/syncode/go_grammar.lark") + " " +
+      testing::shell_quoted(walks);
   const auto skipping = run_command(judge + " --skippable EOS");
   INFO(skipping.output);
   REQUIRE(skipping.exit_code == 0);

@@ -25,12 +25,6 @@ struct Run {
   std::string err;  // stderr
 };
 
-std::string quoted(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 // Runs `glrmask ARGS` (each argument quoted), optionally with `input` on standard input.
 Run glrmask(const std::vector<std::string>& args, const std::string* input = nullptr) {
   static const fs::path scratch = [] {
@@ -39,14 +33,15 @@ Run glrmask(const std::vector<std::string>& args, const std::string* input = nul
     fs::create_directories(dir);
     return dir;
   }();
-  std::string command = quoted(glrmask_binary().string());
-  for (const std::string& arg : args) command += " " + quoted(arg);
+  std::string command = testing::shell_quoted(glrmask_binary().string());
+  for (const std::string& arg : args) command += " " + testing::shell_quoted(arg);
   if (input) {
     std::ofstream(scratch / "stdin.txt", std::ios::binary) << *input;
-    command += " <" + quoted((scratch / "stdin.txt").string());
+    command += " <" + testing::shell_quoted((scratch / "stdin.txt").string());
   }
   // run_command() adds `2>&1`; the group keeps stdout in the file and only stderr in the pipe.
-  command = "{ " + command + " >" + quoted((scratch / "stdout.txt").string()) + "; }";
+  command =
+      "{ " + command + " >" + testing::shell_quoted((scratch / "stdout.txt").string()) + "; }";
   const CommandResult result = run_command(command);
   return Run{result.exit_code, read_file(scratch / "stdout.txt"), result.output};
 }

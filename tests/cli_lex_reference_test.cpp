@@ -83,12 +83,6 @@ class TempDir {
   fs::path path_;
 };
 
-std::string quoted(const fs::path& path) {
-  std::string out = "'";
-  for (char c : path.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> fields;
   std::size_t begin = 0;
@@ -142,9 +136,9 @@ LexResult run_lex(const fs::path& grammar, const fs::path& file, const std::stri
                   const fs::path& scratch) {
   const fs::path out = scratch / "lex_stdout.txt";
   // run_command() adds `2>&1`; the group keeps stdout in the file and only stderr in the pipe.
-  const CommandResult run =
-      run_command("{ " + quoted(glrmask_binary()) + " lex " + quoted(grammar) + " " + quoted(file) +
-                  " " + extra + " >" + quoted(out) + "; }");
+  const CommandResult run = run_command(
+      "{ " + testing::shell_quoted(glrmask_binary()) + " lex " + testing::shell_quoted(grammar) +
+      " " + testing::shell_quoted(file) + " " + extra + " >" + testing::shell_quoted(out) + "; }");
   LexResult result;
   result.exit_code = run.exit_code;
   result.stderr_text = run.output;
@@ -171,8 +165,10 @@ std::map<std::string, LexResult> run_lark(const std::string& python, const fs::p
     for (const fs::path& file : files) list_file << file.string() << "\n";
   }
   const CommandResult run = run_command(
-      python + " " + quoted(source_dir() / "tests" / "reference" / "lark_lex_batch.py") + " " +
-      quoted(grammar) + " " + quoted(list) + " " + quoted(out));
+      python + " " +
+      testing::shell_quoted(source_dir() / "tests" / "reference" / "lark_lex_batch.py") + " " +
+      testing::shell_quoted(grammar) + " " + testing::shell_quoted(list) + " " +
+      testing::shell_quoted(out));
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   std::map<std::string, LexResult> results;

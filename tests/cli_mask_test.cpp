@@ -23,30 +23,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string quoted(const fs::path& path) {
-  std::string out = "'";
-  for (char c : path.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-struct Scratch {
-  fs::path path = fs::temp_directory_path() / ("glrmask_mask_test_" + std::to_string(::getpid()));
-  Scratch() { fs::create_directories(path); }
-  ~Scratch() { fs::remove_all(path); }
-  fs::path write(const std::string& name, const std::string& text) const {
-    std::ofstream(path / name, std::ios::binary) << text;
-    return path / name;
-  }
-};
-
 fs::path list_grammar() {
   return testing::fixtures_dir() / "cli" / "check_list.lark";
 }
 
 testing::CommandResult run_mask(const fs::path& grammar, const fs::path& input,
                                 const std::string& extra = "") {
-  return run_command(quoted(testing::glrmask_binary()) + " mask " + quoted(grammar) +
-                     " --tokenizer llama3 --input " + quoted(input) + " " + extra);
+  return run_command(testing::shell_quoted(testing::glrmask_binary()) + " mask " +
+                     testing::shell_quoted(grammar) + " --tokenizer llama3 --input " +
+                     testing::shell_quoted(input) + " " + extra);
 }
 
 const Encoder& llama3_encoder() {
@@ -79,7 +64,7 @@ double json_number(const std::string& json, const std::string& key) {
 
 TEST_CASE("mask: a sentence passes with one step per token plus EOS") {
   if (!testing::require_tokenizer("llama3")) return;
-  Scratch scratch;
+  testing::ScratchDir scratch;
   const std::string text = "[1, 2, [3, [], [44, 5]]]";
   const auto input = scratch.write("good.txt", text);
   const auto result = run_mask(list_grammar(), input);
@@ -95,7 +80,7 @@ TEST_CASE("mask: a sentence passes with one step per token plus EOS") {
 
 TEST_CASE("mask: a token the grammar forbids is a rejection naming its step and offset") {
   if (!testing::require_tokenizer("llama3")) return;
-  Scratch scratch;
+  testing::ScratchDir scratch;
   // "[1, 2 3]": the "3" at byte 6 cannot follow "2 " (a comma or "]" must come first).
   const std::string text = "[1, 2 3]";
   const auto input = scratch.write("bad.txt", text);
@@ -115,7 +100,7 @@ TEST_CASE("mask: a token the grammar forbids is a rejection naming its step and 
 
 TEST_CASE("mask: an unfinished text is rejected at the EOS step") {
   if (!testing::require_tokenizer("llama3")) return;
-  Scratch scratch;
+  testing::ScratchDir scratch;
   const std::string text = "[1, [2]";  // one "]" short
   const auto input = scratch.write("short.txt", text);
   const auto result = run_mask(list_grammar(), input);
@@ -135,7 +120,7 @@ TEST_CASE("mask: an unfinished text is rejected at the EOS step") {
 
 TEST_CASE("mask --json: one object with the same figures") {
   if (!testing::require_tokenizer("llama3")) return;
-  Scratch scratch;
+  testing::ScratchDir scratch;
   const std::string good_text = "[[1], 22, [333]]";
   const auto good = scratch.write("good.txt", good_text);
   const auto result = run_mask(list_grammar(), good, "--json");
@@ -179,7 +164,7 @@ TEST_CASE("mask --json: one object with the same figures") {
 
 TEST_CASE("mask --compare: an engine agrees with itself bit for bit") {
   if (!testing::require_tokenizer("llama3")) return;
-  Scratch scratch;
+  testing::ScratchDir scratch;
   const auto input = scratch.write("good.txt", "[7, [8, 9]]");
   const auto result = run_mask(list_grammar(), input, "--engine oracle --compare oracle");
   INFO(result.output);
@@ -190,7 +175,7 @@ TEST_CASE("mask --compare: an engine agrees with itself bit for bit") {
 }
 
 TEST_CASE("mask: bad command lines and inputs exit 2 with one located line") {
-  Scratch scratch;
+  testing::ScratchDir scratch;
   const auto input = scratch.write("good.txt", "[1]");
   const auto unknown_engine = run_mask(list_grammar(), input, "--engine nope");
   CHECK(unknown_engine.exit_code == 2);
@@ -203,8 +188,8 @@ TEST_CASE("mask: bad command lines and inputs exit 2 with one located line") {
   const auto missing = run_mask(list_grammar(), scratch.path / "absent.txt");
   CHECK(missing.exit_code == 2);
   CHECK_THAT(missing.output, Catch::Contains("absent.txt: cannot open file"));
-  const auto no_input = run_command(quoted(testing::glrmask_binary()) + " mask " +
-                                    quoted(list_grammar()) + " --tokenizer llama3");
+  const auto no_input = run_command(testing::shell_quoted(testing::glrmask_binary()) + " mask " +
+                                    testing::shell_quoted(list_grammar()) + " --tokenizer llama3");
   CHECK(no_input.exit_code == 2);
   CHECK_THAT(no_input.output, Catch::Contains("missing required option --input"));
 }
@@ -213,7 +198,7 @@ TEST_CASE("mask: texts the SynCode JSON grammar accepts pass under both policies
   if (!testing::require_tokenizer("llama3")) return;
   if (!testing::require_data_dir("cli_mask_test (SynCode JSON grammar)")) return;
   const fs::path grammar = data_dir() / "grammars/syncode/json_grammar.lark";
-  Scratch scratch;
+  testing::ScratchDir scratch;
   // Strings without escapes: the grammar's NONEMPTY_STRING is /"[^"]+"/.
   std::vector<std::string> texts = {
       R"({"a": 1, "b": [true, false, null], "c": {"d": -2.5e3, "e": ""}})",
@@ -223,8 +208,10 @@ TEST_CASE("mask: texts the SynCode JSON grammar accepts pass under both policies
   // A few more MaskBench instances, written as the benchmark writes them, when python3 is there.
   if (run_command("python3 -c 'import json'").exit_code == 0) {
     const auto dump = run_command(
-        "python3 " + quoted(testing::source_dir() / "tests/reference/dump_instances.py") + " " +
-        quoted(data_dir() / "jsonschema/maskbench-dev") + " " + quoted(scratch.path / "dump"));
+        "python3 " +
+        testing::shell_quoted(testing::source_dir() / "tests/reference/dump_instances.py") + " " +
+        testing::shell_quoted(data_dir() / "jsonschema/maskbench-dev") + " " +
+        testing::shell_quoted(scratch.path / "dump"));
     REQUIRE(dump.exit_code == 0);
     for (const char* name : {"Github_easy---o1114--0.json", "Github_easy---o12214--0.json",
                              "Github_easy---o12621--0.json"}) {

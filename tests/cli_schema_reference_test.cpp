@@ -23,18 +23,6 @@ namespace {
 namespace fs = std::filesystem;
 using testing::run_command;
 
-std::string quoted(const fs::path& path) {
-  std::string out = "'";
-  for (char c : path.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-struct Scratch {
-  fs::path path = fs::temp_directory_path() / ("glrmask_schema_test_" + std::to_string(::getpid()));
-  Scratch() { fs::create_directories(path); }
-  ~Scratch() { fs::remove_all(path); }
-};
-
 void write(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
@@ -80,18 +68,20 @@ TEST_CASE(
     "schema2lark output is accepted by Lark and parses exactly the fixture's valid instances") {
   const auto python = testing::python_with_lark();
   if (!python) return;
-  Scratch scratch;
+  testing::ScratchDir scratch;
   const fs::path script = scratch.path / "lark_check.py";
   write(script, kLarkCheck);
   for (const fs::path& fixture : fixtures()) {
     INFO(fixture.filename().string());
     const fs::path lark = scratch.path / (fixture.stem().string() + ".lark");
     const auto printed =
-        run_command(quoted(testing::glrmask_binary()) + " schema2lark " +
-                    quoted(schema_file(fixture, scratch.path)) + " >" + quoted(lark));
+        run_command(testing::shell_quoted(testing::glrmask_binary()) + " schema2lark " +
+                    testing::shell_quoted(schema_file(fixture, scratch.path)) + " >" +
+                    testing::shell_quoted(lark));
     REQUIRE(printed.exit_code == 0);
     const auto checked =
-        run_command(*python + " " + quoted(script) + " " + quoted(lark) + " " + quoted(fixture));
+        run_command(*python + " " + testing::shell_quoted(script) + " " +
+                    testing::shell_quoted(lark) + " " + testing::shell_quoted(fixture));
     INFO(checked.output);
     CHECK(checked.exit_code == 0);
     CHECK(checked.output.find("WRONG") == std::string::npos);
@@ -126,7 +116,7 @@ TEST_CASE("random walks under each fixture schema validate with python3-jsonsche
                  "python3-jsonschema); the random-walk validation is skipped ***\n";
     return;
   }
-  Scratch scratch;
+  testing::ScratchDir scratch;
   const fs::path script = scratch.path / "validate.py";
   write(script, kValidate);
   std::size_t completed = 0;
@@ -134,14 +124,16 @@ TEST_CASE("random walks under each fixture schema validate with python3-jsonsche
     INFO(fixture.filename().string());
     const fs::path schema = schema_file(fixture, scratch.path);
     const fs::path walks = scratch.path / (fixture.stem().string() + ".jsonl");
-    const auto generated = run_command(
-        quoted(testing::glrmask_binary()) + " generate --json-schema " + quoted(schema) +
-        " --tokenizer llama3 --seed 7 --count 12 --max-tokens 120 --eos-bias 0.5 "
-        "--max-token-bytes 4 --engine spanner --json-lines >" +
-        quoted(walks));
+    const auto generated =
+        run_command(testing::shell_quoted(testing::glrmask_binary()) + " generate --json-schema " +
+                    testing::shell_quoted(schema) +
+                    " --tokenizer llama3 --seed 7 --count 12 --max-tokens 120 --eos-bias 0.5 "
+                    "--max-token-bytes 4 --engine spanner --json-lines >" +
+                    testing::shell_quoted(walks));
     REQUIRE(generated.exit_code == 0);
     const auto checked =
-        run_command(python + " " + quoted(script) + " " + quoted(schema) + " " + quoted(walks));
+        run_command(python + " " + testing::shell_quoted(script) + " " +
+                    testing::shell_quoted(schema) + " " + testing::shell_quoted(walks));
     INFO(checked.output);
     REQUIRE(checked.exit_code == 0);
     CHECK(checked.output.find("INVALID") == std::string::npos);

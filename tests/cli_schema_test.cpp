@@ -16,28 +16,18 @@ namespace fs = std::filesystem;
 using Catch::Matchers::Contains;
 using testing::run_command;
 
-struct Scratch {
-  fs::path path = fs::temp_directory_path() / ("glrmask_cli_schema_" + std::to_string(::getpid()));
-  Scratch() { fs::create_directories(path); }
-  ~Scratch() { fs::remove_all(path); }
-  fs::path file(const std::string& name, const std::string& text) const {
-    std::ofstream(path / name, std::ios::binary) << text;
-    return path / name;
-  }
-};
-
 testing::CommandResult glrmask(const std::string& arguments) {
   return run_command("'" + testing::glrmask_binary().string() + "' " + arguments);
 }
 
 TEST_CASE("check --json-schema: every positional argument is an instance") {
-  Scratch scratch;
-  const fs::path schema = scratch.file(
+  testing::ScratchDir scratch;
+  const fs::path schema = scratch.write(
       "s.json", R"({"type": "object", "properties": {"n": {"type": "integer", "maximum": 9}},
                     "required": ["n"], "additionalProperties": false})");
-  const fs::path good = scratch.file("good.json", R"({"n": 7})");
-  const fs::path bad = scratch.file("bad.json", R"({"n": 10})");
-  const fs::path compact = scratch.file("compact.json", R"({"n":7})");
+  const fs::path good = scratch.write("good.json", R"({"n": 7})");
+  const fs::path bad = scratch.write("bad.json", R"({"n": 10})");
+  const fs::path compact = scratch.write("compact.json", R"({"n":7})");
   auto result = glrmask("check --json-schema " + schema.string() + " " + good.string());
   CHECK(result.exit_code == 0);
   CHECK_THAT(result.output, Contains("good.json: accepted"));
@@ -52,22 +42,22 @@ TEST_CASE("check --json-schema: every positional argument is an instance") {
 }
 
 TEST_CASE("check --regex and --any-json") {
-  Scratch scratch;
-  const fs::path date = scratch.file("date.txt", "2024-05-06");
-  const fs::path word = scratch.file("word.txt", "hello");
+  testing::ScratchDir scratch;
+  const fs::path date = scratch.write("date.txt", "2024-05-06");
+  const fs::path word = scratch.write("word.txt", "hello");
   auto result =
       glrmask("check --regex '[0-9]{4}-[0-9]{2}-[0-9]{2}' " + date.string() + " " + word.string());
   CHECK(result.exit_code == 1);
   CHECK_THAT(result.output, Contains("date.txt: accepted") && Contains("word.txt: rejected"));
-  const fs::path document = scratch.file("doc.json", "{\n  \"a\": [1, 2.5, null]\n}\n");
+  const fs::path document = scratch.write("doc.json", "{\n  \"a\": [1, 2.5, null]\n}\n");
   CHECK(glrmask("check --any-json " + document.string()).exit_code == 1);
   CHECK(glrmask("check --any-json --json-whitespace flexible " + document.string()).exit_code == 0);
 }
 
 TEST_CASE("schema2lark prints rules and terminals, and stats reads a schema") {
-  Scratch scratch;
+  testing::ScratchDir scratch;
   const fs::path schema =
-      scratch.file("s.json", R"({"type": "array", "items": {"enum": ["x", "y"]}, "maxItems": 2})");
+      scratch.write("s.json", R"({"type": "array", "items": {"enum": ["x", "y"]}, "maxItems": 2})");
   auto result = glrmask("schema2lark " + schema.string());
   REQUIRE(result.exit_code == 0);
   CHECK_THAT(result.output, Contains("start:") && Contains(R"(/\"x\"/)") && Contains("LSQB"));
@@ -77,17 +67,17 @@ TEST_CASE("schema2lark prints rules and terminals, and stats reads a schema") {
 }
 
 TEST_CASE("bad schemas and bad option combinations exit 2 naming the place") {
-  Scratch scratch;
+  testing::ScratchDir scratch;
   const fs::path unsupported =
-      scratch.file("u.json", R"({"properties": {"a": {"not": {"enum": [1]}}}})");
-  const fs::path instance = scratch.file("i.json", R"({"a": 1})");
+      scratch.write("u.json", R"({"properties": {"a": {"not": {"enum": [1]}}}})");
+  const fs::path instance = scratch.write("i.json", R"({"a": 1})");
   auto result = glrmask("check --json-schema " + unsupported.string() + " " + instance.string());
   CHECK(result.exit_code == 2);
   CHECK_THAT(result.output, Contains("u.json#/properties/a/not"));
   result = glrmask("check --json-schema " + unsupported.string() + " --json-schema-lenient " +
                    instance.string());
   CHECK(result.exit_code == 0);
-  result = glrmask("schema2lark " + scratch.file("m.json", "{\"type\": ").string());
+  result = glrmask("schema2lark " + scratch.write("m.json", "{\"type\": ").string());
   CHECK(result.exit_code == 2);
   CHECK_THAT(result.output, Contains("m.json") && Contains("invalid JSON"));
   result = glrmask("check --regex a --any-json " + instance.string());

@@ -35,29 +35,6 @@ namespace {
 namespace fs = std::filesystem;
 using Ids = std::vector<TokenId>;
 
-std::string shell_quoted(const fs::path& path) {
-  std::string out = "'";
-  for (char c : path.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// A fresh folder for this run's lists, instance texts and reference output.
-class TempDir {
- public:
-  TempDir() : path_(fs::temp_directory_path() / fmt::format("glrmask-encoder-ref-{}", getpid())) {
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
 bool have_node() {
   const auto result = testing::run_command("node --version");
   if (result.exit_code == 0) return true;
@@ -81,8 +58,9 @@ std::vector<fs::path> corpus_files() {
 std::vector<fs::path> instance_files(const fs::path& folder) {
   const auto script = testing::source_dir() / "tests" / "reference" / "dump_instances.py";
   const auto result = testing::run_command(
-      fmt::format("python3 {} {} {}", shell_quoted(script),
-                  shell_quoted(data_dir() / "jsonschema" / "maskbench-dev"), shell_quoted(folder)));
+      fmt::format("python3 {} {} {}", testing::shell_quoted(script),
+                  testing::shell_quoted(data_dir() / "jsonschema" / "maskbench-dev"),
+                  testing::shell_quoted(folder)));
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
   std::vector<fs::path> files;
@@ -129,8 +107,9 @@ std::vector<Ids> reference_ids(const std::string& tokenizer, const std::vector<f
   const auto script = testing::source_dir() / "tests" / "reference" / "encode.js";
   const auto result = testing::run_command(fmt::format(
       "(NODE_PATH={} node {} {} {} > {} 2> {})",
-      shell_quoted(cache_dir() / "node" / "node_modules"), shell_quoted(script),
-      shell_quoted(tokenizer), shell_quoted(list), shell_quoted(out), shell_quoted(err)));
+      testing::shell_quoted(cache_dir() / "node" / "node_modules"), testing::shell_quoted(script),
+      testing::shell_quoted(tokenizer), testing::shell_quoted(list), testing::shell_quoted(out),
+      testing::shell_quoted(err)));
   INFO("node: " << testing::read_file(err) << result.output);
   REQUIRE(result.exit_code == 0);
   std::vector<Ids> ids;
@@ -252,14 +231,14 @@ Comparison compare(const fs::path& tokenizer_json, const std::string& tokenizer,
 
 TEST_CASE("the fixture tokenizers agree with the reference") {
   if (!have_node()) return;
-  const TempDir work;
+  const testing::ScratchDir work;
   for (const char* name : {"tiny_byte_level", "tiny_byte_level_ignore_merges", "tiny_sentencepiece",
                            "tiny_sentencepiece_unk"}) {
     INFO(name);
     const fs::path json = testing::fixtures_dir() / "tokenizers" / name / "tokenizer.json";
     // The <unk> of the fixture without byte fallback cannot decode back to its characters.
     const bool has_unk = std::string_view(name) == "tiny_sentencepiece_unk";
-    const Comparison result = compare(json, json.string(), fixture_texts(), work.path(), !has_unk);
+    const Comparison result = compare(json, json.string(), fixture_texts(), work.path, !has_unk);
     CHECK(result.files > 0);
     CHECK(result.mismatches == 0);
     CHECK(result.bad_decodings == 0);
@@ -268,11 +247,11 @@ TEST_CASE("the fixture tokenizers agree with the reference") {
 
 TEST_CASE("real tokenizers agree with the reference on every corpus text") {
   if (!have_node()) return;
-  const TempDir work;
+  const testing::ScratchDir work;
   std::vector<fs::path> files;
   if (testing::require_data_dir("encoder_reference_test (programs and JSON instances)")) {
     files = corpus_files();
-    const auto instances = instance_files(work.path() / "instances");
+    const auto instances = instance_files(work.path / "instances");
     CHECK(files.size() >= 200);
     CHECK(instances.size() >= 400);
     files.insert(files.end(), instances.begin(), instances.end());
@@ -285,7 +264,7 @@ TEST_CASE("real tokenizers agree with the reference on every corpus text") {
     INFO(name);
     const Comparison result =
         compare(resolve_tokenizer(name), (cache_dir() / "tokenizers" / name / "package").string(),
-                files, work.path());
+                files, work.path);
     CHECK(result.mismatches == 0);
     CHECK(result.bad_decodings == 0);
     total.files += result.files;

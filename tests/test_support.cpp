@@ -1,8 +1,10 @@
 #include "tests/test_support.h"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -57,6 +59,30 @@ CommandResult run_command(const std::string& command) {
   int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+std::string shell_quoted(std::string_view text) {
+  std::string out = "'";
+  for (const char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+ScratchDir::ScratchDir() {
+  static std::atomic<unsigned> made{0};
+  path = std::filesystem::temp_directory_path() /
+         ("glrmask_test_" + std::to_string(::getpid()) + "_" + std::to_string(made++));
+  std::filesystem::remove_all(path);
+  std::filesystem::create_directories(path);
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ignored;  // a destructor must not throw; a leftover folder is harmless
+  std::filesystem::remove_all(path, ignored);
+}
+
+std::filesystem::path ScratchDir::write(const std::string& name, std::string_view text) const {
+  std::ofstream(path / name, std::ios::binary) << text;
+  return path / name;
 }
 
 }  // namespace glrmask::testing

@@ -28,4 +28,30 @@ struct CommandResult {
 // Runs a shell command and captures what it prints.
 CommandResult run_command(const std::string& command);
 
+// `text` as one word for the shell: in single quotes, each `'` written as `'\''`.
+std::string shell_quoted(std::string_view text);
+inline std::string shell_quoted(const std::string& text) {
+  return shell_quoted(std::string_view(text));
+}
+inline std::string shell_quoted(const char* text) {
+  return shell_quoted(std::string_view(text));
+}
+inline std::string shell_quoted(const std::filesystem::path& path) {
+  return shell_quoted(std::string_view(path.native()));
+}
+
+// A fresh folder under the system's temporary directory, unique to this process and object, removed
+// with everything in it when the object goes out of scope.
+struct ScratchDir {
+  ScratchDir();
+  ~ScratchDir();
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+
+  // Writes `text` (bytes, as is) to the file `name` in the folder and returns its path.
+  std::filesystem::path write(const std::string& name, std::string_view text) const;
+
+  std::filesystem::path path;
+};
+
 }  // namespace glrmask::testing
