@@ -89,7 +89,7 @@ TEST_CASE("LALR(1) but not SLR(1): the Dragon book's L = R grammar has 10 states
   CHECK(canonical->reduce_reduce_cells.empty());
 }
 
-TEST_CASE("LR(1) but not LALR(1): merging the states on \"c\" makes one reduce/reduce state") {
+TEST_CASE("LR(1) but not LALR(1): merging the states on 'c' makes one reduce/reduce state") {
   const LalrAutomaton automaton(load_fixture("lr1_not_lalr.lark"));
   const LrGrammar& grammar = automaton.grammar();
   const LrTable& table = automaton.table();

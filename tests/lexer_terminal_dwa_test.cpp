@@ -281,7 +281,7 @@ WS: /[ \t\n\r]+/
 %ignore WS
 )";
 
-TEST_CASE("}\\n: the brace goes out at once, the newline may still grow") {
+TEST_CASE("A brace then a newline: the brace goes out at once, the newline may still grow") {
   const Fixture fixture(kJsonGrammar, {"}", "\n", "}\n", "@"});
   const LexerDfa& dfa = fixture.dfa;
   const uint32_t newline = dfa.next(dfa.start_state(), '\n');
