@@ -233,6 +233,29 @@ TEST_CASE("the harness names bad input") {
   result = run_study("tail_latency", scratch.path, "--size huge");
   CHECK(result.exit_code == 2);
   CHECK(result.output.find("--size") != std::string::npos);
+  result = run_study("tail_latency", scratch.path, "--mask-output copy");
+  CHECK(result.exit_code == 2);
+  CHECK(result.output.find("--mask-output: expected view or buffer, got 'copy'") !=
+        std::string::npos);
+}
+
+TEST_CASE("tail_latency times mask_view unless told to fill a buffer, and says which") {
+  for (const std::string mode : {"view", "buffer"}) {
+    testing::ScratchDir scratch;
+    const auto result =
+        run_study("tail_latency", scratch.path, "--engines wfa --mask-output " + mode);
+    INFO(result.output);
+    REQUIRE(result.exit_code == 0);
+    const std::string header = read_file(scratch.path / "header.txt");
+    CHECK(header.find(mode == "view" ? "mask output: mask_view (cached results not copied)\n"
+                                     : "mask output: fill_mask into the caller's buffer\n") !=
+          std::string::npos);
+    const auto summary = read_csv(scratch.path / "summary.csv");
+    auto column = columns_of(summary);
+    REQUIRE(summary.size() == 2);
+    CHECK(summary[1][column["failures"]] == "0");
+    CHECK(summary[1][column["steps"]] == std::to_string(expected_steps()));
+  }
 }
 
 TEST_CASE("preprocessing and terminal_dwa measure each cell in a child process") {

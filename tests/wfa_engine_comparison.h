@@ -67,6 +67,9 @@ inline std::size_t compare_on_prefixes(const EngineFactory& make, const std::str
     if (!session.try_commit_bytes(prefix)) continue;
     INFO("prefix \"" << prefix << "\"");
     const DenseMask expected = engine_mask(oracle, session, vocabulary);
+    // The view first, so it meets the steps as they come (cached or not); fill_mask() then
+    // answers the same step again, from the cache where the engine keeps one.
+    require_equal_masks(engine_mask_view(*engine, session, vocabulary), expected, vocabulary);
     require_equal_masks(engine_mask(*engine, session, vocabulary), expected, vocabulary);
     allowed += expected.count();
     refused += vocabulary.size() - expected.count();
@@ -79,7 +82,8 @@ inline std::size_t compare_on_prefixes(const EngineFactory& make, const std::str
 }
 
 // Teacher-forces `text` and compares the engines at every step, the final one (EOS) included,
-// or at the first `max_steps` steps when that is smaller. Returns the steps compared.
+// or at the first `max_steps` steps when that is smaller; `engine` answers each step through
+// mask_view() and then fill_mask(). Returns the steps compared.
 inline std::size_t compare_teacher_forced(
     const std::shared_ptr<const glr::CompiledGrammar>& grammar, wfa::MaskEngine& engine,
     wfa::MaskEngine& oracle, const Vocabulary& vocabulary, const Encoder& encoder,
@@ -94,6 +98,7 @@ inline std::size_t compare_teacher_forced(
     INFO("step " << step << " of " << ids.size() << ", after \""
                  << committed.substr(committed.size() > 80 ? committed.size() - 80 : 0) << "\"");
     const DenseMask expected = engine_mask(oracle, session, vocabulary);
+    require_equal_masks(engine_mask_view(engine, session, vocabulary), expected, vocabulary);
     const DenseMask actual = engine_mask(engine, session, vocabulary);
     require_equal_masks(actual, expected, vocabulary);
     if (step == ids.size()) {

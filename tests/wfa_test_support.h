@@ -1,7 +1,10 @@
 // Helpers shared by the mask-engine tests (oracle, spanner).
 #pragma once
 
+#include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,6 +20,19 @@ inline DenseMask engine_mask(wfa::MaskEngine& engine, const glr::Session& sessio
                              const Vocabulary& vocabulary) {
   DenseMask mask(static_cast<std::uint32_t>(vocabulary.size()));
   engine.fill_mask(session, mask.words());
+  return mask;
+}
+
+// The engine's mask_view() of the session, copied out. The scratch buffer starts as garbage, so
+// a view that hands back scratch without having written all of it shows up as a wrong mask.
+inline DenseMask engine_mask_view(wfa::MaskEngine& engine, const glr::Session& session,
+                                  const Vocabulary& vocabulary) {
+  DenseMask scratch(static_cast<std::uint32_t>(vocabulary.size()));
+  std::fill(scratch.words().begin(), scratch.words().end(), 0xa5a5a5a5u);
+  const std::span<const std::uint32_t> view = engine.mask_view(session, scratch.words());
+  DenseMask mask(static_cast<std::uint32_t>(vocabulary.size()));
+  REQUIRE(view.size() == mask.words().size());
+  std::copy(view.begin(), view.end(), mask.words().begin());
   return mask;
 }
 

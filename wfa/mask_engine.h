@@ -34,6 +34,18 @@ class MaskEngine {
   // Throws glrmask::Error when `words` has the wrong size.
   virtual void fill_mask(const glr::Session& session, std::span<std::uint32_t> words) = 0;
 
+  // The same mask as fill_mask(), either written into `scratch` (which must have the size
+  // fill_mask() wants) and returned, or returned as a view of storage the engine owns, valid until
+  // the next call to this engine. An engine that keeps the dense results of recurring steps (wfa)
+  // hands those out without copying them: with a 262k-token vocabulary that copy is most of a
+  // cached step (docs/performance.md). A caller that reads the mask once (to mask logits, to test
+  // a token) loses nothing by not owning it.
+  virtual std::span<const std::uint32_t> mask_view(const glr::Session& session,
+                                                   std::span<std::uint32_t> scratch) {
+    fill_mask(session, scratch);
+    return scratch;
+  }
+
   // Counters of the last fill_mask() call, in a fixed order per engine; empty when the engine
   // keeps none. Valid until the next fill_mask() call.
   virtual std::span<const EngineCounter> last_step_counters() const { return {}; }

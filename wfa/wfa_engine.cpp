@@ -31,6 +31,18 @@ WfaEngine::WfaEngine(std::shared_ptr<const CompiledMask> compiled, const Vocabul
 }
 
 void WfaEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> words) {
+  if (const std::uint32_t* cached = compute(session, words))
+    std::copy(cached, cached + words.size(), words.begin());
+}
+
+std::span<const std::uint32_t> WfaEngine::mask_view(const glr::Session& session,
+                                                    std::span<std::uint32_t> scratch) {
+  if (const std::uint32_t* cached = compute(session, scratch)) return {cached, scratch.size()};
+  return scratch;
+}
+
+const std::uint32_t* WfaEngine::compute(const glr::Session& session,
+                                        std::span<std::uint32_t> words) {
   const std::uint32_t universe = pool_.universe_size();
   if (words.size() != dense_word_count(universe)) {
     throw Error(fmt::format("wfa mask: {} words given, the vocabulary ({} ids) needs {}",
@@ -44,7 +56,7 @@ void WfaEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> 
   for (EngineCounter& counter : counters_) counter.value = 0;
   if (session.is_finished()) {
     std::fill(words.begin(), words.end(), 0u);
-    return;
+    return nullptr;
   }
   visited_.clear();
   collected_.clear();
@@ -79,7 +91,7 @@ void WfaEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> 
     }
     if (cacheable) entry_cache_.insert(configuration, {resolved.data(), entries.size()});
   }
-  emit(words);
+  return emit(words);
 }
 
 void WfaEngine::walk_entry(const glr::Session& session, DwaStateId start,
@@ -96,18 +108,17 @@ void WfaEngine::walk_entry(const glr::Session& session, DwaStateId start,
   walk(start, heads);
 }
 
-void WfaEngine::emit(std::span<std::uint32_t> words) {
+const std::uint32_t* WfaEngine::emit(std::span<std::uint32_t> words) {
   std::sort(collected_.begin(), collected_.end());
   collected_.erase(std::unique(collected_.begin(), collected_.end()), collected_.end());
   counters_[kWeights].value = static_cast<double>(collected_.size());
   if (collected_.empty()) {
     std::fill(words.begin(), words.end(), 0u);
-    return;
+    return nullptr;
   }
   if (const std::uint32_t* cached = cache_.find(collected_)) {
-    std::copy(cached, cached + words.size(), words.begin());
     counters_[kCacheHit].value = 1;
-    return;
+    return cached;
   }
   // Request every weight's export records, then their data, so that the cache misses of all the
   // weights overlap instead of queuing up behind each OR (lib/dense_sources.h).
@@ -117,6 +128,7 @@ void WfaEngine::emit(std::span<std::uint32_t> words) {
   for (std::size_t i = 1; i < collected_.size(); ++i)
     or_dense_segments(weight_sources_.segments(collected_[i]), words);
   cache_.insert(collected_, words);
+  return nullptr;
 }
 
 void WfaEngine::walk(DwaStateId start, std::span<const glr::GssNodeRef> heads) {

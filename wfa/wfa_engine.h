@@ -59,6 +59,9 @@ class WfaEngine final : public MaskEngine {
 
   std::string_view name() const override { return "wfa"; }
   void fill_mask(const glr::Session& session, std::span<std::uint32_t> words) override;
+  // A step answered by the dense-mask cache returns the cached mask itself.
+  std::span<const std::uint32_t> mask_view(const glr::Session& session,
+                                           std::span<std::uint32_t> scratch) override;
   std::span<const EngineCounter> last_step_counters() const override { return counters_; }
 
   const CompiledMask& compiled() const { return *compiled_; }
@@ -76,8 +79,11 @@ class WfaEngine final : public MaskEngine {
                   std::span<const lexer::LabelId> early_labels);
   // Collects the weights of the transitions taken from `start` on the heads' stacks.
   void walk(DwaStateId start, std::span<const glr::GssNodeRef> heads);
-  // Writes the union of the collected weights into `words`.
-  void emit(std::span<std::uint32_t> words);
+  // The mask of `session`: the cached dense mask when the step's weights recur (`words` is then
+  // left as it was), otherwise nullptr after writing the mask into `words`.
+  const std::uint32_t* compute(const glr::Session& session, std::span<std::uint32_t> words);
+  // The same for the collected weights.
+  const std::uint32_t* emit(std::span<std::uint32_t> words);
 
   std::shared_ptr<const CompiledMask> compiled_;
   const TokenSetPool& pool_;

@@ -21,6 +21,8 @@ constexpr std::string_view kUsage =
     "               [--tokenizers llama2,llama3,...] [--out DIR] [--policy glr|lark]\n"
     "               [--max-programs N] [--max-steps N] [--grammar-file G.lark --inputs F1,F2]\n"
     "               [--reference ENGINE] (exactness: what the engines are compared with)\n"
+    "               [--mask-output view|buffer] (get_mask timed as mask_view, the default,\n"
+    "               or as fill_mask into the caller's buffer)\n"
     "studies: tail_latency exactness vocab_scaling batch_throughput preprocessing terminal_dwa\n"
     "         token_classes psc_tables\n";
 
@@ -85,6 +87,10 @@ StudyOptions parse_options(int argc, char** argv) {
       options.max_steps = parse_count(option, value);
     } else if (option == "--reference") {
       options.reference = value;
+    } else if (option == "--mask-output") {
+      if (value != "view" && value != "buffer")
+        throw Error(fmt::format("option --mask-output: expected view or buffer, got '{}'", value));
+      options.mask_into_buffer = value == "buffer";
     } else if (option == "--grammar-file") {
       options.grammar_file = value;
     } else if (option == "--inputs") {

@@ -30,6 +30,9 @@ struct StudyOptions {
   // The engine the exactness study compares against (the oracle unless --reference names a
   // cheaper engine that was itself checked against the oracle).
   std::string reference = "oracle";
+  // `--mask-output buffer`: the teacher-forcing studies time fill_mask() (the mask copied into
+  // the caller's buffer) instead of mask_view() (wfa/mask_engine.h).
+  bool mask_into_buffer = false;
 
   bool small() const { return size == StudySize::kSmall; }
   const char* size_name() const { return small() ? "small" : "full"; }

@@ -42,8 +42,9 @@ int run_tail_latency(const StudyOptions& options) {
       options, options.small() ? std::vector<std::string>{"llama3"}
                                : std::vector<std::string>{"llama2", "llama3", "qwen3", "gemma3"});
   const std::vector<std::string> engines = engine_names(options);
-  StudyReport report(options.out_dir, "Tail latency of get_mask and commit",
-                     describe_run(study, options.size_name(), tokenizers));
+  StudyReport report(
+      options.out_dir, "Tail latency of get_mask and commit",
+      with_mask_output(describe_run(study, options.size_name(), tokenizers), options));
 
   std::vector<std::string> summary_columns = {"grammar", "tokenizer", "engine", "programs",
                                               "steps",   "failures",  "build_s"};
@@ -69,8 +70,8 @@ int run_tail_latency(const StudyOptions& options) {
       const std::string& tokenizer_name = tokenizer->name;
       const std::vector<EncodedText> texts = encode_corpus(corpus, *tokenizer);
       const std::vector<TokenId> hyphen_tokens = hyphen_run_tokens(tokenizer->vocabulary);
-      const ForcingSetup setup{grammar, &tokenizer->vocabulary, tokenizer->eos, &hyphen_tokens,
-                               options.max_steps};
+      const ForcingSetup setup{grammar,        &tokenizer->vocabulary, tokenizer->eos,
+                               &hyphen_tokens, options.max_steps,      options.mask_into_buffer};
       for (const std::string& engine_name : engines) {
         const auto build_started = std::chrono::steady_clock::now();
         const auto engine = make_engine(engine_name, grammar, tokenizer->vocabulary);

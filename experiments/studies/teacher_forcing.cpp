@@ -33,6 +33,13 @@ std::string format_counters(std::span<const wfa::EngineCounter> counters) {
   return text;
 }
 
+RunHeader with_mask_output(RunHeader header, const StudyOptions& options) {
+  header.fields.emplace_back("mask output", options.mask_into_buffer
+                                                ? "fill_mask into the caller's buffer"
+                                                : "mask_view (cached results not copied)");
+  return header;
+}
+
 ForcedRun force_text(const ForcingSetup& setup, const std::vector<TokenId>& tokens,
                      wfa::MaskEngine& engine) {
   ForcedRun run;
@@ -47,11 +54,15 @@ ForcedRun force_text(const ForcingSetup& setup, const std::vector<TokenId>& toke
     record.step = static_cast<std::uint32_t>(step);
     record.byte_offset = session.byte_offset();
     auto start = Clock::now();
-    engine.fill_mask(session, mask.words());
+    std::span<const std::uint32_t> words = mask.words();
+    if (setup.into_buffer)
+      engine.fill_mask(session, mask.words());
+    else
+      words = engine.mask_view(session, mask.words());
     record.mask_us = micros_since(start);
-    record.mask_tokens = mask_count(mask.words());
+    record.mask_tokens = mask_count(words);
     if (setup.hyphen_run_tokens)
-      record.hyphen_run_allowed = mask_has_any(mask.words(), *setup.hyphen_run_tokens);
+      record.hyphen_run_allowed = mask_has_any(words, *setup.hyphen_run_tokens);
     record.counters = format_counters(engine.last_step_counters());
     const auto fail = [&](std::string_view why) {
       run.failure =
@@ -59,7 +70,7 @@ ForcedRun force_text(const ForcingSetup& setup, const std::vector<TokenId>& toke
       run.steps.push_back(std::move(record));
     };
     run.failure_step = step;
-    if (!has(mask.words(), token)) {
+    if (!has(words, token)) {
       run.failure_masked = true;
       fail(token == setup.eos ? "EOS is not in the mask" : "the token is not in the mask");
       break;

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "experiments/studies/run_header.h"
+#include "experiments/studies/study_options.h"
 #include "glr/compiled_grammar.h"
 #include "lib/token_id.h"
 #include "lib/vocabulary.h"
@@ -42,10 +44,16 @@ struct ForcingSetup {
   TokenId eos = 0;
   const std::vector<TokenId>* hyphen_run_tokens = nullptr;  // optional
   std::size_t max_steps = 0;                                // 0: every token and EOS
+  // Time fill_mask(), which writes the mask into the caller's buffer, instead of mask_view(),
+  // which may hand out the engine's own copy (wfa: a cached result without copying it).
+  bool into_buffer = false;
 };
 
 ForcedRun force_text(const ForcingSetup& setup, const std::vector<TokenId>& tokens,
                      wfa::MaskEngine& engine);
+
+// `header` with a "mask output" field saying how force_text() timed get_mask.
+RunHeader with_mask_output(RunHeader header, const StudyOptions& options);
 
 // "name=value;name=value" (values with up to 6 significant digits).
 std::string format_counters(std::span<const wfa::EngineCounter> counters);

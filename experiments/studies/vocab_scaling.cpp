@@ -19,8 +19,9 @@ int run_vocab_scaling(const StudyOptions& options) {
   const std::vector<std::string> engines = engine_names(options);
   StudyOptions forcing = options;
   if (forcing.max_steps == 0 && options.small()) forcing.max_steps = 150;
-  StudyReport report(options.out_dir, "get_mask latency against vocabulary size",
-                     describe_run(study, options.size_name(), tokenizers));
+  StudyReport report(
+      options.out_dir, "get_mask latency against vocabulary size",
+      with_mask_output(describe_run(study, options.size_name(), tokenizers), options));
 
   std::vector<std::string> columns = {"grammar",    "engine", "tokenizer",
                                       "vocabulary", "steps",  "failures"};
@@ -42,8 +43,8 @@ int run_vocab_scaling(const StudyOptions& options) {
     plot_rows[t].push_back(std::to_string(vocabulary_size));
     for (std::size_t g = 0; g < corpora.size(); ++g) {
       const std::vector<EncodedText> texts = encode_corpus(corpora[g], *tokenizer);
-      const ForcingSetup setup{grammars[g], &tokenizer->vocabulary, tokenizer->eos, nullptr,
-                               forcing.max_steps};
+      const ForcingSetup setup{grammars[g], &tokenizer->vocabulary, tokenizer->eos,
+                               nullptr,     forcing.max_steps,      options.mask_into_buffer};
       for (const std::string& engine_name : engines) {
         progress(study, fmt::format("{} / {} ({} tokens) / {}", corpora[g].name, tokenizer->name,
                                     vocabulary_size, engine_name));
