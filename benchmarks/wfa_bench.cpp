@@ -2,6 +2,7 @@
 //   BM_WfaGetMask/<grammar>   one fill_mask (dense mask included) per step of a teacher-forced
 //                             real program (json, java, sql, go), the steps taken round robin
 //                             (after the first round the dense-mask cache answers most steps)
+//   BM_WfaGetMaskView/<g>     the same through mask_view: a cached step hands out the cached mask
 //   BM_WfaGetMaskUncached/<g> the same with the cache off: every step unites its weights
 //   BM_WfaArtifactLoad/json   reading a compiled artifact back (checks and token sets included)
 //   BM_WfaCompile/json        grammar x vocabulary -> Terminal DWA and Parser DWA
@@ -76,7 +77,8 @@ std::optional<Workload> workload(const std::string& language) {
   return w;
 }
 
-void get_mask(benchmark::State& state, const std::string& language, std::size_t cache_slots) {
+void get_mask(benchmark::State& state, const std::string& language, std::size_t cache_slots,
+              bool view = false) {
   const std::optional<Workload> w = workload(language);
   if (!w) {
     state.SkipWithError("real-data folder absent");
@@ -86,8 +88,12 @@ void get_mask(benchmark::State& state, const std::string& language, std::size_t 
   DenseMask mask(static_cast<std::uint32_t>(w->vocabulary->size()));
   std::size_t step = 0;
   for (auto _ : state) {
-    engine.fill_mask(w->steps[step], mask.words());
-    benchmark::DoNotOptimize(mask.words().data());
+    if (view) {
+      benchmark::DoNotOptimize(engine.mask_view(w->steps[step], mask.words()).data());
+    } else {
+      engine.fill_mask(w->steps[step], mask.words());
+      benchmark::DoNotOptimize(mask.words().data());
+    }
     if (++step == w->steps.size()) step = 0;
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
@@ -97,6 +103,10 @@ void get_mask(benchmark::State& state, const std::string& language, std::size_t 
 void BM_WfaGetMask(benchmark::State& state, const std::string& language) {
   get_mask(state, language, wfa::WfaEngine::kDefaultDenseCacheSlots);
 }
+// mask_view: a step answered by the dense-mask cache hands out the cached mask, no copy.
+void BM_WfaGetMaskView(benchmark::State& state, const std::string& language) {
+  get_mask(state, language, wfa::WfaEngine::kDefaultDenseCacheSlots, true);
+}
 // Every step unites its weights into the dense mask: the cost of a result not seen before.
 void BM_WfaGetMaskUncached(benchmark::State& state, const std::string& language) {
   get_mask(state, language, 0);
@@ -105,6 +115,10 @@ BENCHMARK_CAPTURE(BM_WfaGetMask, json, std::string("json"))->Unit(benchmark::kMi
 BENCHMARK_CAPTURE(BM_WfaGetMask, java, std::string("java"))->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_WfaGetMask, sql, std::string("sql"))->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_WfaGetMask, go, std::string("go"))->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_WfaGetMaskView, json, std::string("json"))->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_WfaGetMaskView, java, std::string("java"))->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_WfaGetMaskView, sql, std::string("sql"))->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_WfaGetMaskView, go, std::string("go"))->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_WfaGetMaskUncached, json, std::string("json"))->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_WfaGetMaskUncached, java, std::string("java"))->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_WfaGetMaskUncached, sql, std::string("sql"))->Unit(benchmark::kMicrosecond);
