@@ -1,11 +1,14 @@
-// DenseMaskCache against a model of its contract: after any sequence of inserts, find() returns
-// the mask of exactly the keys among the last `slots` inserted (round robin), and nothing for
-// keys evicted or never inserted. Many keys share hash buckets so that the index's deletions
-// (backward shift) run over long probe chains.
+// DenseMaskCache against a model of its contract: after any sequence of inserts (half of them as
+// claim() and a write into the claimed slot), find() returns the mask of exactly the keys among
+// the last `slots` inserted (round robin), and nothing for keys evicted or never inserted. Many
+// keys share hash buckets so that the index's deletions (backward shift) run over long probe
+// chains.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <deque>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "wfa/dense_mask_cache.h"
@@ -49,7 +52,14 @@ TEST_CASE("dense mask cache keeps exactly the last `slots` results") {
       }
       if (in_model) continue;
       REQUIRE(found == nullptr);  // evicted or never inserted
-      cache.insert(key, mask_for(serial, kWords));
+      const std::vector<std::uint32_t> mask = mask_for(serial, kWords);
+      if (serial % 2 == 0) {
+        cache.insert(key, mask);
+      } else {  // claim a slot and write the union into it, as mask_view does
+        const std::span<std::uint32_t> slot = cache.claim(key);
+        REQUIRE(slot.size() == kWords);
+        std::copy(mask.begin(), mask.end(), slot.begin());
+      }
       live.push_back({key, serial});
       if (live.size() > slots) {
         evicted.push_back(live.front().key);
@@ -69,10 +79,13 @@ TEST_CASE("dense mask cache refuses unions of too many weights and a zero-slot c
   const std::vector<std::uint32_t> mask = {1, 2};
   cache.insert(long_key, mask);
   CHECK(cache.find(long_key) == nullptr);
+  CHECK(cache.claim(long_key).empty());
+  CHECK(cache.find(long_key) == nullptr);
   DenseMaskCache off(0, 2);
   const std::vector<TokenSetId> key = {TokenSetId{3}};
   off.insert(key, mask);
   CHECK(off.find(key) == nullptr);
+  CHECK(off.claim(key).empty());
 }
 
 }  // namespace

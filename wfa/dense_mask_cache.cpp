@@ -57,7 +57,12 @@ void DenseMaskCache::erase_from_index(std::size_t slot) {
 
 void DenseMaskCache::insert(std::span<const TokenSetId> weights,
                             std::span<const std::uint32_t> mask) {
-  if (weights.size() > kMaxWeights || entries_.empty()) return;
+  const std::span<std::uint32_t> slot = claim(weights);
+  if (!slot.empty()) std::memcpy(slot.data(), mask.data(), words_ * sizeof(std::uint32_t));
+}
+
+std::span<std::uint32_t> DenseMaskCache::claim(std::span<const TokenSetId> weights) {
+  if (weights.size() > kMaxWeights || entries_.empty()) return {};
   const std::size_t slot = next_slot_;
   next_slot_ = (next_slot_ + 1) % entries_.size();
   Entry& entry = entries_[slot];
@@ -65,10 +70,10 @@ void DenseMaskCache::insert(std::span<const TokenSetId> weights,
   entry.hash = hash_of(weights);
   entry.count = static_cast<std::uint32_t>(weights.size());
   std::copy(weights.begin(), weights.end(), entry.weights.begin());
-  std::memcpy(masks_.data() + slot * words_, mask.data(), words_ * sizeof(std::uint32_t));
   std::size_t i = lookup(entry.hash);
   while (index_[i] >= 0) i = (i + 1) & (index_.size() - 1);
   index_[i] = static_cast<std::int32_t>(slot);
+  return {masks_.data() + slot * words_, words_};
 }
 
 }  // namespace glrmask::wfa

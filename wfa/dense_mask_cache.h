@@ -2,7 +2,8 @@
 // collected; a decoding run meets the same few unions again and again (inside an identifier,
 // after a comma, ...), and OR-ing several 16 KiB dense sets costs more than the walk itself. The
 // cache keys a result by its sorted weight ids and stores its dense words in slots allocated up
-// front, so a hit is one copy and nothing is ever allocated on the decoding path. Replacement is
+// front, so a hit is one copy (none through mask_view) and nothing is ever allocated on the
+// decoding path. Replacement is
 // round robin: the working set of a grammar is small, and a miss only costs the ORs.
 #pragma once
 
@@ -26,6 +27,10 @@ class DenseMaskCache {
   const std::uint32_t* find(std::span<const TokenSetId> weights) const;
   // Stores a copy of `mask` as the union of `weights` (at most kMaxWeights of them).
   void insert(std::span<const TokenSetId> weights, std::span<const std::uint32_t> mask);
+  // Makes the oldest slot the entry of `weights` and returns its words for the caller to write
+  // the union into before the next find(), so a result is written once instead of written and
+  // copied; an empty span when the union is not cached (too many weights, no slots).
+  std::span<std::uint32_t> claim(std::span<const TokenSetId> weights);
 
   std::size_t hits() const { return hits_; }
 

@@ -31,18 +31,19 @@ WfaEngine::WfaEngine(std::shared_ptr<const CompiledMask> compiled, const Vocabul
 }
 
 void WfaEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> words) {
-  if (const std::uint32_t* cached = compute(session, words))
+  if (const std::uint32_t* cached = compute(session, words, false))
     std::copy(cached, cached + words.size(), words.begin());
 }
 
 std::span<const std::uint32_t> WfaEngine::mask_view(const glr::Session& session,
                                                     std::span<std::uint32_t> scratch) {
-  if (const std::uint32_t* cached = compute(session, scratch)) return {cached, scratch.size()};
+  if (const std::uint32_t* cached = compute(session, scratch, true))
+    return {cached, scratch.size()};
   return scratch;
 }
 
-const std::uint32_t* WfaEngine::compute(const glr::Session& session,
-                                        std::span<std::uint32_t> words) {
+const std::uint32_t* WfaEngine::compute(const glr::Session& session, std::span<std::uint32_t> words,
+                                        bool into_cache) {
   const std::uint32_t universe = pool_.universe_size();
   if (words.size() != dense_word_count(universe)) {
     throw Error(fmt::format("wfa mask: {} words given, the vocabulary ({} ids) needs {}",
@@ -91,7 +92,7 @@ const std::uint32_t* WfaEngine::compute(const glr::Session& session,
     }
     if (cacheable) entry_cache_.insert(configuration, {resolved.data(), entries.size()});
   }
-  return emit(words);
+  return emit(words, into_cache);
 }
 
 void WfaEngine::walk_entry(const glr::Session& session, DwaStateId start,
@@ -108,7 +109,7 @@ void WfaEngine::walk_entry(const glr::Session& session, DwaStateId start,
   walk(start, heads);
 }
 
-const std::uint32_t* WfaEngine::emit(std::span<std::uint32_t> words) {
+const std::uint32_t* WfaEngine::emit(std::span<std::uint32_t> words, bool into_cache) {
   std::sort(collected_.begin(), collected_.end());
   collected_.erase(std::unique(collected_.begin(), collected_.end()), collected_.end());
   counters_[kWeights].value = static_cast<double>(collected_.size());
@@ -124,9 +125,13 @@ const std::uint32_t* WfaEngine::emit(std::span<std::uint32_t> words) {
   // weights overlap instead of queuing up behind each OR (lib/dense_sources.h).
   for (const TokenSetId weight : collected_) weight_sources_.prefetch_records(weight);
   for (const TokenSetId weight : collected_) weight_sources_.prefetch_data(weight);
-  write_dense_segments(weight_sources_.segments(collected_.front()), words);
+  const std::span<std::uint32_t> slot =
+      into_cache ? cache_.claim(collected_) : std::span<std::uint32_t>{};
+  const std::span<std::uint32_t> target = slot.empty() ? words : slot;
+  write_dense_segments(weight_sources_.segments(collected_.front()), target);
   for (std::size_t i = 1; i < collected_.size(); ++i)
-    or_dense_segments(weight_sources_.segments(collected_[i]), words);
+    or_dense_segments(weight_sources_.segments(collected_[i]), target);
+  if (!slot.empty()) return slot.data();
   cache_.insert(collected_, words);
   return nullptr;
 }

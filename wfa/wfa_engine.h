@@ -80,10 +80,12 @@ class WfaEngine final : public MaskEngine {
   // Collects the weights of the transitions taken from `start` on the heads' stacks.
   void walk(DwaStateId start, std::span<const glr::GssNodeRef> heads);
   // The mask of `session`: the cached dense mask when the step's weights recur (`words` is then
-  // left as it was), otherwise nullptr after writing the mask into `words`.
-  const std::uint32_t* compute(const glr::Session& session, std::span<std::uint32_t> words);
+  // left as it was), otherwise nullptr after writing the mask into `words`. With `into_cache`
+  // a new union is written once, into the cache slot it claims, and that slot is returned.
+  const std::uint32_t* compute(const glr::Session& session, std::span<std::uint32_t> words,
+                               bool into_cache);
   // The same for the collected weights.
-  const std::uint32_t* emit(std::span<std::uint32_t> words);
+  const std::uint32_t* emit(std::span<std::uint32_t> words, bool into_cache);
 
   std::shared_ptr<const CompiledMask> compiled_;
   const TokenSetPool& pool_;
