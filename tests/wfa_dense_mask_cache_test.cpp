@@ -1,14 +1,14 @@
-// DenseMaskCache against a model of its contract: after any sequence of inserts (half of them as
-// claim() and a write into the claimed slot), find() returns the mask of exactly the keys among
-// the last `slots` inserted (round robin), and nothing for keys evicted or never inserted. Many
-// keys share hash buckets so that the index's deletions (backward shift) run over long probe
+// DenseMaskCache against a model of its contract: after any sequence of finds and inserts (half
+// of the inserts as claim() and a write into the claimed slot), find() returns the mask of exactly
+// the keys a CLOCK over `slots` slots still holds, and nothing for keys evicted or never inserted.
+// Many keys share hash buckets so that the index's deletions (backward shift) run over long probe
 // chains.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
-#include <deque>
 #include <random>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "wfa/dense_mask_cache.h"
@@ -23,34 +23,71 @@ std::vector<std::uint32_t> mask_for(std::size_t serial, std::size_t words) {
   return mask;
 }
 
-TEST_CASE("dense mask cache keeps exactly the last `slots` results") {
+// The replacement policy, written the plain way: slots in a ring, a hand, a mark per slot.
+class ClockModel {
+ public:
+  struct Slot {
+    std::vector<TokenSetId> key;  // empty = vacant
+    std::size_t serial = 0;
+    bool referenced = false;
+  };
+  explicit ClockModel(std::size_t slots) : slots_(slots) {}
+
+  const Slot* find(const std::vector<TokenSetId>& key) {
+    for (Slot& slot : slots_) {
+      if (slot.key != key) continue;
+      slot.referenced = true;
+      return &slot;
+    }
+    return nullptr;
+  }
+  // The key it evicted, or an empty key.
+  std::vector<TokenSetId> insert(const std::vector<TokenSetId>& key, std::size_t serial) {
+    while (slots_[hand_].referenced) {
+      slots_[hand_].referenced = false;
+      hand_ = (hand_ + 1) % slots_.size();
+    }
+    std::vector<TokenSetId> evicted = std::move(slots_[hand_].key);
+    slots_[hand_] = {key, serial, false};
+    hand_ = (hand_ + 1) % slots_.size();
+    return evicted;
+  }
+  const std::vector<Slot>& slots() const { return slots_; }
+
+ private:
+  std::vector<Slot> slots_;
+  std::size_t hand_ = 0;
+};
+
+TEST_CASE("dense mask cache keeps exactly what a CLOCK over its slots keeps") {
   for (const std::size_t slots : {1u, 7u, 64u}) {
     constexpr std::size_t kWords = 5;
     DenseMaskCache cache(slots, kWords);
+    ClockModel model(slots);
     std::mt19937 rng(static_cast<unsigned>(slots));
-    struct Inserted {
-      std::vector<TokenSetId> key;
-      std::size_t serial;
-    };
-    std::deque<Inserted> live;  // the model: the last `slots` distinct inserts
-    std::vector<std::vector<TokenSetId>> evicted;
-    for (std::size_t serial = 0; serial < 4000; ++serial) {
-      // Keys over few ids: recurring keys, the case the cache is for.
-      std::vector<TokenSetId> key;
+    // Recurring keys, the case the cache is for, some far more often than others; every length
+    // up to the limit.
+    std::vector<std::vector<TokenSetId>> population(4 * slots + 16);
+    for (std::vector<TokenSetId>& key : population) {
       const std::size_t length = 1 + rng() % DenseMaskCache::kMaxWeights;
-      for (std::uint32_t id = 2; key.size() < length && id < 40; ++id)
+      for (std::uint32_t id = 2; key.size() < length; ++id)
         if (rng() % 3 == 0) key.push_back(TokenSetId{id});
-      if (key.empty()) key.push_back(TokenSetId{2});
+    }
+    std::geometric_distribution<std::size_t> geometric(2.0 /
+                                                       static_cast<double>(population.size()));
+    const auto skewed = [&](std::mt19937& r) { return geometric(r) % population.size(); };
+    std::size_t evictions = 0;
+    std::size_t hits = 0;
+    for (std::size_t serial = 0; serial < 4000; ++serial) {
+      const std::vector<TokenSetId>& key = population[skewed(rng)];
       const std::uint32_t* found = cache.find(key);
-      bool in_model = false;
-      for (const Inserted& entry : live) {
-        if (entry.key != key) continue;
-        in_model = true;
+      if (const ClockModel::Slot* held = model.find(key)) {
+        ++hits;
         REQUIRE(found != nullptr);
-        const std::vector<std::uint32_t> expected = mask_for(entry.serial, kWords);
+        const std::vector<std::uint32_t> expected = mask_for(held->serial, kWords);
         REQUIRE(std::equal(expected.begin(), expected.end(), found));
+        continue;
       }
-      if (in_model) continue;
       REQUIRE(found == nullptr);  // evicted or never inserted
       const std::vector<std::uint32_t> mask = mask_for(serial, kWords);
       if (serial % 2 == 0) {
@@ -60,14 +97,31 @@ TEST_CASE("dense mask cache keeps exactly the last `slots` results") {
         REQUIRE(slot.size() == kWords);
         std::copy(mask.begin(), mask.end(), slot.begin());
       }
-      live.push_back({key, serial});
-      if (live.size() > slots) {
-        evicted.push_back(live.front().key);
-        live.pop_front();
-      }
+      if (!model.insert(key, serial).empty()) ++evictions;
     }
-    REQUIRE(evicted.size() > 100);
-    for (const Inserted& entry : live) REQUIRE(cache.find(entry.key) != nullptr);
+    REQUIRE(evictions > 100);
+    REQUIRE(hits > 100);
+    CHECK(cache.hits() == hits);
+    // Checked last: find() marks the slots it hits.
+    for (const ClockModel::Slot& slot : model.slots())
+      if (!slot.key.empty()) REQUIRE(cache.find(slot.key) != nullptr);
+  }
+}
+
+TEST_CASE("dense mask cache keeps a union found every step while one-off unions pass through") {
+  // Round robin would evict it every `slots` inserts; CLOCK spares a slot found since the hand
+  // last passed it.
+  constexpr std::size_t kSlots = 4;
+  DenseMaskCache cache(kSlots, 1);
+  const std::vector<TokenSetId> recurring = {TokenSetId{2}, TokenSetId{3}};
+  cache.insert(recurring, std::vector<std::uint32_t>{7});
+  for (std::uint32_t id = 10; id < 10 + 25 * kSlots; ++id) {
+    const std::uint32_t* found = cache.find(recurring);
+    REQUIRE(found != nullptr);
+    REQUIRE(*found == 7);
+    const std::vector<TokenSetId> one_off = {TokenSetId{id}};
+    REQUIRE(cache.find(one_off) == nullptr);
+    cache.insert(one_off, std::vector<std::uint32_t>{id});
   }
 }
 

@@ -33,6 +33,7 @@ const std::uint32_t* DenseMaskCache::find(std::span<const TokenSetId> weights) c
     if (entry.hash == hash && entry.count == weights.size() &&
         std::equal(weights.begin(), weights.end(), entry.weights.begin())) {
       ++hits_;
+      entry.referenced = true;
       return masks_.data() + static_cast<std::size_t>(slot) * words_;
     }
   }
@@ -63,8 +64,13 @@ void DenseMaskCache::insert(std::span<const TokenSetId> weights,
 
 std::span<std::uint32_t> DenseMaskCache::claim(std::span<const TokenSetId> weights) {
   if (weights.size() > kMaxWeights || entries_.empty()) return {};
-  const std::size_t slot = next_slot_;
-  next_slot_ = (next_slot_ + 1) % entries_.size();
+  // Terminates within one turn: the hand unmarks every slot it skips.
+  while (entries_[hand_].referenced) {
+    entries_[hand_].referenced = false;
+    hand_ = (hand_ + 1) % entries_.size();
+  }
+  const std::size_t slot = hand_;
+  hand_ = (hand_ + 1) % entries_.size();
   Entry& entry = entries_[slot];
   if (entry.count != 0) erase_from_index(slot);
   entry.hash = hash_of(weights);
