@@ -81,12 +81,14 @@ int run_compile(const CommandArgs& argv) {
   fmt::print("memo entries         {} feeds, {} expansions\n", p.feed_memo_entries,
              p.expand_memo_entries);
   fmt::print("token sets           {} distinct\n", c.distinct_token_sets);
+  fmt::print("mask classes         {} (tokens no weight separates; a union's cache identity)\n",
+             c.mask_classes);
   fmt::print("automaton bytes      {}\n", compiled->parser_dwa().size_in_bytes());
   fmt::print(
       "time                 grammar {:.3f} s, vocabulary {:.3f} s, terminal DWA {:.3f} s, "
-      "parser DWA {:.3f} s, total {:.3f} s\n",
+      "parser DWA {:.3f} s, mask classes {:.3f} s, total {:.3f} s\n",
       seconds(started, grammar_done), seconds(grammar_done, vocabulary_done),
-      c.terminal_dwa_seconds, c.parser_dwa_seconds,
+      c.terminal_dwa_seconds, c.parser_dwa_seconds, c.weight_classes_seconds,
       seconds(started, std::chrono::steady_clock::now()));
   fmt::print("peak memory          {:.1f} MiB\n", mib(c.peak_memory_bytes));
   if (const auto output = args.value("output")) {

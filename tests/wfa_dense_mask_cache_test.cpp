@@ -144,3 +144,52 @@ TEST_CASE("dense mask cache refuses unions of too many weights and a zero-slot c
 
 }  // namespace
 }  // namespace glrmask::wfa
+
+namespace glrmask::wfa {
+namespace {
+
+TEST_CASE("dense mask cache finds a union by its class row, then by the other weights too") {
+  constexpr std::size_t kSlots = 4;
+  DenseMaskCache cache(kSlots, 1, 1);
+  const std::vector<TokenSetId> owner = {TokenSetId{2}, TokenSetId{3}};
+  const std::vector<TokenSetId> other = {TokenSetId{5}};
+  const std::vector<std::uint64_t> row = {0b1011};
+  const std::span<std::uint32_t> slot = cache.claim(owner, row);
+  REQUIRE(slot.size() == 1);
+  slot[0] = 7;
+  CHECK(cache.find(other) == nullptr);
+  const std::uint32_t* by_row = cache.find_row(row, other);
+  REQUIRE(by_row != nullptr);
+  CHECK(*by_row == 7);
+  const std::uint32_t* by_alias = cache.find(other);  // filed by find_row
+  REQUIRE(by_alias != nullptr);
+  CHECK(*by_alias == 7);
+  CHECK(cache.find_row(std::vector<std::uint64_t>{0b1001}, other) == nullptr);
+
+  // A union of more weights than kMaxWeights is kept under its row alone.
+  std::vector<TokenSetId> many;
+  for (std::uint32_t id = 100; many.size() <= DenseMaskCache::kMaxWeights; ++id)
+    many.push_back(TokenSetId{id});
+  const std::vector<std::uint64_t> many_row = {0b0100};
+  const std::span<std::uint32_t> many_slot = cache.claim(many, many_row);
+  REQUIRE(many_slot.size() == 1);
+  many_slot[0] = 9;
+  CHECK(cache.find(many) == nullptr);
+  REQUIRE(cache.find_row(many_row, many) != nullptr);
+  CHECK(*cache.find_row(many_row, many) == 9);
+
+  // Once the slot is claimed again, neither its row nor its alias finds the old mask.
+  for (std::uint32_t id = 10; id < 10 + 3 * kSlots; ++id) {
+    const std::vector<TokenSetId> one_off = {TokenSetId{id}};
+    const std::vector<std::uint64_t> one_off_row = {std::uint64_t{1} << (id % 64)};
+    REQUIRE(cache.find_row(one_off_row, one_off) == nullptr);
+    cache.claim(one_off, one_off_row)[0] = id;
+  }
+  CHECK(cache.find(owner) == nullptr);
+  CHECK(cache.find(other) == nullptr);
+  CHECK(cache.find_row(row, other) == nullptr);
+  CHECK(cache.find_row(many_row, many) == nullptr);
+}
+
+}  // namespace
+}  // namespace glrmask::wfa

@@ -47,6 +47,8 @@ void require_same_automata(const wfa::CompiledMask& loaded, const wfa::CompiledM
   const wfa::ParserDwa& a = loaded.parser_dwa();
   const wfa::ParserDwa& b = compiled.parser_dwa();
   REQUIRE(a.num_states() == b.num_states());
+  REQUIRE(loaded.weight_classes().num_classes() == compiled.weight_classes().num_classes());
+  REQUIRE(compiled.weight_classes().num_classes() > 1);
   REQUIRE(a.num_forks() == b.num_forks());
   for (lexer::ForkId fork = 0; fork < b.num_forks(); ++fork)
     REQUIRE(a.start_state(fork) == b.start_state(fork));
@@ -60,6 +62,12 @@ void require_same_automata(const wfa::CompiledMask& loaded, const wfa::CompiledM
       REQUIRE(ta[i].target == tb[i].target);
       REQUIRE(loaded.pool().get(ta[i].weight) == compiled.pool().get(tb[i].weight));
       weights += tb[i].weight.is_empty() ? 0 : 1;
+      if (tb[i].weight.is_empty()) continue;
+      const std::uint64_t* row_a = loaded.weight_classes().row(ta[i].weight);
+      const std::uint64_t* row_b = compiled.weight_classes().row(tb[i].weight);
+      REQUIRE(row_a != nullptr);
+      REQUIRE(row_b != nullptr);
+      REQUIRE(std::equal(row_a, row_a + compiled.weight_classes().row_words(), row_b));
     }
   }
   CHECK(weights > 0);
@@ -262,6 +270,25 @@ TEST_CASE("artifact: a damaged token set behind a valid checksum is refused, not
   });
   CHECK_THROWS_WITH(load(),
                     Catch::Contains("is malformed") && Catch::Contains("CRoaring does not accept"));
+  // A weight's class row emptied (the last section before the statistics; the checksum resealed):
+  // the dense-mask cache would take that weight's unions for other ones.
+  {
+    const std::size_t tag = good.rfind("WCWS");
+    REQUIRE(tag != std::string::npos);
+    std::uint64_t ids = 0;
+    std::memcpy(&ids, good.data() + tag + 8, sizeof ids);
+    REQUIRE(ids > 0);
+    const std::size_t first_word = tag + 8 + 8 + 4 * ids + 8;
+    const std::size_t row_bytes = 8 * compiled->weight_classes().row_words();
+    std::string bytes = good;
+    std::fill(bytes.begin() + static_cast<std::ptrdiff_t>(first_word),
+              bytes.begin() + static_cast<std::ptrdiff_t>(first_word + row_bytes), '\0');
+    reseal(bytes);
+    write_bytes(path, bytes);
+    CHECK_THROWS_WITH(load(), Catch::Contains(path.string()) &&
+                                  Catch::Contains("the class row of token set") &&
+                                  Catch::Contains("is malformed"));
+  }
   // The untouched file still loads.
   write_bytes(path, good);
   CHECK(load()->parser_dwa().num_states() == compiled->parser_dwa().num_states());

@@ -13,6 +13,7 @@
 #include "lib/process_memory.h"
 #include "wfa/parser_dwa_builder.h"
 #include "wfa/post_lexer_refusal.h"
+#include "wfa/token_classes.h"
 
 namespace glrmask::wfa {
 
@@ -46,6 +47,12 @@ std::shared_ptr<const CompiledMask> CompiledMask::compile(
   }
   result->index_weights();
   const auto parsed = std::chrono::steady_clock::now();
+  const TokenPartition classes = mask_classes(*result);
+  result->weight_classes_ =
+      WeightClassRows(result->pool_, mask_weights(result->parser_dwa_), classes);
+  result->stats_.mask_classes = static_cast<std::uint32_t>(classes.num_classes());
+  result->stats_.weight_classes_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - parsed).count();
   result->stats_.terminal_dwa_seconds = std::chrono::duration<double>(lexed - started).count();
   result->stats_.parser_dwa_seconds = std::chrono::duration<double>(parsed - lexed).count();
   result->stats_.peak_memory_bytes = peak_memory_bytes();

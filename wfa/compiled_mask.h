@@ -14,12 +14,15 @@
 #include "lib/vocabulary.h"
 #include "wfa/parser_dwa.h"
 #include "wfa/parser_dwa_builder.h"
+#include "wfa/weight_class_rows.h"
 
 namespace glrmask::wfa {
 
 struct CompileStats {
   double terminal_dwa_seconds = 0;
   double parser_dwa_seconds = 0;
+  double weight_classes_seconds = 0;  // mask classes and the weights' class rows
+  std::uint32_t mask_classes = 0;
   std::size_t peak_memory_bytes = 0;  // of the whole process, after the compilation
   std::size_t distinct_token_sets = 0;
 };
@@ -39,6 +42,9 @@ class CompiledMask {
   const ParserDwa& parser_dwa() const { return parser_dwa_; }
   // The export records of every transition weight (lib/dense_sources.h), for get_mask's unions.
   const DenseSources& weight_sources() const { return weight_sources_; }
+  // Every transition weight as a row over the mask classes (weight_class_rows.h): the identity
+  // of a union, for the dense-mask cache.
+  const WeightClassRows& weight_classes() const { return weight_classes_; }
   const CompileStats& stats() const { return stats_; }
 
  private:
@@ -56,6 +62,7 @@ class CompiledMask {
   lexer::TerminalDwa terminal_dwa_;
   ParserDwa parser_dwa_;
   DenseSources weight_sources_;
+  WeightClassRows weight_classes_;
   CompileStats stats_;
 };
 

@@ -6,8 +6,41 @@
 
 namespace glrmask::wfa {
 
-DenseMaskCache::DenseMaskCache(std::size_t slots, std::size_t words)
-    : words_(words), entries_(slots), masks_(slots * words), index_(std::bit_ceil(slots * 2), -1) {}
+DenseMaskCache::SlotIndex::SlotIndex(std::size_t slots)
+    : cells_(slots == 0 ? 0 : std::bit_ceil(slots * 2), -1),
+      mask_(cells_.empty() ? 0 : cells_.size() - 1) {}
+
+void DenseMaskCache::SlotIndex::add(std::uint64_t hash, std::int32_t slot) {
+  std::size_t i = home(hash);
+  while (cells_[i] >= 0) i = next(i);
+  cells_[i] = slot;
+}
+
+template <class HashOfSlot>
+void DenseMaskCache::SlotIndex::remove(std::uint64_t hash, std::int32_t slot,
+                                       HashOfSlot hash_of_slot) {
+  std::size_t hole = home(hash);
+  while (cells_[hole] != slot) hole = next(hole);
+  for (std::size_t i = next(hole); cells_[i] >= 0; i = next(i)) {
+    const std::size_t home_of_i = home(hash_of_slot(cells_[i]));
+    // `i` may move to `hole` unless its home lies cyclically in (hole, i].
+    const bool home_after_hole = ((home_of_i - hole - 1) & mask_) < ((i - hole) & mask_);
+    if (home_after_hole) continue;
+    cells_[hole] = cells_[i];
+    hole = i;
+  }
+  cells_[hole] = -1;
+}
+
+DenseMaskCache::DenseMaskCache(std::size_t slots, std::size_t words, std::size_t row_words)
+    : words_(words),
+      row_words_(row_words),
+      entries_(slots),
+      masks_(slots * words),
+      rows_(slots * row_words),
+      aliases_(row_words == 0 || slots == 0 ? 0 : std::bit_ceil(slots) * kAliasWays),
+      by_weights_(slots),
+      by_row_(row_words == 0 ? 0 : slots) {}
 
 std::uint64_t DenseMaskCache::hash_of(std::span<const TokenSetId> weights) {
   std::uint64_t h = weights.size();
@@ -19,41 +52,86 @@ std::uint64_t DenseMaskCache::hash_of(std::span<const TokenSetId> weights) {
   return h;
 }
 
-std::size_t DenseMaskCache::lookup(std::uint64_t hash) const {
-  return static_cast<std::size_t>(hash >> 17) & (index_.size() - 1);
+std::uint64_t DenseMaskCache::hash_of(std::span<const std::uint64_t> row) {
+  std::uint64_t h = 0x243f6a8885a308d3ULL;
+  for (const std::uint64_t word : row) {
+    h ^= word;
+    h *= 0x9e3779b97f4a7c15ULL;
+    h ^= h >> 29;
+  }
+  return h;
+}
+
+const std::uint32_t* DenseMaskCache::hit(std::size_t slot) const {
+  ++hits_;
+  entries_[slot].referenced = true;
+  return masks_.data() + slot * words_;
 }
 
 const std::uint32_t* DenseMaskCache::find(std::span<const TokenSetId> weights) const {
-  if (weights.size() > kMaxWeights) return nullptr;
+  if (weights.size() > kMaxWeights || by_weights_.empty() || weights.empty()) return nullptr;
   const std::uint64_t hash = hash_of(weights);
-  for (std::size_t i = lookup(hash);; i = (i + 1) & (index_.size() - 1)) {
-    const std::int32_t slot = index_[i];
-    if (slot < 0) return nullptr;
+  for (std::size_t i = by_weights_.home(hash);; i = by_weights_.next(i)) {
+    const std::int32_t slot = by_weights_.at(i);
+    if (slot < 0) break;
     const Entry& entry = entries_[static_cast<std::size_t>(slot)];
     if (entry.hash == hash && entry.count == weights.size() &&
-        std::equal(weights.begin(), weights.end(), entry.weights.begin())) {
-      ++hits_;
-      entry.referenced = true;
-      return masks_.data() + static_cast<std::size_t>(slot) * words_;
-    }
+        std::equal(weights.begin(), weights.end(), entry.weights.begin()))
+      return hit(static_cast<std::size_t>(slot));
   }
+  return find_alias(hash, weights);
 }
 
-// Linear probing with backward-shift deletion: later members of the probe run move up into the
-// hole when their home position allows it, so no tombstones accumulate and find() stays short.
-void DenseMaskCache::erase_from_index(std::size_t slot) {
-  const std::size_t mask = index_.size() - 1;
-  std::size_t hole = lookup(entries_[slot].hash);
-  while (index_[hole] != static_cast<std::int32_t>(slot)) hole = (hole + 1) & mask;
-  for (std::size_t next = (hole + 1) & mask; index_[next] >= 0; next = (next + 1) & mask) {
-    const std::size_t home = lookup(entries_[static_cast<std::size_t>(index_[next])].hash);
-    // `next` may move to `hole` unless its home lies cyclically in (hole, next].
-    const bool home_after_hole = ((home - hole - 1) & mask) < ((next - hole) & mask);
-    if (home_after_hole) continue;
-    index_[hole] = index_[next];
-    hole = next;
+const std::uint32_t* DenseMaskCache::find_alias(std::uint64_t hash,
+                                                std::span<const TokenSetId> weights) const {
+  if (aliases_.empty()) return nullptr;
+  const std::size_t bucket = (hash >> 11) & (aliases_.size() / kAliasWays - 1);
+  for (std::size_t way = 0; way < kAliasWays; ++way) {
+    const Alias& alias = aliases_[bucket * kAliasWays + way];
+    if (alias.hash == hash && alias.count == weights.size() && alias_is_live(alias) &&
+        std::equal(weights.begin(), weights.end(), alias.weights.begin()))
+      return hit(alias.slot);
   }
-  index_[hole] = -1;
+  return nullptr;
+}
+
+void DenseMaskCache::add_alias(std::uint64_t hash, std::span<const TokenSetId> weights,
+                               std::size_t slot) {
+  if (aliases_.empty() || weights.empty() || weights.size() > kMaxWeights) return;
+  const std::size_t bucket = (hash >> 11) & (aliases_.size() / kAliasWays - 1);
+  Alias* const ways = aliases_.data() + bucket * kAliasWays;
+  // A void way if there is one, else the first; the others move down one, so the bucket stays
+  // ordered newest first and the oldest alias is the one dropped.
+  std::size_t victim = kAliasWays - 1;
+  for (std::size_t way = 0; way < kAliasWays; ++way)
+    if (!alias_is_live(ways[way])) {
+      victim = way;
+      break;
+    }
+  for (std::size_t way = victim; way > 0; --way) ways[way] = ways[way - 1];
+  Alias& alias = ways[0];
+  alias.hash = hash;
+  alias.count = static_cast<std::uint32_t>(weights.size());
+  alias.slot = static_cast<std::uint32_t>(slot);
+  alias.generation = entries_[slot].generation;
+  std::copy(weights.begin(), weights.end(), alias.weights.begin());
+}
+
+const std::uint32_t* DenseMaskCache::find_row(std::span<const std::uint64_t> row,
+                                              std::span<const TokenSetId> weights) {
+  if (row.size() != row_words_ || by_row_.empty()) return nullptr;
+  const std::uint64_t hash = hash_of(row);
+  for (std::size_t i = by_row_.home(hash);; i = by_row_.next(i)) {
+    const std::int32_t slot = by_row_.at(i);
+    if (slot < 0) return nullptr;
+    const std::size_t s = static_cast<std::size_t>(slot);
+    if (entries_[s].row_hash == hash &&
+        std::equal(row.begin(), row.end(),
+                   rows_.begin() + static_cast<std::ptrdiff_t>(s * row_words_))) {
+      add_alias(hash_of(weights), weights, s);
+      return hit(s);
+    }
+  }
 }
 
 void DenseMaskCache::insert(std::span<const TokenSetId> weights,
@@ -62,8 +140,11 @@ void DenseMaskCache::insert(std::span<const TokenSetId> weights,
   if (!slot.empty()) std::memcpy(slot.data(), mask.data(), words_ * sizeof(std::uint32_t));
 }
 
-std::span<std::uint32_t> DenseMaskCache::claim(std::span<const TokenSetId> weights) {
-  if (weights.size() > kMaxWeights || entries_.empty()) return {};
+std::span<std::uint32_t> DenseMaskCache::claim(std::span<const TokenSetId> weights,
+                                               std::span<const std::uint64_t> row) {
+  const bool by_weights = !weights.empty() && weights.size() <= kMaxWeights;
+  const bool by_row = row.size() == row_words_ && !by_row_.empty();
+  if (entries_.empty() || (!by_weights && !by_row)) return {};
   // Terminates within one turn: the hand unmarks every slot it skips.
   while (entries_[hand_].referenced) {
     entries_[hand_].referenced = false;
@@ -72,13 +153,29 @@ std::span<std::uint32_t> DenseMaskCache::claim(std::span<const TokenSetId> weigh
   const std::size_t slot = hand_;
   hand_ = (hand_ + 1) % entries_.size();
   Entry& entry = entries_[slot];
-  if (entry.count != 0) erase_from_index(slot);
-  entry.hash = hash_of(weights);
-  entry.count = static_cast<std::uint32_t>(weights.size());
-  std::copy(weights.begin(), weights.end(), entry.weights.begin());
-  std::size_t i = lookup(entry.hash);
-  while (index_[i] >= 0) i = (i + 1) & (index_.size() - 1);
-  index_[i] = static_cast<std::int32_t>(slot);
+  const auto index = static_cast<std::int32_t>(slot);
+  if (entry.count != 0)
+    by_weights_.remove(entry.hash, index,
+                       [&](std::int32_t s) { return entries_[static_cast<std::size_t>(s)].hash; });
+  if (entry.has_row)
+    by_row_.remove(entry.row_hash, index,
+                   [&](std::int32_t s) { return entries_[static_cast<std::size_t>(s)].row_hash; });
+  entry.count = 0;
+  entry.has_row = false;
+  ++entry.generation;  // voids the slot's aliases
+  if (by_weights) {
+    entry.hash = hash_of(weights);
+    entry.count = static_cast<std::uint32_t>(weights.size());
+    std::copy(weights.begin(), weights.end(), entry.weights.begin());
+    by_weights_.add(entry.hash, index);
+  }
+  if (by_row) {
+    entry.row_hash = hash_of(row);
+    entry.has_row = true;
+    std::copy(row.begin(), row.end(),
+              rows_.begin() + static_cast<std::ptrdiff_t>(slot * row_words_));
+    by_row_.add(entry.row_hash, index);
+  }
   return {masks_.data() + slot * words_, words_};
 }
 

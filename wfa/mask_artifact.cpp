@@ -16,6 +16,7 @@
 #include "lib/lark_writer.h"
 #include "lib/mapped_file.h"
 #include "lib/token_set_frozen.h"
+#include "wfa/token_classes.h"
 
 namespace glrmask::wfa {
 
@@ -138,6 +139,7 @@ std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& 
   BinaryWriter automata;
   compiled.terminal_dwa().write(automata, stored_id);
   compiled.parser_dwa().write(automata, stored_id);
+  compiled.weight_classes().write(automata, stored_id);
   automata.put(compiled.stats());
 
   BinaryWriter out;
@@ -244,6 +246,11 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
       new CompiledMask(std::move(grammar), std::move(pool), std::move(terminal_dwa)));
   result->parser_dwa_ = ParserDwa::read(in, result->grammar_->table().num_states(),
                                         result->terminal_dwa_.num_forks(), token_sets);
+  result->weight_classes_ = WeightClassRows::read(in, token_sets);
+  for (const TokenSetId weight : mask_weights(result->parser_dwa_))
+    if (result->weight_classes_.row(weight) == nullptr)
+      in.fail(fmt::format("token set {} weighs a Parser DWA transition but has no class row",
+                          weight.value()));
   result->stats_ = in.get<CompileStats>("compile statistics");
   if (!in.at_end()) in.fail("unexpected bytes after the last section");
   result->index_weights();

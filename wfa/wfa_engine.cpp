@@ -22,7 +22,9 @@ WfaEngine::WfaEngine(std::shared_ptr<const CompiledMask> compiled, const Vocabul
       terminal_dwa_(compiled_->terminal_dwa()),
       parser_dwa_(compiled_->parser_dwa()),
       weight_sources_(compiled_->weight_sources()),
-      cache_(dense_cache_slots, pool_.dense_word_count()),
+      weight_classes_(compiled_->weight_classes()),
+      row_(weight_classes_.row_words()),
+      cache_(dense_cache_slots, pool_.dense_word_count(), weight_classes_.row_words()),
       entry_cache_(kEntryCacheSlots) {
   if (vocabulary.size() != pool_.universe_size())
     throw Error(fmt::format("wfa: the compiled automaton is for a vocabulary of {} ids, not {}",
@@ -31,19 +33,18 @@ WfaEngine::WfaEngine(std::shared_ptr<const CompiledMask> compiled, const Vocabul
 }
 
 void WfaEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> words) {
-  if (const std::uint32_t* cached = compute(session, words, false))
+  if (const std::uint32_t* cached = compute(session, words))
     std::copy(cached, cached + words.size(), words.begin());
 }
 
 std::span<const std::uint32_t> WfaEngine::mask_view(const glr::Session& session,
                                                     std::span<std::uint32_t> scratch) {
-  if (const std::uint32_t* cached = compute(session, scratch, true))
-    return {cached, scratch.size()};
+  if (const std::uint32_t* cached = compute(session, scratch)) return {cached, scratch.size()};
   return scratch;
 }
 
-const std::uint32_t* WfaEngine::compute(const glr::Session& session, std::span<std::uint32_t> words,
-                                        bool into_cache) {
+const std::uint32_t* WfaEngine::compute(const glr::Session& session,
+                                        std::span<std::uint32_t> words) {
   const std::uint32_t universe = pool_.universe_size();
   if (words.size() != dense_word_count(universe)) {
     throw Error(fmt::format("wfa mask: {} words given, the vocabulary ({} ids) needs {}",
@@ -92,7 +93,7 @@ const std::uint32_t* WfaEngine::compute(const glr::Session& session, std::span<s
     }
     if (cacheable) entry_cache_.insert(configuration, {resolved.data(), entries.size()});
   }
-  return emit(words, into_cache);
+  return emit(words);
 }
 
 void WfaEngine::walk_entry(const glr::Session& session, DwaStateId start,
@@ -109,7 +110,7 @@ void WfaEngine::walk_entry(const glr::Session& session, DwaStateId start,
   walk(start, heads);
 }
 
-const std::uint32_t* WfaEngine::emit(std::span<std::uint32_t> words, bool into_cache) {
+const std::uint32_t* WfaEngine::emit(std::span<std::uint32_t> words) {
   std::sort(collected_.begin(), collected_.end());
   collected_.erase(std::unique(collected_.begin(), collected_.end()), collected_.end());
   counters_[kWeights].value = static_cast<double>(collected_.size());
@@ -121,19 +122,40 @@ const std::uint32_t* WfaEngine::emit(std::span<std::uint32_t> words, bool into_c
     counters_[kCacheHit].value = 1;
     return cached;
   }
+  // Another set of weights may have united to the same tokens: the union of the class rows
+  // says so exactly (weight_class_rows.h), at the cost of a few dozen words per weight.
+  bool have_row = !row_.empty();
+  if (have_row) {
+    std::fill(row_.begin(), row_.end(), 0);
+    for (const TokenSetId weight : collected_) {
+      const std::uint64_t* row = weight_classes_.row(weight);
+      if (row == nullptr) {  // not a transition weight of this automaton: cannot happen
+        have_row = false;
+        break;
+      }
+      for (std::size_t i = 0; i < row_.size(); ++i) row_[i] |= row[i];
+    }
+    if (have_row) {
+      if (const std::uint32_t* cached = cache_.find_row(row_, collected_)) {
+        counters_[kCacheHit].value = 1;
+        counters_[kCacheRowHit].value = 1;
+        return cached;
+      }
+    }
+  }
   // Request every weight's export records, then their data, so that the cache misses of all the
   // weights overlap instead of queuing up behind each OR (lib/dense_sources.h).
   for (const TokenSetId weight : collected_) weight_sources_.prefetch_records(weight);
   for (const TokenSetId weight : collected_) weight_sources_.prefetch_data(weight);
+  // A new union is written once, into the slot it claims (fill_mask copies it out from there).
   const std::span<std::uint32_t> slot =
-      into_cache ? cache_.claim(collected_) : std::span<std::uint32_t>{};
+      cache_.claim(collected_, have_row ? std::span<const std::uint64_t>(row_)
+                                        : std::span<const std::uint64_t>{});
   const std::span<std::uint32_t> target = slot.empty() ? words : slot;
   write_dense_segments(weight_sources_.segments(collected_.front()), target);
   for (std::size_t i = 1; i < collected_.size(); ++i)
     or_dense_segments(weight_sources_.segments(collected_[i]), target);
-  if (!slot.empty()) return slot.data();
-  cache_.insert(collected_, words);
-  return nullptr;
+  return slot.empty() ? nullptr : slot.data();
 }
 
 void WfaEngine::walk(DwaStateId start, std::span<const glr::GssNodeRef> heads) {

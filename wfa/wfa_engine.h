@@ -79,24 +79,25 @@ class WfaEngine final : public MaskEngine {
                   std::span<const lexer::LabelId> early_labels);
   // Collects the weights of the transitions taken from `start` on the heads' stacks.
   void walk(DwaStateId start, std::span<const glr::GssNodeRef> heads);
-  // The mask of `session`: the cached dense mask when the step's weights recur (`words` is then
-  // left as it was), otherwise nullptr after writing the mask into `words`. With `into_cache`
-  // a new union is written once, into the cache slot it claims, and that slot is returned.
-  const std::uint32_t* compute(const glr::Session& session, std::span<std::uint32_t> words,
-                               bool into_cache);
+  // The mask of `session`: the cached dense mask when the step's union is cached, a new union is
+  // written into the slot it claims and that slot returned; nullptr (cache off, or a union the
+  // cache does not keep) after writing the mask into `words`, which is otherwise left as it was.
+  const std::uint32_t* compute(const glr::Session& session, std::span<std::uint32_t> words);
   // The same for the collected weights.
-  const std::uint32_t* emit(std::span<std::uint32_t> words, bool into_cache);
+  const std::uint32_t* emit(std::span<std::uint32_t> words);
 
   std::shared_ptr<const CompiledMask> compiled_;
   const TokenSetPool& pool_;
   const lexer::TerminalDwa& terminal_dwa_;
   const ParserDwa& parser_dwa_;
   const DenseSources& weight_sources_;
+  const WeightClassRows& weight_classes_;
 
   // Reused by every fill_mask() so the walk does not allocate.
   VisitedPairs visited_;
   std::vector<Pending> pending_;
   std::vector<TokenSetId> collected_;
+  std::vector<std::uint64_t> row_;  // the class row of the collected weights' union
   DenseMaskCache cache_;
   static constexpr std::size_t kEntryCacheSlots = 1024;
   LexerEntryCache entry_cache_;
@@ -107,13 +108,14 @@ class WfaEngine final : public MaskEngine {
     kEarlyLabelEntries,
     kEarlyLabelFeeds,
     kWeights,
-    kCacheHit
+    kCacheHit,
+    kCacheRowHit
   };
-  std::array<EngineCounter, 7> counters_ = {
+  std::array<EngineCounter, 8> counters_ = {
       EngineCounter{"gss_pairs_visited", 0}, EngineCounter{"stack_depth_read", 0},
       EngineCounter{"entries", 0},           EngineCounter{"early_label_entries", 0},
       EngineCounter{"early_label_feeds", 0}, EngineCounter{"weights_united", 0},
-      EngineCounter{"mask_cache_hit", 0}};
+      EngineCounter{"mask_cache_hit", 0},    EngineCounter{"mask_cache_row_hit", 0}};
 };
 
 }  // namespace glrmask::wfa
