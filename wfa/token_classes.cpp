@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 #include <roaring/roaring.h>
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <numeric>
@@ -79,14 +82,27 @@ class TokenPartitionBuilder {
   }
 
  private:
+  // The signatures are XORs, so the sets can be folded in any order: each thread folds a share
+  // of them into its own array and the arrays are XOR-ed together after.
   void group_by_signature(SetSignature signature) {
+    tbb::enumerable_thread_specific<std::vector<std::uint64_t>> partial(
+        [&] { return std::vector<std::uint64_t>(universe_, 0); });
+    tbb::enumerable_thread_specific<RoaringBitmap> scratch;
+    tbb::parallel_for(
+        tbb::blocked_range<std::uint32_t>(0, static_cast<std::uint32_t>(sides_.size())),
+        [&](const tbb::blocked_range<std::uint32_t>& range) {
+          std::vector<std::uint64_t>& folded = partial.local();
+          RoaringBitmap& complement = scratch.local();
+          for (std::uint32_t i = range.begin(); i < range.end(); ++i) {
+            if (sides_[i].empty()) continue;
+            const std::uint64_t value = signature(i);
+            for_each_id(sides_[i].ids(universe_, complement),
+                        [&](std::uint32_t id) { folded[id] ^= value; });
+          }
+        });
     std::vector<std::uint64_t> folded(universe_, 0);
-    for (std::uint32_t i = 0; i < sides_.size(); ++i) {
-      if (sides_[i].empty()) continue;
-      const std::uint64_t value = signature(i);
-      for_each_id(sides_[i].ids(universe_, scratch_),
-                  [&](std::uint32_t id) { folded[id] ^= value; });
-    }
+    for (const std::vector<std::uint64_t>& part : partial)
+      for (std::uint32_t id = 0; id < universe_; ++id) folded[id] ^= part[id];
     std::vector<TokenId> order(universe_);
     std::iota(order.begin(), order.end(), TokenId{0});
     std::sort(order.begin(), order.end(), [&](TokenId a, TokenId b) {
@@ -100,17 +116,61 @@ class TokenPartitionBuilder {
     }
   }
 
-  // The exact pass: a set cuts a class when it holds some but not all of its members. Counting
-  // the members each set holds per class finds every cut; only then is the set read again to
-  // move its members of the cut classes into new ones.
+  // Whether set i holds some but not all members of a class. Counts the members it holds per
+  // class it touches; `stamp` and `hits` are per class, `touched` is scratch.
+  bool cuts(std::uint32_t i, std::vector<std::uint32_t>& stamp, std::vector<std::uint32_t>& hits,
+            std::vector<std::uint32_t>& touched, RoaringBitmap& complement) const {
+    touched.clear();
+    for_each_id(sides_[i].ids(universe_, complement), [&](std::uint32_t id) {
+      const std::uint32_t c = class_of_[id];
+      if (stamp[c] != i + 1) {
+        stamp[c] = i + 1;
+        hits[c] = 0;
+        touched.push_back(c);
+      }
+      ++hits[c];
+    });
+    for (const std::uint32_t c : touched)
+      if (hits[c] != size_[c]) return true;
+    return false;
+  }
+
+  // The exact pass: a set cuts a class when it holds some but not all of its members. Every set
+  // is checked, in parallel, against the signature classes; only the sets that cut one (none
+  // unless two signatures collided) are then read again, in order, to move their members of the
+  // cut classes into new ones. Splitting only refines the classes, and a set that is a union of
+  // classes stays one under any refinement, so the sets that passed need no second look.
   void split_cut_groups() {
+    struct Scratch {
+      std::vector<std::uint32_t> stamp, hits, touched;
+      RoaringBitmap complement;
+    };
+    const std::size_t classes = size_.size();
+    tbb::enumerable_thread_specific<Scratch> scratch([&] {
+      return Scratch{
+          std::vector<std::uint32_t>(classes, 0), std::vector<std::uint32_t>(classes, 0), {}, {}};
+    });
+    tbb::enumerable_thread_specific<std::vector<std::uint32_t>> found;
+    tbb::parallel_for(
+        tbb::blocked_range<std::uint32_t>(0, static_cast<std::uint32_t>(sides_.size())),
+        [&](const tbb::blocked_range<std::uint32_t>& range) {
+          Scratch& s = scratch.local();
+          for (std::uint32_t i = range.begin(); i < range.end(); ++i)
+            if (!sides_[i].empty() && cuts(i, s.stamp, s.hits, s.touched, s.complement))
+              found.local().push_back(i);
+        });
+    std::vector<std::uint32_t> cutting;
+    for (const std::vector<std::uint32_t>& part : found)
+      cutting.insert(cutting.end(), part.begin(), part.end());
+    std::sort(cutting.begin(), cutting.end());
+
     std::vector<std::uint32_t> stamp(size_.size(), 0), hits(size_.size(), 0);
     std::vector<std::uint32_t> split_into(size_.size(), kNoClass);
     std::vector<std::uint32_t> touched, cut;
-    for (std::uint32_t i = 0; i < sides_.size(); ++i) {
-      if (sides_[i].empty()) continue;
+    RoaringBitmap complement;
+    for (const std::uint32_t i : cutting) {
       touched.clear();
-      for_each_id(sides_[i].ids(universe_, scratch_), [&](std::uint32_t id) {
+      for_each_id(sides_[i].ids(universe_, complement), [&](std::uint32_t id) {
         const std::uint32_t c = class_of_[id];
         if (stamp[c] != i + 1) {
           stamp[c] = i + 1;
@@ -131,7 +191,7 @@ class TokenPartitionBuilder {
         hits.push_back(0);
         split_into.push_back(kNoClass);
       }
-      for_each_id(sides_[i].ids(universe_, scratch_), [&](std::uint32_t id) {
+      for_each_id(sides_[i].ids(universe_, complement), [&](std::uint32_t id) {
         const std::uint32_t c = class_of_[id];
         if (split_into[c] == kNoClass) return;
         class_of_[id] = split_into[c];
@@ -169,7 +229,6 @@ class TokenPartitionBuilder {
 
   std::uint32_t universe_;
   std::vector<SetSide> sides_;
-  RoaringBitmap scratch_;
   std::vector<std::uint32_t> class_of_;  // per token, a working class id
   std::vector<std::uint32_t> size_;      // per working class
   std::size_t signature_collisions_ = 0;
