@@ -19,7 +19,10 @@
 // exact pass re-reads every set and splits any group a set cuts (a signature collision), so the
 // result is exact whatever the hash does. A set larger than half the universe is read as its
 // complement: XOR-ing the set's value into the non-members instead shifts every signature by the
-// same constant, and cutting a group by a set or by its complement is the same cut.
+// same constant, and cutting a group by a set or by its complement is the same cut. Both passes
+// run on TBB threads: XOR does not care in which order the sets are folded, and refining the
+// classes never makes a set that cuts none of them cut one, so only the sets found cutting (none,
+// unless signatures collided) are split, in order. The result does not depend on the threads.
 #pragma once
 
 #include <cstddef>
