@@ -116,62 +116,21 @@ class TokenPartitionBuilder {
     }
   }
 
-  // Whether set i holds some but not all members of a class. Counts the members it holds per
-  // class it touches; `stamp` and `hits` are per class, `touched` is scratch.
-  bool cuts(std::uint32_t i, std::vector<std::uint32_t>& stamp, std::vector<std::uint32_t>& hits,
-            std::vector<std::uint32_t>& touched, RoaringBitmap& complement) const {
-    touched.clear();
-    for_each_id(sides_[i].ids(universe_, complement), [&](std::uint32_t id) {
-      const std::uint32_t c = class_of_[id];
-      if (stamp[c] != i + 1) {
-        stamp[c] = i + 1;
-        hits[c] = 0;
-        touched.push_back(c);
-      }
-      ++hits[c];
-    });
-    for (const std::uint32_t c : touched)
-      if (hits[c] != size_[c]) return true;
-    return false;
-  }
-
-  // The exact pass: a set cuts a class when it holds some but not all of its members. Every set
-  // is checked, in parallel, against the signature classes; only the sets that cut one (none
-  // unless two signatures collided) are then read again, in order, to move their members of the
-  // cut classes into new ones. Splitting only refines the classes, and a set that is a union of
-  // classes stays one under any refinement, so the sets that passed need no second look.
-  void split_cut_groups() {
-    struct Scratch {
-      std::vector<std::uint32_t> stamp, hits, touched;
-      RoaringBitmap complement;
-    };
-    const std::size_t classes = size_.size();
-    tbb::enumerable_thread_specific<Scratch> scratch([&] {
-      return Scratch{
-          std::vector<std::uint32_t>(classes, 0), std::vector<std::uint32_t>(classes, 0), {}, {}};
-    });
-    tbb::enumerable_thread_specific<std::vector<std::uint32_t>> found;
-    tbb::parallel_for(
-        tbb::blocked_range<std::uint32_t>(0, static_cast<std::uint32_t>(sides_.size())),
-        [&](const tbb::blocked_range<std::uint32_t>& range) {
-          Scratch& s = scratch.local();
-          for (std::uint32_t i = range.begin(); i < range.end(); ++i)
-            if (!sides_[i].empty() && cuts(i, s.stamp, s.hits, s.touched, s.complement))
-              found.local().push_back(i);
-        });
-    std::vector<std::uint32_t> cutting;
-    for (const std::vector<std::uint32_t>& part : found)
-      cutting.insert(cutting.end(), part.begin(), part.end());
-    std::sort(cutting.begin(), cutting.end());
-
-    std::vector<std::uint32_t> stamp(size_.size(), 0), hits(size_.size(), 0);
-    std::vector<std::uint32_t> split_into(size_.size(), kNoClass);
-    std::vector<std::uint32_t> touched, cut;
+  // Counts, per class, the members a set holds, to list the classes it cuts (holds some but not
+  // all members of). One per thread; its arrays follow the number of classes.
+  struct CutFinder {
+    std::vector<std::uint32_t> stamp, hits, touched;
     RoaringBitmap complement;
-    for (const std::uint32_t i : cutting) {
+
+    void fit(std::size_t classes) {
+      stamp.resize(classes, 0);
+      hits.resize(classes, 0);
+    }
+    void find(const TokenPartitionBuilder& builder, std::uint32_t i,
+              std::vector<std::uint32_t>& cut) {
       touched.clear();
-      for_each_id(sides_[i].ids(universe_, complement), [&](std::uint32_t id) {
-        const std::uint32_t c = class_of_[id];
+      for_each_id(builder.sides_[i].ids(builder.universe_, complement), [&](std::uint32_t id) {
+        const std::uint32_t c = builder.class_of_[id];
         if (stamp[c] != i + 1) {
           stamp[c] = i + 1;
           hits[c] = 0;
@@ -181,17 +140,56 @@ class TokenPartitionBuilder {
       });
       cut.clear();
       for (const std::uint32_t c : touched)
-        if (hits[c] != size_[c]) cut.push_back(c);
+        if (hits[c] != builder.size_[c]) cut.push_back(c);
+    }
+  };
+
+  // The exact pass: a set cuts a class when it holds some but not all of its members. Every set
+  // is checked, in parallel, against the signature classes; only the sets that cut one (none
+  // unless two signatures collided) are then read again, in order, to move their members of the
+  // cut classes into new ones. Splitting only refines the classes, and a set that is a union of
+  // classes stays one under any refinement, so the sets that passed need no second look.
+  void split_cut_groups() {
+    struct Checker {
+      CutFinder finder;
+      std::vector<std::uint32_t> cut, cutting;
+    };
+    const std::size_t classes = size_.size();
+    tbb::enumerable_thread_specific<Checker> checkers([&] {
+      Checker checker;
+      checker.finder.fit(classes);
+      return checker;
+    });
+    tbb::parallel_for(
+        tbb::blocked_range<std::uint32_t>(0, static_cast<std::uint32_t>(sides_.size())),
+        [&](const tbb::blocked_range<std::uint32_t>& range) {
+          Checker& checker = checkers.local();
+          for (std::uint32_t i = range.begin(); i < range.end(); ++i) {
+            if (sides_[i].empty()) continue;
+            checker.finder.find(*this, i, checker.cut);
+            if (!checker.cut.empty()) checker.cutting.push_back(i);
+          }
+        });
+    std::vector<std::uint32_t> cutting;
+    for (const Checker& checker : checkers)
+      cutting.insert(cutting.end(), checker.cutting.begin(), checker.cutting.end());
+    std::sort(cutting.begin(), cutting.end());
+
+    CutFinder finder;
+    finder.fit(size_.size());
+    std::vector<std::uint32_t> split_into(size_.size(), kNoClass);
+    std::vector<std::uint32_t> cut;
+    for (const std::uint32_t i : cutting) {
+      finder.find(*this, i, cut);
       if (cut.empty()) continue;
       signature_collisions_ += cut.size();
       for (const std::uint32_t c : cut) {
         split_into[c] = static_cast<std::uint32_t>(size_.size());
         size_.push_back(0);
-        stamp.push_back(0);
-        hits.push_back(0);
         split_into.push_back(kNoClass);
       }
-      for_each_id(sides_[i].ids(universe_, complement), [&](std::uint32_t id) {
+      finder.fit(size_.size());
+      for_each_id(sides_[i].ids(universe_, finder.complement), [&](std::uint32_t id) {
         const std::uint32_t c = class_of_[id];
         if (split_into[c] == kNoClass) return;
         class_of_[id] = split_into[c];
