@@ -47,9 +47,9 @@ std::shared_ptr<const CompiledMask> CompiledMask::compile(
   }
   result->index_weights();
   const auto parsed = std::chrono::steady_clock::now();
-  const TokenPartition classes = mask_classes(*result);
-  result->weight_classes_ =
-      WeightClassRows(result->pool_, mask_weights(result->parser_dwa_), classes);
+  const std::vector<TokenSetId> weights = mask_weights(result->parser_dwa_);
+  const TokenPartition classes = partition_tokens(result->pool_, weights);  // mask_classes()
+  result->weight_classes_ = WeightClassRows(result->pool_, weights, classes);
   result->stats_.mask_classes = static_cast<std::uint32_t>(classes.num_classes());
   result->stats_.weight_classes_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - parsed).count();

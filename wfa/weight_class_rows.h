@@ -45,10 +45,6 @@ class WeightClassRows {
   void write(BinaryWriter& out, const std::function<std::uint32_t(TokenSetId)>& stored_id) const;
   static WeightClassRows read(BinaryReader& in, std::size_t token_sets);
 
-  std::size_t size_in_bytes() const {
-    return row_of_.size() * sizeof(std::int32_t) + words_.size() * sizeof(std::uint64_t);
-  }
-
  private:
   std::uint32_t num_classes_ = 0;
   std::size_t row_words_ = 0;
