@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_set>
 
 #include "lib/error.h"
 #include "lib/tokenizer_byte_alphabet.h"
@@ -181,6 +182,45 @@ std::string Vocabulary::decode(std::span<const TokenId> ids) const {
   std::string text;
   for (TokenId id : ids) text.append(bytes(id));
   return text;
+}
+
+Vocabulary Vocabulary::padded(std::span<const Vocabulary* const> donors, std::size_t size) const {
+  std::string name = name_;
+  for (const Vocabulary* donor : donors) name += "+" + donor->name();
+  name += fmt::format("@{}", size);
+  if (size < this->size())
+    throw Error(fmt::format("{}: cannot pad the {} vocabulary down from {} to {} ids", name, name_,
+                            this->size(), size));
+  if (size > kMaxPaddedSize)
+    throw Error(fmt::format("{}: {} ids is more than the {} a vocabulary may have", name, size,
+                            kMaxPaddedSize));
+
+  Vocabulary grown = *this;
+  grown.name_ = std::move(name);
+  // Views into this vocabulary's and the donors' buffers, which do not move while this runs.
+  std::unordered_set<std::string_view> known;
+  known.reserve(size);
+  for (TokenId id = 0; id < this->size(); ++id)
+    if (contains(id) && !is_special(id)) known.insert(bytes(id));
+  for (const Vocabulary* donor : donors) {
+    for (TokenId id = 0; id < donor->size() && grown.size() < size; ++id) {
+      if (!donor->contains(id) || donor->is_special(id)) continue;
+      const std::string_view token = donor->bytes(id);
+      if (token.empty() || !known.insert(token).second) continue;
+      grown.bytes_.append(token);
+      grown.offsets_.push_back(static_cast<std::uint32_t>(grown.bytes_.size()));
+      grown.pieces_.append(token);
+      grown.piece_offsets_.push_back(static_cast<std::uint32_t>(grown.pieces_.size()));
+      grown.flags_.push_back(kPresent);
+      if (grown.bytes_.size() > std::numeric_limits<std::uint32_t>::max() ||
+          grown.pieces_.size() > std::numeric_limits<std::uint32_t>::max())
+        throw Error(fmt::format("{}: vocabulary larger than 4 GiB", grown.name_));
+    }
+  }
+  if (grown.size() < size)
+    throw Error(fmt::format("{}: the donors have only {} new tokens, {} short of {} ids",
+                            grown.name_, grown.size() - this->size(), size - grown.size(), size));
+  return grown;
 }
 
 std::string Vocabulary::description() const {

@@ -57,9 +57,20 @@ class Vocabulary {
   // The concatenated bytes of `ids` (throws glrmask::Error for an id >= size()).
   std::string decode(std::span<const TokenId> ids) const;
 
+  // This vocabulary grown to `size` ids with the ordinary tokens of `donors`, taken in order
+  // (each donor in id order), for experiments that vary the vocabulary size while the text keeps
+  // its tokenization: every existing id, EOS and special token stays as it is, so this
+  // tokenizer's encoder still applies. A donor token is skipped when it is special, empty, or
+  // its bytes are already a token. Appended tokens are ordinary and their piece is their bytes;
+  // the name becomes "<name>+<donor>...@<size>". Throws glrmask::Error when `size` is below
+  // size() or the donors run out of new tokens first.
+  Vocabulary padded(std::span<const Vocabulary* const> donors, std::size_t size) const;
+
  private:
   static constexpr std::uint8_t kPresent = 1;
   static constexpr std::uint8_t kSpecial = 2;
+  // As TokenizerSpec: ids stay below 2^26.
+  static constexpr std::size_t kMaxPaddedSize = std::size_t{1} << 26;
 
   VocabularyKind kind_ = VocabularyKind::SentencePiece;
   std::string name_;

@@ -201,15 +201,37 @@ TEST_CASE("vocab_scaling and batch_throughput write one row per measurement") {
   const auto scaling = read_csv(scratch.path / "vocab" / "vocab_scaling.csv");
   check_well_formed_csv(scaling);
   REQUIRE(scaling.size() == 2);
-  CHECK(scaling[1][columns_of(scaling)["steps"]] == std::to_string(expected_steps()));
+  auto column = columns_of(scaling);
+  CHECK(scaling[1][column["steps"]] == std::to_string(expected_steps()));
   check_svg(scratch.path / "vocab" / "vocab_scaling.svg");
+
+  // A padded vocabulary (BASE+DONOR@SIZE) keeps the base's tokenization: same steps, more ids.
+  const fs::path donor =
+      testing::fixtures_dir() / "tokenizers" / "tiny_sentencepiece" / "tokenizer.json";
+  const std::string padded = fmt::format("{}+{}@275", tiny_tokenizer().string(), donor.string());
+  result = run_study(
+      "vocab_scaling", scratch.path / "padded",
+      fmt::format("--engines spanner --tokenizers {},{}", testing::shell_quoted(tiny_tokenizer()),
+                  testing::shell_quoted(padded)));
+  INFO(result.output);
+  REQUIRE(result.exit_code == 0);
+  const auto padded_rows = read_csv(scratch.path / "padded" / "vocab_scaling.csv");
+  check_well_formed_csv(padded_rows);
+  REQUIRE(padded_rows.size() == 3);
+  column = columns_of(padded_rows);
+  CHECK(padded_rows[1][column["vocabulary"]] == "272");
+  CHECK(padded_rows[2][column["vocabulary"]] == "275");
+  CHECK(padded_rows[2][column["tokenizer"]] == "tiny_byte_level+tiny_sentencepiece@275");
+  CHECK(padded_rows[2][column["steps"]] == padded_rows[1][column["steps"]]);
+  CHECK(read_file(scratch.path / "padded" / "header.txt")
+            .find("tokenizer tiny_byte_level+tiny_sentencepiece@275:") != std::string::npos);
 
   result = run_study("batch_throughput", scratch.path / "batch", "--engines spanner");
   INFO(result.output);
   REQUIRE(result.exit_code == 0);
   const auto batch = read_csv(scratch.path / "batch" / "batch_throughput.csv");
   check_well_formed_csv(batch);
-  auto column = columns_of(batch);
+  column = columns_of(batch);
   REQUIRE(batch.size() == 1 + 9);  // B = 1, 2, 4, ..., 256
   for (std::size_t row = 1; row < batch.size(); ++row) {
     const std::size_t b = std::size_t{1} << (row - 1);
@@ -233,6 +255,12 @@ TEST_CASE("the harness names bad input") {
   result = run_study("tail_latency", scratch.path, "--size huge");
   CHECK(result.exit_code == 2);
   CHECK(result.output.find("--size") != std::string::npos);
+  result = run_study("tail_latency", scratch.path, "--tokenizers llama2+gemma3@");
+  CHECK(result.exit_code != 0);
+  CHECK(result.output.find("the size after '@' is not a number") != std::string::npos);
+  result = run_study("tail_latency", scratch.path, "--tokenizers llama2@1000");
+  CHECK(result.exit_code != 0);
+  CHECK(result.output.find("no donor tokenizer after the base") != std::string::npos);
   result = run_study("tail_latency", scratch.path, "--mask-output copy");
   CHECK(result.exit_code == 2);
   CHECK(result.output.find("--mask-output: expected view or buffer, got 'copy'") !=

@@ -2,8 +2,12 @@
 // Expected ids of the real tokenizers are read off their tokenizer.json / tokenizer_config.json.
 #include "lib/vocabulary.h"
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "lib/error.h"
 #include "lib/settings.h"
@@ -198,6 +202,69 @@ TEST_CASE("real vocabularies: byte fallback, spaces and added tokens") {
     CHECK_FALSE(vocab.is_special(151667));  // added, but not special
     CHECK(vocab.is_special(151643));        // <|endoftext|>
   }
+}
+
+TEST_CASE("a padded vocabulary keeps every id and appends the donors' new ordinary tokens") {
+  const Vocabulary base = Vocabulary::load(fixture("tiny_byte_level"));
+  const Vocabulary donor = Vocabulary::load(fixture("tiny_sentencepiece"));
+  const std::vector<const Vocabulary*> donors = {&donor};
+
+  // What the donor can add: its ordinary, non-empty tokens whose bytes the base does not have,
+  // first occurrence only, in id order.
+  std::set<std::string> known;
+  for (TokenId id = 0; id < base.size(); ++id)
+    if (base.contains(id) && !base.is_special(id)) known.insert(std::string(base.bytes(id)));
+  std::vector<TokenId> new_ids;
+  for (TokenId id = 0; id < donor.size(); ++id)
+    if (donor.contains(id) && !donor.is_special(id) && !donor.bytes(id).empty() &&
+        known.insert(std::string(donor.bytes(id))).second)
+      new_ids.push_back(id);
+  REQUIRE(new_ids.size() >= 3);  // the fixture's words are not all in the byte-level fixture
+
+  const std::size_t size = base.size() + new_ids.size();
+  const Vocabulary grown = base.padded(donors, size);
+  CHECK(grown.size() == size);
+  CHECK(grown.name() == fmt::format("tiny_byte_level+tiny_sentencepiece@{}", size));
+  CHECK(grown.kind() == base.kind());
+  CHECK(grown.eos() == base.eos());
+  CHECK(grown.special_ids() == base.special_ids());
+  for (TokenId id = 0; id < base.size(); ++id) {
+    INFO("base id " << id);
+    CHECK(grown.contains(id) == base.contains(id));
+    CHECK(grown.is_special(id) == base.is_special(id));
+    CHECK(grown.bytes(id) == base.bytes(id));
+    CHECK(grown.piece(id) == base.piece(id));
+  }
+  for (std::size_t i = 0; i < new_ids.size(); ++i) {
+    const TokenId id = static_cast<TokenId>(base.size() + i);
+    INFO("appended id " << id << ", donor id " << new_ids[i]);
+    CHECK(grown.contains(id));
+    CHECK_FALSE(grown.is_special(id));
+    CHECK(grown.bytes(id) == donor.bytes(new_ids[i]));
+    CHECK(grown.piece(id) == donor.bytes(new_ids[i]));
+  }
+
+  // Fewer ids take a prefix of the same order; the base's own size is the base.
+  const Vocabulary partial = base.padded(donors, base.size() + 2);
+  REQUIRE(partial.size() == base.size() + 2);
+  CHECK(partial.bytes(static_cast<TokenId>(base.size() + 1)) == donor.bytes(new_ids[1]));
+  CHECK(base.padded(donors, base.size()).decode(std::vector<TokenId>{258}) == " the");
+
+  // Too small or too large a size is refused with the numbers.
+  const auto error_of = [&](std::size_t wanted) -> std::string {
+    try {
+      base.padded(donors, wanted);
+    } catch (const Error& error) {
+      return error.what();
+    }
+    return "";
+  };
+  const std::string below = error_of(base.size() - 1);
+  CHECK(below.find("cannot pad the tiny_byte_level vocabulary down from 272 to 271 ids") !=
+        std::string::npos);
+  const std::string short_of = error_of(size + 5);
+  CHECK(short_of.find(fmt::format("the donors have only {} new tokens, 5 short of {} ids",
+                                  new_ids.size(), size + 5)) != std::string::npos);
 }
 
 }  // namespace glrmask

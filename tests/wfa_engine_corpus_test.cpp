@@ -127,3 +127,37 @@ TEST_CASE("wfa = oracle on teacher-forced SQL queries (Llama-2)") {
                                              corpus.encoder, line);
   CHECK(compared == 6);
 }
+
+// The vocabulary-size experiments pad a vocabulary with another tokenizer's tokens while the text
+// keeps its tokenization (Vocabulary::padded): the appended tokens are real, mostly multilingual
+// and code pieces, and masks over them must be as exact as over the tokenizer's own.
+TEST_CASE("wfa = oracle on SQL queries, Llama-2 padded with Gemma-3 tokens to 65,536 ids") {
+  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (padded SQL)")) return;
+  if (!glrmask::testing::require_tokenizer("llama2")) return;
+  if (!glrmask::testing::require_tokenizer("gemma3")) return;
+  const Corpus base = load("sql_grammar.lark", "llama2");
+  const Vocabulary gemma = Vocabulary::load(resolve_tokenizer("gemma3"));
+  const std::vector<const Vocabulary*> donors = {&gemma};
+  const Vocabulary padded = base.vocabulary.padded(donors, 65536);
+  REQUIRE(padded.size() == 65536);
+  wfa::OracleEngine oracle(padded);
+  wfa::WfaEngine engine(base.grammar, padded);
+  std::ifstream queries(data_dir() / "programs" / "sql" / "queries.sql");
+  std::size_t compared = 0, steps = 0;
+  for (std::string line; std::getline(queries, line) && compared < 3; ++compared)
+    steps += glrmask::testing::compare_teacher_forced(base.grammar, engine, oracle, padded,
+                                                      base.encoder, line);
+  CHECK(compared == 3);
+  CHECK(steps > 30);
+
+  // The appended tokens are live, not dead weight: after "SELECT " thousands of them can start
+  // a column name, and the engines agree on each.
+  glr::Session session(base.grammar, &padded);
+  REQUIRE(session.try_commit_bytes("SELECT "));
+  const DenseMask allowed = glrmask::testing::engine_mask(engine, session, padded);
+  CHECK(allowed == glrmask::testing::engine_mask(oracle, session, padded));
+  std::size_t appended_allowed = 0;
+  for (auto id = static_cast<TokenId>(base.vocabulary.size()); id < padded.size(); ++id)
+    appended_allowed += allowed.test(id) ? 1 : 0;
+  CHECK(appended_allowed > 1000);
+}

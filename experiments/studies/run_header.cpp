@@ -84,9 +84,15 @@ std::string load_average() {
   return fmt::format("{} {} {}", one, five, fifteen);
 }
 
-// "name version" of the npm package a tokenizer.json was fetched in (package/models/...).
+// "name version" of the npm package a tokenizer.json was fetched in (package/models/...); for a
+// padded vocabulary, the base's and each donor's joined by " + ".
 std::string tokenizer_package(const std::string& tokenizer) {
   try {
+    if (const auto padded = parse_padded_tokenizer_name(tokenizer)) {
+      std::string packages = tokenizer_package(padded->base);
+      for (const std::string& donor : padded->donors) packages += " + " + tokenizer_package(donor);
+      return packages;
+    }
     const std::filesystem::path json = resolve_tokenizer(tokenizer);
     for (const std::filesystem::path& candidate :
          {json.parent_path().parent_path() / "package.json", json.parent_path() / "package.json"}) {
