@@ -147,9 +147,14 @@ TEST_CASE("tail_latency writes its header, CSVs, report and histograms") {
     if ((row - 1) % steps == steps - 1)
       CHECK(per_step[row][column["byte_offset"]] == std::to_string(input_bytes));
   }
-  // The fixture tokenizer has no run of 8 hyphens, so no step can have allowed one.
-  for (std::size_t row = 1; row < per_step.size(); ++row)
+  // The fixture tokenizer has no run of 8 hyphens, so no step can have allowed one. Every mask
+  // holds at least the next token, and the default reads all of it.
+  for (std::size_t row = 1; row < per_step.size(); ++row) {
     CHECK(per_step[row][column["hyphen_run"]] == "0");
+    CHECK(std::stoul(per_step[row][column["mask_tokens"]]) > 0);
+  }
+  CHECK(read_file(scratch.path / "header.txt").find("mask read: every token counted") !=
+        std::string::npos);
 
   // Histogram columns are fractions of each series' steps: each sums to 1.
   const auto histogram = read_csv(scratch.path / "mask_histogram.csv");
@@ -166,6 +171,19 @@ TEST_CASE("tail_latency writes its header, CSVs, report and histograms") {
   CHECK(readme.find("| grammar | tokenizer | engine |") != std::string::npos);
   CHECK(readme.find("|---|") != std::string::npos);
   CHECK(readme.find("(mask_histogram.svg)") != std::string::npos);
+
+  // --mask-read bit: the same steps, no mask counted.
+  const auto bit_result =
+      run_study("tail_latency", scratch.path / "bit", "--engines spanner --mask-read bit");
+  INFO(bit_result.output);
+  REQUIRE(bit_result.exit_code == 0);
+  const auto bit_steps = read_csv(scratch.path / "bit" / "steps.csv");
+  check_well_formed_csv(bit_steps);
+  REQUIRE(bit_steps.size() == 1 + steps);
+  for (std::size_t row = 1; row < bit_steps.size(); ++row)
+    CHECK(bit_steps[row][column["mask_tokens"]] == "0");
+  CHECK(read_file(scratch.path / "bit" / "header.txt")
+            .find("mask read: only the next token's bit (--mask-read bit)") != std::string::npos);
 }
 
 TEST_CASE("exactness compares every step of the spanner with the oracle") {
@@ -261,6 +279,9 @@ TEST_CASE("the harness names bad input") {
   result = run_study("tail_latency", scratch.path, "--tokenizers llama2@1000");
   CHECK(result.exit_code != 0);
   CHECK(result.output.find("no donor tokenizer after the base") != std::string::npos);
+  result = run_study("tail_latency", scratch.path, "--mask-read all");
+  CHECK(result.exit_code == 2);
+  CHECK(result.output.find("--mask-read: expected count or bit, got 'all'") != std::string::npos);
   result = run_study("tail_latency", scratch.path, "--mask-output copy");
   CHECK(result.exit_code == 2);
   CHECK(result.output.find("--mask-output: expected view or buffer, got 'copy'") !=

@@ -23,6 +23,8 @@ constexpr std::string_view kUsage =
     "               [--reference ENGINE] (exactness: what the engines are compared with)\n"
     "               [--mask-output view|buffer] (get_mask timed as mask_view, the default,\n"
     "               or as fill_mask into the caller's buffer)\n"
+    "               [--mask-read count|bit] (between steps, count the mask's tokens, the\n"
+    "               default, or test only the next token's bit)\n"
     "studies: tail_latency exactness vocab_scaling batch_throughput preprocessing terminal_dwa\n"
     "         token_classes psc_tables\n";
 
@@ -91,6 +93,10 @@ StudyOptions parse_options(int argc, char** argv) {
       if (value != "view" && value != "buffer")
         throw Error(fmt::format("option --mask-output: expected view or buffer, got '{}'", value));
       options.mask_into_buffer = value == "buffer";
+    } else if (option == "--mask-read") {
+      if (value != "count" && value != "bit")
+        throw Error(fmt::format("option --mask-read: expected count or bit, got '{}'", value));
+      options.read_whole_mask = value == "count";
     } else if (option == "--grammar-file") {
       options.grammar_file = value;
     } else if (option == "--inputs") {

@@ -33,6 +33,11 @@ struct StudyOptions {
   // `--mask-output buffer`: the teacher-forcing studies time fill_mask() (the mask copied into
   // the caller's buffer) instead of mask_view() (wfa/mask_engine.h).
   bool mask_into_buffer = false;
+  // `--mask-read bit`: between steps the harness tests only the next token's bit instead of
+  // counting every token of the mask. Counting (the default) reads the whole mask as a sampler
+  // applying it to logits would, which evicts the engine's data from L1 in proportion to the
+  // vocabulary; `bit` measures get_mask without that eviction (docs/performance.md).
+  bool read_whole_mask = true;
 
   bool small() const { return size == StudySize::kSmall; }
   const char* size_name() const { return small() ? "small" : "full"; }

@@ -70,8 +70,9 @@ int run_tail_latency(const StudyOptions& options) {
       const std::string& tokenizer_name = tokenizer->name;
       const std::vector<EncodedText> texts = encode_corpus(corpus, *tokenizer);
       const std::vector<TokenId> hyphen_tokens = hyphen_run_tokens(tokenizer->vocabulary);
-      const ForcingSetup setup{grammar,        &tokenizer->vocabulary, tokenizer->eos,
-                               &hyphen_tokens, options.max_steps,      options.mask_into_buffer};
+      const ForcingSetup setup{
+          grammar,           &tokenizer->vocabulary,   tokenizer->eos,         &hyphen_tokens,
+          options.max_steps, options.mask_into_buffer, options.read_whole_mask};
       for (const std::string& engine_name : engines) {
         const auto build_started = std::chrono::steady_clock::now();
         const auto engine = make_engine(engine_name, grammar, tokenizer->vocabulary);

@@ -37,6 +37,9 @@ RunHeader with_mask_output(RunHeader header, const StudyOptions& options) {
   header.fields.emplace_back("mask output", options.mask_into_buffer
                                                 ? "fill_mask into the caller's buffer"
                                                 : "mask_view (cached results not copied)");
+  header.fields.emplace_back("mask read", options.read_whole_mask
+                                              ? "every token counted after each step"
+                                              : "only the next token's bit (--mask-read bit)");
   return header;
 }
 
@@ -60,7 +63,7 @@ ForcedRun force_text(const ForcingSetup& setup, const std::vector<TokenId>& toke
     else
       words = engine.mask_view(session, mask.words());
     record.mask_us = micros_since(start);
-    record.mask_tokens = mask_count(words);
+    if (setup.read_whole_mask) record.mask_tokens = mask_count(words);
     if (setup.hyphen_run_tokens)
       record.hyphen_run_allowed = mask_has_any(words, *setup.hyphen_run_tokens);
     record.counters = format_counters(engine.last_step_counters());

@@ -21,8 +21,8 @@ struct StepRecord {
   std::uint32_t step = 0;
   std::uint64_t byte_offset = 0;
   double mask_us = 0;
-  double commit_us = 0;  // 0 on the step whose token was refused
-  std::uint64_t mask_tokens = 0;
+  double commit_us = 0;           // 0 on the step whose token was refused
+  std::uint64_t mask_tokens = 0;  // 0 when the setup does not read the whole mask
   bool hyphen_run_allowed = false;
   std::string counters;  // "name=value;..." from MaskEngine::last_step_counters()
 };
@@ -47,12 +47,16 @@ struct ForcingSetup {
   // Time fill_mask(), which writes the mask into the caller's buffer, instead of mask_view(),
   // which may hand out the engine's own copy (wfa: a cached result without copying it).
   bool into_buffer = false;
+  // Count the mask's tokens after every step (reading all of it, as a sampler would); when
+  // false only the next token's bit is read (StudyOptions::read_whole_mask).
+  bool read_whole_mask = true;
 };
 
 ForcedRun force_text(const ForcingSetup& setup, const std::vector<TokenId>& tokens,
                      wfa::MaskEngine& engine);
 
-// `header` with a "mask output" field saying how force_text() timed get_mask.
+// `header` with "mask output" and "mask read" fields saying how force_text() timed get_mask and
+// what it read of each mask between steps.
 RunHeader with_mask_output(RunHeader header, const StudyOptions& options);
 
 // "name=value;name=value" (values with up to 6 significant digits).

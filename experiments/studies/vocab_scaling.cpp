@@ -43,8 +43,9 @@ int run_vocab_scaling(const StudyOptions& options) {
     plot_rows[t].push_back(std::to_string(vocabulary_size));
     for (std::size_t g = 0; g < corpora.size(); ++g) {
       const std::vector<EncodedText> texts = encode_corpus(corpora[g], *tokenizer);
-      const ForcingSetup setup{grammars[g], &tokenizer->vocabulary, tokenizer->eos,
-                               nullptr,     forcing.max_steps,      options.mask_into_buffer};
+      const ForcingSetup setup{
+          grammars[g],       &tokenizer->vocabulary,   tokenizer->eos,         nullptr,
+          forcing.max_steps, options.mask_into_buffer, options.read_whole_mask};
       for (const std::string& engine_name : engines) {
         progress(study, fmt::format("{} / {} ({} tokens) / {}", corpora[g].name, tokenizer->name,
                                     vocabulary_size, engine_name));
