@@ -4,6 +4,10 @@
 //                             (after the first round the dense-mask cache answers most steps)
 //   BM_WfaGetMaskView/<g>     the same through mask_view: a cached step hands out the cached mask
 //   BM_WfaGetMaskUncached/<g> the same with the cache off: every step unites its weights
+//   BM_WfaGetMaskViewPadded/<g>/<ids>, BM_WfaGetMaskUncachedPadded/<g>/<ids>
+//                             the same with Llama-2's tokenization and its vocabulary padded with
+//                             Gemma-3's tokens to <ids> (Vocabulary::padded; 32000 is Llama-2
+//                             itself): the same steps, only the vocabulary size changes
 //   BM_WfaArtifactLoad/json   reading a compiled artifact back (checks and token sets included)
 //   BM_WfaCompile/json        grammar x vocabulary -> Terminal DWA and Parser DWA
 // The grammar compile of Java/SQL (seconds) is measured by `glrmask compile` and the
@@ -11,6 +15,7 @@
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,8 +46,24 @@ const Vocabulary& llama3() {
   return vocabulary;
 }
 
-// Compiles the grammar and teacher-forces the program; nullopt when the data is missing.
-std::optional<Workload> workload(const std::string& language) {
+// Llama-2's vocabulary padded with Gemma-3's tokens to `size` ids (kept for the whole run).
+std::shared_ptr<const Vocabulary> padded_llama2(std::size_t size) {
+  static std::map<std::size_t, std::shared_ptr<const Vocabulary>> padded;
+  auto& entry = padded[size];
+  if (!entry) {
+    const Vocabulary llama2 = Vocabulary::load(resolve_tokenizer("llama2"));
+    const Vocabulary gemma3 = Vocabulary::load(resolve_tokenizer("gemma3"));
+    const std::vector<const Vocabulary*> donors = {&gemma3};
+    entry = std::make_shared<const Vocabulary>(llama2.padded(donors, size));
+  }
+  return entry;
+}
+
+// Compiles the grammar and teacher-forces the program with Llama-3, or with Llama-2's encoder
+// and its vocabulary padded to `padded_size` ids when that is given; nullopt when the data is
+// missing.
+std::optional<Workload> workload(const std::string& language,
+                                 std::optional<std::size_t> padded_size = std::nullopt) {
   if (!have_data_dir()) return std::nullopt;
   const auto syncode = data_dir() / "grammars" / "syncode";
   const auto programs = data_dir() / "programs";
@@ -65,9 +86,11 @@ std::optional<Workload> workload(const std::string& language) {
   }
   Workload w;
   w.grammar = glr::CompiledGrammar::load_lark(grammar_path, options);
-  w.vocabulary = std::shared_ptr<const Vocabulary>(&llama3(), [](const Vocabulary*) {});
+  w.vocabulary = padded_size
+                     ? padded_llama2(*padded_size)
+                     : std::shared_ptr<const Vocabulary>(&llama3(), [](const Vocabulary*) {});
   w.compiled = wfa::CompiledMask::compile(w.grammar, *w.vocabulary);
-  const Encoder encoder = Encoder::load(resolve_tokenizer("llama3"));
+  const Encoder encoder = Encoder::load(resolve_tokenizer(padded_size ? "llama2" : "llama3"));
   glr::Session session(w.grammar, w.vocabulary.get());
   for (const TokenId token : encoder.encode(text)) {
     w.steps.push_back(session.clone());
@@ -78,8 +101,8 @@ std::optional<Workload> workload(const std::string& language) {
 }
 
 void get_mask(benchmark::State& state, const std::string& language, std::size_t cache_slots,
-              bool view = false) {
-  const std::optional<Workload> w = workload(language);
+              bool view = false, std::optional<std::size_t> padded_size = std::nullopt) {
+  const std::optional<Workload> w = workload(language, padded_size);
   if (!w) {
     state.SkipWithError("real-data folder absent");
     return;
@@ -111,6 +134,15 @@ void BM_WfaGetMaskView(benchmark::State& state, const std::string& language) {
 void BM_WfaGetMaskUncached(benchmark::State& state, const std::string& language) {
   get_mask(state, language, 0);
 }
+// Llama-2's steps with its vocabulary padded to state.range(0) ids.
+void BM_WfaGetMaskViewPadded(benchmark::State& state, const std::string& language) {
+  get_mask(state, language, wfa::WfaEngine::kDefaultDenseCacheSlots, true,
+           static_cast<std::size_t>(state.range(0)));
+}
+void BM_WfaGetMaskUncachedPadded(benchmark::State& state, const std::string& language) {
+  get_mask(state, language, 0, true, static_cast<std::size_t>(state.range(0)));
+}
+
 BENCHMARK_CAPTURE(BM_WfaGetMask, json, std::string("json"))->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_WfaGetMask, java, std::string("java"))->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_WfaGetMask, sql, std::string("sql"))->Unit(benchmark::kMicrosecond);
@@ -123,6 +155,24 @@ BENCHMARK_CAPTURE(BM_WfaGetMaskUncached, json, std::string("json"))->Unit(benchm
 BENCHMARK_CAPTURE(BM_WfaGetMaskUncached, java, std::string("java"))->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_WfaGetMaskUncached, sql, std::string("sql"))->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_WfaGetMaskUncached, go, std::string("go"))->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_WfaGetMaskViewPadded, java, std::string("java"))
+    ->Arg(32000)
+    ->Arg(65536)
+    ->Arg(131072)
+    ->Arg(262144)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_WfaGetMaskViewPadded, go, std::string("go"))
+    ->Arg(32000)
+    ->Arg(65536)
+    ->Arg(131072)
+    ->Arg(262144)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_WfaGetMaskUncachedPadded, java, std::string("java"))
+    ->Arg(32000)
+    ->Arg(65536)
+    ->Arg(131072)
+    ->Arg(262144)
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_WfaArtifactLoad(benchmark::State& state) {
   const std::optional<Workload> w = workload("json");
