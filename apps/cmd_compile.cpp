@@ -10,7 +10,7 @@
 #include "apps/commands.h"
 #include "apps/grammar_options.h"
 #include "glr/compiled_grammar.h"
-#include "lib/settings.h"
+#include "lib/tokenizer_choice.h"
 #include "lib/vocabulary.h"
 #include "wfa/compiled_mask.h"
 #include "wfa/mask_artifact.h"
@@ -19,7 +19,8 @@ namespace glrmask::app {
 namespace {
 
 constexpr std::string_view kUsage =
-    "glrmask compile GRAMMAR|--json-schema FILE|--regex PATTERN|--json --tokenizer NAME|PATH "
+    "glrmask compile GRAMMAR|--json-schema FILE|--regex PATTERN|--json --tokenizer "
+    "NAME|PATH|BASE+DONOR@SIZE "
     "[-o FILE] [--no-early-label-starts] [--start S] [--policy glr|lark] [--skippable T,...]";
 
 double mib(std::size_t bytes) {
@@ -42,7 +43,7 @@ int run_compile(const CommandArgs& argv) {
   const auto started = std::chrono::steady_clock::now();
   const auto grammar = compile_grammar(source, source.needs_path() ? grammar_path : "", options);
   const auto grammar_done = std::chrono::steady_clock::now();
-  const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer(tokenizer));
+  const Vocabulary vocabulary = load_vocabulary(tokenizer);
   const auto vocabulary_done = std::chrono::steady_clock::now();
   wfa::ParserDwaOptions build_options;
   // For studies of the trade-off: fewer states and a faster build, and get_mask feeding those

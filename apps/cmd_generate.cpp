@@ -29,7 +29,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::string_view kUsage =
-    "glrmask generate GRAMMAR --tokenizer NAME|PATH --seed S --max-tokens N [--count K] "
+    "glrmask generate GRAMMAR --tokenizer NAME|PATH|BASE+DONOR@SIZE --seed S --max-tokens N "
+    "[--count K] "
     "[--eos-bias P] [--min-tokens M] [--close-bias P] [--max-token-bytes B] [--prefix FILE] "
     "[--engine NAME] "
     "[--json-lines] [--start S] [--policy glr|lark] [--skippable T,...]";

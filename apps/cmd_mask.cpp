@@ -33,7 +33,8 @@ std::chrono::nanoseconds elapsed(Clock::time_point start) {
 }
 
 constexpr std::string_view kUsage =
-    "glrmask mask GRAMMAR --tokenizer NAME|PATH --input FILE [--engine NAME] [--compare NAME] "
+    "glrmask mask GRAMMAR --tokenizer NAME|PATH|BASE+DONOR@SIZE --input FILE [--engine NAME] "
+    "[--compare NAME] "
     "[--artifact FILE] [--json] [--max-steps N] [--start S] [--policy glr|lark] "
     "[--skippable T,...] [--postlex python]";
 

@@ -6,7 +6,7 @@
 #include <cstdlib>
 
 #include "lib/error.h"
-#include "lib/settings.h"
+#include "lib/tokenizer_choice.h"
 #include "lib/tokenizer_spec.h"
 
 namespace glrmask::app {
@@ -20,8 +20,8 @@ DecodingInputs load_decoding_inputs(const std::string& grammar_path,
 
 DecodingInputs load_decoding_inputs(std::shared_ptr<const glr::CompiledGrammar> grammar,
                                     const std::string& tokenizer, bool with_encoder) {
-  const TokenizerSpec spec = TokenizerSpec::load(resolve_tokenizer(tokenizer));
-  Vocabulary vocabulary(spec);
+  const TokenizerSpec spec = TokenizerSpec::load(resolve_encoder_tokenizer(tokenizer));
+  Vocabulary vocabulary = vocabulary_for(tokenizer, spec);
   const auto eos = vocabulary.eos();
   if (!eos) {
     throw Error(fmt::format("tokenizer {}: no EOS token ({}); decoding needs one to end a text",

@@ -84,3 +84,41 @@ TEST_CASE("glrmask compile --no-early-label-starts builds an automaton that feed
   CHECK(forced.exit_code == 0);
   CHECK_THAT(forced.output, Catch::Contains("mismatches   0 steps"));
 }
+
+TEST_CASE("glrmask compile and mask take a padded vocabulary (BASE+DONOR@SIZE)") {
+  ScratchDir scratch;
+  const fs::path fixtures = glrmask::testing::fixtures_dir();
+  const fs::path grammar = fixtures / "cli" / "sum.lark";
+  const std::string base =
+      (fixtures / "tokenizers" / "tiny_byte_level" / "tokenizer.json").string();
+  const std::string padded =
+      base + "+" + (fixtures / "tokenizers" / "tiny_sentencepiece" / "tokenizer.json").string() +
+      "@275";
+  const fs::path artifact = scratch.path / "sum.glrmask";
+  const auto compiled =
+      run_command(command("compile " + grammar.string() + " --start sum --tokenizer '" + padded +
+                          "' -o " + artifact.string()));
+  INFO(compiled.output);
+  REQUIRE(compiled.exit_code == 0);
+  CHECK_THAT(compiled.output, Catch::Contains("(275 ids)"));
+
+  std::ofstream(scratch.path / "input.txt") << "12 + 3+45";
+  const std::string mask = "mask " + grammar.string() + " --start sum --input " +
+                           (scratch.path / "input.txt").string() + " --artifact " +
+                           artifact.string();
+  const auto forced = run_command(command(mask + " --tokenizer '" + padded + "' --compare oracle"));
+  INFO(forced.output);
+  CHECK(forced.exit_code == 0);
+  CHECK_THAT(forced.output, Catch::Contains("mismatches   0 steps"));
+  const auto unpadded = run_command(command(mask + " --tokenizer " + base));
+  CHECK(unpadded.exit_code == 2);
+  CHECK_THAT(
+      unpadded.output,
+      Catch::Contains("compiled for the tokenizer 'tiny_byte_level+tiny_sentencepiece@275'"));
+
+  const auto malformed =
+      run_command(command("compile " + grammar.string() +
+                          " --start sum --tokenizer llama2@1000 -o " + artifact.string()));
+  CHECK(malformed.exit_code == 2);
+  CHECK_THAT(malformed.output, Catch::Contains("no donor tokenizer after the base"));
+}

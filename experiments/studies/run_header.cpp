@@ -14,6 +14,7 @@
 
 #include "experiments/studies/study_inputs.h"
 #include "lib/settings.h"
+#include "lib/tokenizer_choice.h"
 
 namespace glrmask::experiments {
 namespace {

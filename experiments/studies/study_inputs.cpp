@@ -7,6 +7,7 @@
 
 #include "lib/error.h"
 #include "lib/settings.h"
+#include "lib/tokenizer_choice.h"
 #include "lib/tokenizer_spec.h"
 
 namespace glrmask::experiments {
@@ -24,50 +25,9 @@ std::string tokenizer_label(const std::string& name_or_path) {
   return folder.filename().string();
 }
 
-std::optional<PaddedTokenizerName> parse_padded_tokenizer_name(const std::string& name) {
-  const std::size_t at = name.rfind('@');
-  if (at == std::string::npos) return std::nullopt;
-  const std::string size_text = name.substr(at + 1);
-  const bool numeric =
-      !size_text.empty() &&
-      std::all_of(size_text.begin(), size_text.end(), [](char c) { return c >= '0' && c <= '9'; });
-  // A path may hold an '@' of its own; only a trailing "@<digits>" makes it a padded name.
-  if (!numeric && name.find('/') != std::string::npos) return std::nullopt;
-  const auto malformed = [&](std::string_view why) {
-    return Error(
-        fmt::format("tokenizer {:?}: {} (a padded vocabulary is written "
-                    "BASE+DONOR[+DONOR...]@SIZE, e.g. llama2+gemma3@262144)",
-                    name, why));
-  };
-  if (!numeric || size_text.size() > 9) throw malformed("the size after '@' is not a number");
-  PaddedTokenizerName padded;
-  padded.size = std::stoul(size_text);
-  std::vector<std::string> parts;
-  for (std::size_t start = 0;;) {
-    const std::size_t end = std::min(name.find('+', start), at);
-    if (end == start) throw malformed("a tokenizer name is empty");
-    parts.push_back(name.substr(start, end - start));
-    if (end == at) break;
-    start = end + 1;
-  }
-  if (parts.size() < 2) throw malformed("no donor tokenizer after the base");
-  padded.base = parts.front();
-  padded.donors.assign(parts.begin() + 1, parts.end());
-  return padded;
-}
-
 std::unique_ptr<TokenizerInputs> load_tokenizer(const std::string& name) {
-  const std::optional<PaddedTokenizerName> padded = parse_padded_tokenizer_name(name);
-  const TokenizerSpec spec = TokenizerSpec::load(resolve_tokenizer(padded ? padded->base : name));
-  Vocabulary vocabulary(spec);
-  if (padded) {
-    std::vector<Vocabulary> donors;
-    for (const std::string& donor : padded->donors)
-      donors.push_back(Vocabulary::load(resolve_tokenizer(donor)));
-    std::vector<const Vocabulary*> donor_ptrs;
-    for (const Vocabulary& donor : donors) donor_ptrs.push_back(&donor);
-    vocabulary = vocabulary.padded(donor_ptrs, padded->size);
-  }
+  const TokenizerSpec spec = TokenizerSpec::load(resolve_encoder_tokenizer(name));
+  Vocabulary vocabulary = vocabulary_for(name, spec);
   const auto eos = vocabulary.eos();
   if (!eos)
     throw Error(fmt::format("tokenizer {}: no EOS token ({})", name, vocabulary.description()));

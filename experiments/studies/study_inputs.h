@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,22 +28,8 @@ struct TokenizerInputs {
 // A short name for tables: the name itself, or the folder of a tokenizer.json path.
 std::string tokenizer_label(const std::string& name_or_path);
 
-// A tokenizer name may ask for a padded vocabulary: "llama2+gemma3@262144" is Llama-2's tokenizer
-// (its encoder, EOS and ids) with the vocabulary grown to 262,144 ids by Gemma-3's tokens
-// (Vocabulary::padded), so the vocabulary size changes while every text keeps its tokenization.
-// Several donors are used in turn: "llama2+gemma3+qwen3@300000". Each part may be a path to a
-// tokenizer.json without '+'.
-struct PaddedTokenizerName {
-  std::string base;
-  std::vector<std::string> donors;
-  std::size_t size = 0;
-};
-
-// nullopt for a plain name or a path; throws glrmask::Error for a name that ends in "@<digits>"
-// but is not of that form, or a name without '/' that has an '@' and is not.
-std::optional<PaddedTokenizerName> parse_padded_tokenizer_name(const std::string& name);
-
-// Throws glrmask::Error when the tokenizer is missing or names no EOS token.
+// Throws glrmask::Error when the tokenizer is missing or names no EOS token. `name` may ask for a
+// padded vocabulary (lib/tokenizer_choice.h).
 std::unique_ptr<TokenizerInputs> load_tokenizer(const std::string& name);
 
 struct EncodedText {
