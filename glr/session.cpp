@@ -118,7 +118,7 @@ void Session::commit(TokenId token) {
                             vocabulary_->name(), vocabulary_->size()));
   }
   if (vocabulary_->eos() && token == *vocabulary_->eos()) {
-    require_open(fmt::format("commit EOS (token id {})", token));
+    if (finished_) require_open(fmt::format("commit EOS (token id {})", token));
     if (!is_accepting()) {
       throw Error(fmt::format(
           "syntax error at byte offset {} (end of input): EOS (token id {}) is not allowed, the "
@@ -137,7 +137,8 @@ void Session::commit(TokenId token) {
                     token, vocabulary_->piece(token)));
   }
   const std::string_view bytes = vocabulary_->bytes(token);
-  require_open(fmt::format("commit token id {}", token));
+  // Formatted only when it will be thrown: commit is on every decoding step.
+  if (finished_) require_open(fmt::format("commit token id {}", token));
   if (!try_commit_bytes(bytes))
     throw_rejection(bytes, fmt::format("token id {} ({})", token, printable(bytes)));
 }

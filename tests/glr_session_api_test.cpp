@@ -127,7 +127,10 @@ TEST_CASE("commit(TokenId): ordinary tokens, EOS only at a sentence end, special
   CHECK(session.is_accepting());
   CHECK_FALSE(session.can_continue());
   CHECK_FALSE(session.accepts_bytes(" "));
-  CHECK_THROWS_WITH(session.commit(0), Catch::Contains("EOS committed"));
+  CHECK_THROWS_WITH(session.commit(0), Catch::Contains("cannot commit token id 0: the text was "
+                                                       "ended (EOS committed)"));
+  CHECK_THROWS_WITH(session.commit(eos), Catch::Contains("cannot commit EOS (token id") &&
+                                             Catch::Contains("EOS committed"));
   CHECK_THROWS_WITH(session.commit_bytes(" "), Catch::Contains("EOS committed"));
   session.rollback(1);  // EOS is a commit like any other
   CHECK_FALSE(session.is_finished());
