@@ -35,8 +35,8 @@ struct StudyOptions {
   bool mask_into_buffer = false;
   // `--mask-read bit`: between steps the harness tests only the next token's bit instead of
   // counting every token of the mask. Counting (the default) reads the whole mask as a sampler
-  // applying it to logits would, which evicts the engine's data from L1 in proportion to the
-  // vocabulary; `bit` measures get_mask without that eviction (docs/performance.md).
+  // applying it to logits would, a read that grows with the vocabulary and may push the engine's
+  // data out of cache; `bit` times get_mask without it (docs/performance.md compares the two).
   bool read_whole_mask = true;
 
   bool small() const { return size == StudySize::kSmall; }
