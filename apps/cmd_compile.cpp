@@ -8,6 +8,7 @@
 
 #include "apps/args.h"
 #include "apps/commands.h"
+#include "apps/decoding_inputs.h"
 #include "apps/grammar_options.h"
 #include "glr/compiled_grammar.h"
 #include "lib/tokenizer_choice.h"
@@ -21,7 +22,8 @@ namespace {
 constexpr std::string_view kUsage =
     "glrmask compile GRAMMAR|--json-schema FILE|--regex PATTERN|--json --tokenizer "
     "NAME|PATH|BASE+DONOR@SIZE "
-    "[-o FILE] [--no-early-label-starts] [--start S] [--policy glr|lark] [--skippable T,...]";
+    "[-o FILE] [--no-early-label-starts] [--build-threads N] [--start S] [--policy glr|lark] "
+    "[--skippable T,...]";
 
 double mib(std::size_t bytes) {
   return static_cast<double>(bytes) / (1024.0 * 1024.0);
@@ -35,7 +37,7 @@ int run_compile(const CommandArgs& argv) {
     if (arg == "-o") arg = "--output";
   const glr::ParseOptions options = take_grammar_options(rest);
   const GrammarSource source = take_grammar_source(rest);
-  Args args(rest, {"tokenizer", "output"}, {"no-early-label-starts"});
+  Args args(rest, {"tokenizer", "output", "build-threads"}, {"no-early-label-starts"});
   args.expect_positional(source.needs_path() ? 1 : 0, source.needs_path() ? 1 : 0, kUsage);
   const std::string grammar_path = source.needs_path() ? args.positional()[0] : source.value;
   const std::string tokenizer = args.required("tokenizer");
@@ -49,6 +51,9 @@ int run_compile(const CommandArgs& argv) {
   // For studies of the trade-off: fewer states and a faster build, and get_mask feeding those
   // labels to the GLR parser instead (docs/wfa.md, "Early labels").
   build_options.early_label_starts = !args.flag("no-early-label-starts");
+  // The Parser DWA's threads (default: the machine's); any count builds the same automaton.
+  if (const auto threads = args.value("build-threads"))
+    build_options.threads = parse_count_option("build-threads", *threads, 1);
   const auto compiled = wfa::CompiledMask::compile(grammar, vocabulary, build_options);
   const auto seconds = [](auto from, auto to) {
     return std::chrono::duration<double>(to - from).count();
@@ -87,9 +92,9 @@ int run_compile(const CommandArgs& argv) {
   fmt::print("automaton bytes      {}\n", compiled->parser_dwa().size_in_bytes());
   fmt::print(
       "time                 grammar {:.3f} s, vocabulary {:.3f} s, terminal DWA {:.3f} s, "
-      "parser DWA {:.3f} s, mask classes {:.3f} s, total {:.3f} s\n",
+      "parser DWA {:.3f} s ({} threads), mask classes {:.3f} s, total {:.3f} s\n",
       seconds(started, grammar_done), seconds(grammar_done, vocabulary_done),
-      c.terminal_dwa_seconds, c.parser_dwa_seconds, c.weight_classes_seconds,
+      c.terminal_dwa_seconds, c.parser_dwa_seconds, p.build_threads, c.weight_classes_seconds,
       seconds(started, std::chrono::steady_clock::now()));
   fmt::print("peak memory          {:.1f} MiB\n", mib(c.peak_memory_bytes));
   if (const auto output = args.value("output")) {

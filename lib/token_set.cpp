@@ -148,6 +148,25 @@ TokenSetId TokenSetPool::unite_all(std::span<TokenSetId> sets) {
   return id;
 }
 
+TokenSetId TokenSetPool::known_union(std::span<const TokenSetId> sets) const {
+  const std::uint32_t* known = unite_all_memo_.find(sets, TokenSetListMemo::hash(sets));
+  return known == nullptr ? empty() : TokenSetId{*known};
+}
+
+TokenSetId TokenSetPool::remember_union(std::span<const TokenSetId> sets, RoaringBitmap result,
+                                        std::uint64_t hash) {
+  const std::uint64_t list_hash = TokenSetListMemo::hash(sets);
+  if (const std::uint32_t* known = unite_all_memo_.find(sets, list_hash))
+    return TokenSetId{*known};  // another thread remembered it first
+  if (hashes_.size() < distinct_sets()) index_frozen_views();
+  if (result.maximum() >= universe_size_)
+    check_token(result.maximum(), "TokenSetPool::remember_union");
+  TokenSetId id = find(result, hash);
+  if (id.is_empty()) id = insert_new(std::move(result), hash);
+  unite_all_memo_.insert(sets, list_hash, id.value());
+  return id;
+}
+
 TokenSetId TokenSetPool::intersect(TokenSetId a, TokenSetId b) {
   check(a);
   check(b);

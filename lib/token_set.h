@@ -70,6 +70,15 @@ class TokenSetPool {
   // united in one pass and only the result is interned, where a chain of unite() would intern
   // every partial union; up to two go through unite() and its memo.
   TokenSetId unite_all(std::span<TokenSetId> sets);
+  // unite_all in two phases, for callers that share the pool between threads behind a lock of
+  // their own and want the union itself computed outside it: known_union() (empty() when the
+  // union is not memoized), else the inputs' get(), RoaringBitmap::fastunion and content_hash_of()
+  // unlocked, then remember_union(), which interns the result and memoizes it. `sets` must be
+  // sorted and unique, without empty() or full(), and hold at least three sets.
+  TokenSetId known_union(std::span<const TokenSetId> sets) const;
+  TokenSetId remember_union(std::span<const TokenSetId> sets, RoaringBitmap result,
+                            std::uint64_t hash);
+  std::uint64_t content_hash_of(const RoaringBitmap& set) const { return hasher_(set); }
   TokenSetId intersect(TokenSetId a, TokenSetId b);
   TokenSetId subtract(TokenSetId a, TokenSetId b);  // a \ b
   TokenSetId complement(TokenSetId a) { return subtract(full(), a); }

@@ -1,13 +1,19 @@
 #include "wfa/parser_dwa_builder.h"
 
 #include <fmt/format.h>
+#include <tbb/concurrent_vector.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <atomic>
 #include <boost/container/small_vector.hpp>
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <exception>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -17,9 +23,11 @@
 #include "lexer/fork_ignored_ending.h"
 #include "lib/error.h"
 #include "lib/hash_mix.h"
+#include "wfa/concurrent_array_interner.h"
 #include "wfa/parser_dwa_analysis.h"
 #include "wfa/post_lexer_refusal.h"
 #include "wfa/shift_verdicts.h"
+#include "wfa/spin_mutex.h"
 #include "wfa/virtual_stack.h"
 
 namespace glrmask::wfa {
@@ -68,19 +76,19 @@ struct Item {
 };
 
 struct ItemsHash {
-  // Also hashes group lists, flattened (see ParserDwaBuilder::intern_groups).
-  std::size_t operator()(const std::vector<std::uint32_t>& terminals) const {
+  // Also hashes lookaheads and group lists, flattened (see ParserDwaWorker::intern_groups).
+  std::uint64_t operator()(std::span<const std::uint32_t> terminals) const {
     std::uint64_t h = terminals.size();
     for (const SymbolId terminal : terminals) h = splitmix64_mix(h ^ terminal);
-    return static_cast<std::size_t>(h);
+    return h;
   }
-  std::size_t operator()(const std::vector<Item>& items) const {
+  std::uint64_t operator()(std::span<const Item> items) const {
     std::uint64_t h = items.size();
     for (const Item& item : items) {
       h = splitmix64_mix(h ^ (std::uint64_t{item.cont} << 32 | item.lookahead));
       h = splitmix64_mix(h ^ (std::uint64_t{item.pops} << 32 | item.lhs));
     }
-    return static_cast<std::size_t>(h);
+    return h;
   }
 };
 
@@ -134,32 +142,353 @@ bool in_progress(const Outcome& outcome) {
   return outcome.work == kInProgress.work;
 }
 
-}  // namespace
-
-class ParserDwaBuilder {
+// The token-set pool behind one lock. The workers' calls are mostly memo lookups; the costly
+// part of a miss (the union or subset test of large sets, and hashing the result) runs outside
+// the lock on the stored sets, which never move or change once interned.
+class LockedPool {
  public:
-  ParserDwaBuilder(const glr::CompiledGrammar& grammar, const lexer::TerminalDwa& dwa,
-                   TokenSetPool& pool, std::optional<TokenId> eos, const ParserDwaOptions& options)
-      : grammar_(grammar),
-        table_(grammar.table()),
-        dwa_(dwa),
-        pool_(pool),
-        options_(options),
-        end_of_input_(grammar.end_of_input()),
-        eos_(eos ? pool.singleton(*eos) : TokenSetPool::empty()),
-        ends_through_ignored_(lexer::forks_ending_through_ignored(dwa)),
-        checks_(dwa.num_nodes()),
-        checks_done_(dwa.num_nodes(), 0) {
-    item_sets_.emplace_back();  // id 0: the empty set
-    item_set_ids_of_items_.emplace_back();
-    group_lists_.emplace_back();  // id 0: no groups
-    compute_predecessors();
-    require_single_stack_for_skippables();
-    verdicts_ = std::make_unique<ShiftVerdicts>(table_, predecessors_);
-    subtrie_tokens_.assign(dwa.num_nodes(), kNotComputed);
+  explicit LockedPool(TokenSetPool& pool) : pool_(pool) {}
+
+  TokenSetId unite(TokenSetId a, TokenSetId b) {
+    if (a == b || b.is_empty()) return a;
+    if (a.is_empty()) return b;
+    const std::lock_guard lock(mutex_);
+    return pool_.unite(a, b);
+  }
+  // `sets` is reordered; `scratch` holds the inputs' bitmaps between the two phases.
+  TokenSetId unite_all(std::span<TokenSetId> sets, std::vector<const RoaringBitmap*>& scratch) {
+    std::sort(sets.begin(), sets.end());
+    sets =
+        sets.first(static_cast<std::size_t>(std::unique(sets.begin(), sets.end()) - sets.begin()));
+    if (!sets.empty() && sets.front().is_empty()) sets = sets.subspan(1);
+    if (sets.size() <= 2 || sets.front() == TokenSetPool::full()) {
+      const std::lock_guard lock(mutex_);
+      return pool_.unite_all(sets);
+    }
+    scratch.clear();
+    {
+      const std::lock_guard lock(mutex_);
+      if (const TokenSetId known = pool_.known_union(sets); !known.is_empty()) return known;
+      for (const TokenSetId s : sets) scratch.push_back(&pool_.get(s));
+    }
+    RoaringBitmap result = RoaringBitmap::fastunion(scratch.size(), scratch.data());
+    const std::uint64_t hash = pool_.content_hash_of(result);
+    const std::lock_guard lock(mutex_);
+    return pool_.remember_union(sets, std::move(result), hash);
+  }
+  TokenSetId subtract(TokenSetId a, TokenSetId b) {
+    if (a.is_empty() || b.is_empty()) return a;
+    const std::lock_guard lock(mutex_);
+    return pool_.subtract(a, b);
+  }
+  bool is_subset(TokenSetId a, TokenSetId b) {
+    if (a.is_empty() || a == b || b == TokenSetPool::full()) return true;
+    const RoaringBitmap* left = nullptr;
+    const RoaringBitmap* right = nullptr;
+    {
+      const std::lock_guard lock(mutex_);
+      left = &pool_.get(a);
+      right = &pool_.get(b);
+    }
+    return left->isSubset(*right);
   }
 
-  ParserDwa build();
+ private:
+  TokenSetPool& pool_;
+  SpinMutex mutex_;
+};
+
+// A request to compute the transition of a Parser DWA state on an LR state read.
+struct Request {
+  DwaStateId state;
+  StateId read;
+};
+
+// A transition as a worker computed it, in the builder's provisional state numbering.
+struct FoundTransition {
+  DwaStateId state;
+  StateId read;
+  DwaStateId target;
+  TokenSetId weight;
+};
+
+// What the workers share: the inputs, the tables precomputed before they start (read-only
+// afterwards), and the interning that gives item sets, lookaheads, guarded work and states their
+// identity. Everything a worker only caches (memos, virtual stacks, action splits) is its own.
+struct ParserDwaShared {
+  ParserDwaShared(const glr::CompiledGrammar& grammar_in, const lexer::TerminalDwa& dwa_in,
+                  TokenSetPool& pool_in, std::optional<TokenId> eos_in,
+                  const ParserDwaOptions& options_in)
+      : grammar(grammar_in),
+        table(grammar_in.table()),
+        dwa(dwa_in),
+        pool(pool_in),
+        options(options_in),
+        end_of_input(grammar_in.end_of_input()),
+        eos(eos_in ? pool_in.singleton(*eos_in) : TokenSetPool::empty()),
+        ends_through_ignored(lexer::forks_ending_through_ignored(dwa_in)) {}
+
+  const glr::CompiledGrammar& grammar;
+  const glr::LrTable& table;
+  const lexer::TerminalDwa& dwa;
+  LockedPool pool;
+  ParserDwaOptions options;
+  SymbolId end_of_input;
+  TokenSetId eos;
+  std::vector<char> ends_through_ignored;
+  std::unique_ptr<ShiftVerdicts> verdicts;
+  std::vector<StateId> first_reads;                // states a run may read first
+  std::vector<std::vector<StateId>> predecessors;  // per state, ascending
+
+  // Precomputed, read-only while the workers run.
+  std::vector<TokenSetId> subtrie_tokens;  // per trie node: the tokens of its weights and below
+  std::vector<TokenSetId> start_pending;   // per fork: its root's subtrie tokens, plus EOS
+  // Per trie node: (what the end fork can produce next, the tokens of the weights with that end
+  // behaviour); the end of input counts as a terminal for forks that can finish.
+  std::vector<std::vector<std::pair<LookaheadId, TokenSetId>>> checks;
+  std::vector<LookaheadId> plain_lookaheads;  // per label: ParserDwaWorker::plain_lookahead()
+
+  ConcurrentArrayInterner<Item> item_sets;
+  ConcurrentArrayInterner<SymbolId> lookaheads;
+
+  // Guarded work is rare (grammars with skippable terminals), so one lock covers its tables.
+  SpinMutex guarded_mutex;
+  tbb::concurrent_vector<std::vector<Group>> group_lists{std::vector<Group>{}};  // id 0: none
+  std::unordered_map<std::vector<std::uint32_t>, GroupListId, ItemsHash> group_list_ids;
+  tbb::concurrent_vector<std::pair<ItemSetId, GroupListId>> guarded_work;
+  lexer::FlatU64Map guarded_work_ids;  // (item set, group list) -> index
+
+  // A Parser DWA state is suspended work; the numbering here is provisional (it follows which
+  // worker got there first) until ParserDwaBuilder renumbers the states canonically.
+  SpinMutex states_mutex;
+  lexer::FlatU64Map state_ids;  // work -> state
+  tbb::concurrent_vector<WorkId> states;
+
+  ItemSetId items_of(WorkId work) const {
+    return (work & kGuardedWork) != 0 ? guarded_work[work & ~kGuardedWork].first : work;
+  }
+  GroupListId groups_of(WorkId work) const {
+    return (work & kGuardedWork) != 0 ? guarded_work[work & ~kGuardedWork].second : 0;
+  }
+  DwaStateId state_for(WorkId work) {
+    const std::lock_guard lock(states_mutex);
+    const auto [state, added] =
+        state_ids.find_or_insert(work, static_cast<DwaStateId>(states.size()));
+    if (added) states.push_back(work);
+    return state;
+  }
+};
+
+// How the workers divide the transitions: each LR state read belongs to one worker, which keeps
+// the memo tables of that read (they stay in its cache, and no other thread touches them), and
+// requests for a read owned elsewhere travel through that worker's inbox.
+struct ParserDwaSchedule {
+  explicit ParserDwaSchedule(std::size_t workers) : inboxes(workers) {}
+
+  struct alignas(64) Inbox {
+    SpinMutex mutex;
+    std::vector<Request> requests;
+  };
+
+  std::size_t owner(StateId read) const { return read % inboxes.size(); }
+
+  std::deque<Inbox> inboxes;  // a deque: mutexes do not move
+  // Requests made and not yet computed or dropped as duplicates; the build is over when no worker
+  // has work and this is 0. A worker adds what its step requested before it subtracts the
+  // request it computed, so the count cannot reach 0 while work is in flight.
+  std::atomic<std::int64_t> outstanding{0};
+  std::atomic<bool> stop{false};
+  std::mutex error_mutex;
+  std::exception_ptr error;
+
+  void fail(std::exception_ptr e) {
+    {
+      const std::lock_guard lock(error_mutex);
+      if (!error) error = std::move(e);
+    }
+    stop = true;
+  }
+};
+
+LookaheadId intern_lookahead(ParserDwaShared& shared, std::vector<SymbolId> terminals) {
+  std::sort(terminals.begin(), terminals.end());
+  terminals.erase(std::unique(terminals.begin(), terminals.end()), terminals.end());
+  return shared.lookaheads.intern(terminals, ItemsHash{}(terminals));
+}
+
+void compute_predecessors(ParserDwaShared& shared) {
+  const glr::LrTable& table = shared.table;
+  const std::uint32_t n = table.num_states();
+  shared.predecessors.assign(n, {});
+  std::vector<char> first(n, 0);
+  first[0] = 1;
+  for (StateId x = 0; x < n; ++x) {
+    for (std::uint32_t cell = table.row_begin(x); cell < table.row_end(x); ++cell) {
+      for (const glr::Action action : table.cell_actions(cell)) {
+        if (!action.is_shift()) continue;
+        shared.predecessors[action.target()].push_back(x);
+        first[action.target()] = 1;
+      }
+    }
+    for (const glr::LrTable::GotoEntry& entry : table.gotos(x))
+      shared.predecessors[entry.target].push_back(x);
+  }
+  for (std::vector<StateId>& list : shared.predecessors) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
+  for (StateId x = 0; x < n; ++x)
+    if (first[x] != 0) shared.first_reads.push_back(x);
+}
+
+void require_single_stack_for_skippables(const ParserDwaShared& shared) {
+  const glr::CompiledGrammar& grammar = shared.grammar;
+  const glr::LrTable& table = shared.table;
+  if (grammar.skippable_terminals().empty()) return;
+  const std::string skippable =
+      grammar.grammar().terminals()[grammar.skippable_terminals().front()].name;
+  const auto terminal_name = [&](SymbolId terminal) {
+    return terminal < grammar.grammar().terminals().size()
+               ? grammar.grammar().terminals()[terminal].name
+               : std::string("$END");
+  };
+  const auto refuse = [&](const std::string& fork) {
+    throw Error(fmt::format(
+        "wfa: the skippable terminal '{}' is dropped only when no stack can shift it, a condition "
+        "over all stacks together, but the Parser DWA decides it per stack; the two agree only "
+        "when the session never holds two stacks, and {} (use --policy lark, or the spanner "
+        "engine)",
+        skippable, fork));
+  };
+  for (StateId state = 0; state < table.num_states(); ++state)
+    for (std::uint32_t cell = table.row_begin(state); cell < table.row_end(state); ++cell)
+      if (table.cell_actions(cell).size() > 1)
+        refuse(fmt::format("LR state {} forks on terminal '{}'", state,
+                           terminal_name(table.cell_terminal(cell))));
+  const lexer::LexerDfa& dfa = shared.dwa.dfa();
+  for (lexer::LabelId label = 0; label < dfa.num_labels(); ++label) {
+    const std::span<const std::uint32_t> tie = dfa.label_terminals(label);
+    if (tie.size() > 1)
+      refuse(fmt::format("the lexer emits a tie between '{}' and '{}'",
+                         dfa.terminals()[tie[0]].name, dfa.terminals()[tie[1]].name));
+  }
+}
+
+// The tables every worker reads, computed once before they start: per trie node the tokens of
+// its subtrie and its weights' checks, per fork what its start can accept, per label the lookahead
+// it feeds when that does not depend on the stack.
+void precompute_node_tables(ParserDwaShared& shared, TokenSetPool& pool) {
+  const lexer::TerminalDwa& dwa = shared.dwa;
+  // Post-order without recursion: a trie path is as long as the longest token.
+  shared.subtrie_tokens.assign(dwa.num_nodes(), TokenSetPool::empty());
+  std::vector<char> done(dwa.num_nodes(), 0);
+  std::vector<std::pair<lexer::DwaNodeId, bool>> stack;
+  for (lexer::DwaNodeId root = 0; root < dwa.num_nodes(); ++root) {
+    if (done[root] != 0) continue;
+    stack.emplace_back(root, false);
+    while (!stack.empty()) {
+      const auto [node, children_done] = stack.back();
+      stack.pop_back();
+      if (done[node] != 0) continue;
+      if (!children_done) {
+        stack.emplace_back(node, true);
+        for (const lexer::DwaEdge& edge : dwa.edges(node))
+          if (done[edge.child] == 0) stack.emplace_back(edge.child, false);
+        continue;
+      }
+      TokenSetId tokens = TokenSetPool::empty();
+      for (const lexer::DwaWeight& weight : dwa.weights(node))
+        tokens = pool.unite(tokens, weight.tokens);
+      for (const lexer::DwaEdge& edge : dwa.edges(node))
+        tokens = pool.unite(tokens, shared.subtrie_tokens[edge.child]);
+      shared.subtrie_tokens[node] = tokens;
+      done[node] = 1;
+    }
+  }
+  shared.start_pending.resize(dwa.num_forks());
+  for (lexer::ForkId fork = 0; fork < dwa.num_forks(); ++fork)
+    shared.start_pending[fork] = pool.unite(shared.subtrie_tokens[dwa.root(fork)], shared.eos);
+
+  shared.checks.resize(dwa.num_nodes());
+  for (lexer::DwaNodeId node = 0; node < dwa.num_nodes(); ++node) {
+    std::vector<std::pair<LookaheadId, TokenSetId>>& list = shared.checks[node];
+    for (const lexer::DwaWeight& weight : dwa.weights(node)) {
+      const std::span<const std::uint32_t> next = dwa.next_terminals(weight.end);
+      std::vector<SymbolId> terminals(next.begin(), next.end());
+      if (dwa.can_finish(weight.end) || shared.ends_through_ignored[weight.end] != 0)
+        terminals.push_back(shared.end_of_input);
+      if (terminals.empty()) continue;
+      const LookaheadId lookahead = intern_lookahead(shared, std::move(terminals));
+      const auto same = std::find_if(list.begin(), list.end(),
+                                     [&](const auto& entry) { return entry.first == lookahead; });
+      if (same != list.end()) {
+        same->second = pool.unite(same->second, weight.tokens);
+      } else {
+        list.emplace_back(lookahead, weight.tokens);
+      }
+    }
+  }
+
+  // A label's lookahead when its feed is a plain shift; kNoLookahead for ignored or skippable
+  // terminals, whose handling depends on the stacks (IncrementalRecognizer::feed_token).
+  const lexer::LexerDfa& dfa = dwa.dfa();
+  shared.plain_lookaheads.assign(dfa.num_labels(), kNoLookahead);
+  for (lexer::LabelId label = 0; label < dfa.num_labels(); ++label) {
+    if (dfa.label_is_ignored(label)) continue;
+    std::vector<SymbolId> terminals;
+    bool plain = true;
+    for (const std::uint32_t terminal : dfa.label_terminals(label)) {
+      if (dfa.terminals()[terminal].ignored || shared.grammar.is_skippable(terminal)) {
+        plain = false;
+        break;
+      }
+      terminals.push_back(terminal);
+    }
+    if (plain && !terminals.empty())
+      shared.plain_lookaheads[label] = intern_lookahead(shared, std::move(terminals));
+  }
+}
+
+// A session's configuration with an accepted lexeme enters the Terminal DWA twice: the lexeme
+// going on, and its label committed with the bytes after it lexed again, in a fork inhibited by
+// the configuration's state (lexer_fork.h). At a token boundary right after the lexeme (nothing
+// pending: the most common case by far, e.g. after an identifier) that fork is the start state
+// with inhibitors, and the DWA records the same (label, fork) wherever one token ends just after
+// such a lexeme: an edge on the label into a node with a weight ending in that fork. Those pairs
+// get start states. Forks with bytes pending after the lexeme would add states for rare steps;
+// such entries, like any the DWA never recorded, are fed to the parser at get_mask time.
+std::vector<std::pair<lexer::LabelId, lexer::ForkId>> early_label_pairs(
+    const lexer::TerminalDwa& dwa) {
+  std::vector<std::pair<lexer::LabelId, lexer::ForkId>> pairs;
+  for (lexer::DwaNodeId node = 0; node < dwa.num_nodes(); ++node) {
+    for (const lexer::DwaEdge& edge : dwa.edges(node)) {
+      for (const lexer::DwaWeight& weight : dwa.weights(edge.child))
+        if (!dwa.fork(weight.end).inhibitors.empty() && dwa.can_finish(weight.end))
+          pairs.emplace_back(edge.label, weight.end);
+    }
+  }
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  return pairs;
+}
+
+// One thread of the construction. It computes the transitions of the reads it owns
+// (ParserDwaSchedule::owner), with memo tables, virtual stacks, item ids and action splits of its
+// own; what identifies a state's content goes through ParserDwaShared.
+class ParserDwaWorker {
+ public:
+  ParserDwaWorker(ParserDwaShared& shared, ParserDwaSchedule& schedule, std::size_t index);
+
+  // Interns the start states and requests their first transitions (worker 0, before the others
+  // start); fills the result's start states.
+  void seed(std::vector<DwaStateId>& start_states, std::vector<EarlyStart>& early_starts);
+  // Computes requests until no worker has any left, or another one failed.
+  void run();
+
+  std::vector<FoundTransition>& found() { return found_; }
+  std::size_t max_virtual_depth() const { return max_virtual_depth_; }
+  std::size_t feed_memo_entries() const;
+  std::size_t expand_memo_entries() const;
 
  private:
   // Accumulates outcomes; items and accepted tokens are merged at the end (accepted() unites the
@@ -170,21 +499,16 @@ class ParserDwaBuilder {
     std::vector<Group> groups;
   };
 
-  void compute_predecessors();
-  void require_single_stack_for_skippables() const;
   // The tokens a continuation can still accept; an item whose tokens the current transition
   // already accepts cannot add anything below and is dropped.
-  TokenSetId pending(std::uint32_t cont);
-  TokenSetId subtrie_tokens(lexer::DwaNodeId node);
+  TokenSetId pending(std::uint32_t cont) const;
   // Sort and deduplicate in place, then intern (scratch vectors avoid an allocation per lookup).
   ItemSetId intern_items(std::span<Item> items);
   GroupListId intern_groups(std::vector<Group>& groups);
   WorkId make_work(ItemSetId items, GroupListId groups);
-  ItemSetId items_of(WorkId work) const {
-    return (work & kGuardedWork) != 0 ? guarded_work_[work & ~kGuardedWork].first : work;
-  }
-  GroupListId groups_of(WorkId work) const {
-    return (work & kGuardedWork) != 0 ? guarded_work_[work & ~kGuardedWork].second : 0;
+  const std::vector<Item>& item_set(ItemSetId id) const { return shared_.item_sets[id]; }
+  const std::vector<SymbolId>& lookahead_terminals(LookaheadId id) const {
+    return shared_.lookaheads[id];
   }
   Outcome finish(Collector& collector);
   TokenSetId accepted(Collector& collector);
@@ -200,53 +524,47 @@ class ParserDwaBuilder {
   Outcome expand(std::uint32_t cont, VirtualStackId stack);
   Outcome feed(LookaheadId lookahead, std::uint32_t cont, VirtualStackId stack);
   LookaheadId intern_lookahead(std::span<SymbolId> terminals);
-  const ActionSplit& action_split(LookaheadId lookahead, StateId top);
-  // kCheckSucceeds, kCheckFails, or the lookahead still open (for a guard: is_guard).
-  std::uint32_t check_at_top(LookaheadId lookahead, StateId top, bool is_guard);
   LookaheadId intern_lookahead(std::initializer_list<SymbolId> terminals) {
     std::vector<SymbolId> copy(terminals);
     return intern_lookahead(std::span<SymbolId>(copy));
   }
+  const ActionSplit& action_split(LookaheadId lookahead, StateId top);
+  // kCheckSucceeds, kCheckFails, or the lookahead still open (for a guard: is_guard).
+  std::uint32_t check_at_top(LookaheadId lookahead, StateId top, bool is_guard);
   Outcome step(const Item& item, std::uint32_t id, StateId read);
-  std::vector<std::pair<lexer::LabelId, lexer::ForkId>> early_label_pairs() const;
-  // The lookahead a label feeds when that does not depend on the stack, else kNoLookahead.
-  LookaheadId plain_lookahead(lexer::LabelId label);
   bool decided_by(std::uint32_t cont, TokenSetId accepted);
   std::uint32_t pair_id(std::uint32_t cont, LookaheadId lookahead);
   [[noreturn]] void throw_endless_reductions(LookaheadId lookahead) const;
   std::uint32_t item_id(const Item& item);
-  const std::vector<std::pair<LookaheadId, TokenSetId>>& checks(lexer::DwaNodeId node);
   std::pair<DwaStateId, TokenSetId> transition(DwaStateId state, StateId read);
   // What `work` yields on reading the LR state `read` below it.
   Outcome read_below(WorkId work, StateId read);
   Outcome expand_over(std::uint32_t cont, StateId target, VirtualStackId below);
   DwaStateId state_for(WorkId work);
-  // Queues the transitions of `state` on `reads` that were not queued before.
-  void request(DwaStateId state, const std::vector<StateId>& reads);
 
-  const glr::CompiledGrammar& grammar_;
+  // Asks for the transitions of `state` on `reads`; returns how many requests were new here
+  // (those for another worker's reads are counted new: their owner drops duplicates).
+  std::size_t request(DwaStateId state, std::span<const StateId> reads);
+  // Queues a request for one of this worker's reads unless it was made before.
+  bool enqueue(const Request& request);
+  void flush_outboxes();
+  void drain_inbox();
+  // Computes every queued request of one read.
+  void compute_read(StateId read);
+
+  ParserDwaShared& shared_;
+  ParserDwaSchedule& schedule_;
+  std::size_t index_;
   const glr::LrTable& table_;
   const lexer::TerminalDwa& dwa_;
-  TokenSetPool& pool_;
-  ParserDwaOptions options_;
-  SymbolId end_of_input_;
-  TokenSetId eos_;
-  std::vector<char> ends_through_ignored_;
 
   VirtualStackPool stacks_;
   std::vector<Item> scratch_items_;
   std::vector<SymbolId> scratch_terminals_;
-  std::vector<std::vector<Item>> item_sets_;
-  // Per item set, item_id() of each item: resuming a set is then one memo lookup per item.
-  std::vector<std::vector<std::uint32_t>> item_set_ids_of_items_;
-  std::unordered_map<std::vector<Item>, ItemSetId, ItemsHash> item_set_ids_;
-  std::vector<std::vector<Group>> group_lists_;
-  std::unordered_map<std::vector<std::uint32_t>, GroupListId, ItemsHash> group_list_ids_;
   std::vector<std::uint32_t> scratch_flat_groups_;
-  std::vector<std::pair<ItemSetId, GroupListId>> guarded_work_;
-  lexer::FlatU64Map guarded_work_ids_;  // (item set, group list) -> index
-  std::vector<std::vector<SymbolId>> lookaheads_;
-  std::unordered_map<std::vector<SymbolId>, LookaheadId, ItemsHash> lookahead_ids_;
+  std::vector<const RoaringBitmap*> scratch_bitmaps_;
+  // Per item set, item_id() of each item: resuming a set is then one memo lookup per item.
+  std::vector<std::vector<std::uint32_t>> item_ids_of_sets_;
   // Memo tables, keyed by packed 64-bit words: (continuation, lookahead) pairs and items get
   // dense ids first so that every key fits.
   lexer::FlatU64Map pair_ids_;  // (cont, lookahead) -> id
@@ -263,112 +581,80 @@ class ParserDwaBuilder {
   // check_at_top() answers, at [(2 * lookahead + is_guard) * LR states + top]; kNotComputed
   // where not asked yet.
   std::vector<std::uint32_t> checks_at_top_;
-  static constexpr LookaheadId kUnknownLookahead = 0xfffffffeu;
-  std::vector<LookaheadId> plain_lookaheads_;  // per label: plain_lookahead(), kUnknownLookahead
-  lexer::FlatU64Map decided_memo_;             // (pending tokens, accepted) -> decided_by()
-  // Per trie node: (what the end fork can produce next, the tokens of the weights with that end
-  // behaviour); the end of input counts as a terminal for forks that can finish.
-  std::vector<std::vector<std::pair<LookaheadId, TokenSetId>>> checks_;
-  std::vector<char> checks_done_;
-
-  static constexpr std::uint32_t kNotComputed = 0xffffffffu;
-  std::unique_ptr<ShiftVerdicts> verdicts_;
-  std::vector<std::uint32_t> subtrie_tokens_;  // per trie node: TokenSetId value or kNotComputed
-  std::vector<StateId> first_reads_;           // states a run may read first
-  std::vector<std::vector<StateId>> predecessors_;  // per state, ascending
-  // A Parser DWA state is a set of items plus guarded groups. Its transitions are needed on every
-  // state that can sit below a state it was reached by reading, so the reads to expand accumulate
-  // per state.
-  std::vector<WorkId> states_;
-  lexer::FlatU64Map state_ids_;           // work -> state
-  std::vector<std::uint64_t> requested_;  // per state, a bitset over LR states
-  std::size_t request_words_ = 0;
-  std::vector<std::vector<DwaStateId>> pending_by_read_;  // states to expand, per LR state read
-  std::vector<StateId> reads_with_work_;  // reads whose bucket was empty when work arrived
-  std::vector<std::vector<ParserDwaTransition>> transitions_;  // per state, in discovery order
+  lexer::FlatU64Map decided_memo_;     // (pending tokens, accepted) -> decided_by()
+  lexer::FlatU64Map known_item_sets_;  // content hash -> item set this worker interned or met
+  lexer::FlatU64Map known_states_;     // work -> state, as met by this worker
   std::size_t max_virtual_depth_ = 0;
+
+  lexer::FlatU64Map requested_;                           // (state, read) asked of this worker
+  std::vector<std::vector<DwaStateId>> pending_by_read_;  // states to expand, per owned read
+  std::vector<StateId> reads_with_work_;        // reads whose bucket was empty when work arrived
+  std::vector<std::vector<Request>> outboxes_;  // per worker, not yet in its inbox
+  std::vector<Request> inbox_scratch_;
+  std::vector<FoundTransition> found_;
 };
 
-void ParserDwaBuilder::compute_predecessors() {
-  const std::uint32_t n = table_.num_states();
-  predecessors_.assign(n, {});
-  std::vector<char> first(n, 0);
-  first[0] = 1;
-  for (StateId x = 0; x < n; ++x) {
-    for (std::uint32_t cell = table_.row_begin(x); cell < table_.row_end(x); ++cell) {
-      for (const glr::Action action : table_.cell_actions(cell)) {
-        if (!action.is_shift()) continue;
-        predecessors_[action.target()].push_back(x);
-        first[action.target()] = 1;
-      }
-    }
-    for (const glr::LrTable::GotoEntry& entry : table_.gotos(x))
-      predecessors_[entry.target].push_back(x);
-  }
-  for (std::vector<StateId>& list : predecessors_) {
-    std::sort(list.begin(), list.end());
-    list.erase(std::unique(list.begin(), list.end()), list.end());
-  }
-  for (StateId x = 0; x < n; ++x)
-    if (first[x] != 0) first_reads_.push_back(x);
+constexpr std::uint32_t kNotComputed = 0xffffffffu;
+
+ParserDwaWorker::ParserDwaWorker(ParserDwaShared& shared, ParserDwaSchedule& schedule,
+                                 std::size_t index)
+    : shared_(shared),
+      schedule_(schedule),
+      index_(index),
+      table_(shared.table),
+      dwa_(shared.dwa),
+      feed_memos_(shared.table.num_states(), lexer::BasicFlatU64Map<Outcome>(16)),
+      expand_memos_(shared.table.num_states(), lexer::BasicFlatU64Map<Outcome>(16)),
+      step_memos_(shared.table.num_states(), lexer::BasicFlatU64Map<Outcome>(16)),
+      pending_by_read_(shared.table.num_states()),
+      outboxes_(schedule.inboxes.size()) {}
+
+std::size_t ParserDwaWorker::feed_memo_entries() const {
+  std::size_t entries = 0;
+  for (const lexer::BasicFlatU64Map<Outcome>& memo : feed_memos_) entries += memo.size();
+  return entries;
 }
 
-void ParserDwaBuilder::require_single_stack_for_skippables() const {
-  if (grammar_.skippable_terminals().empty()) return;
-  const std::string skippable =
-      grammar_.grammar().terminals()[grammar_.skippable_terminals().front()].name;
-  const auto terminal_name = [&](SymbolId terminal) {
-    return terminal < grammar_.grammar().terminals().size()
-               ? grammar_.grammar().terminals()[terminal].name
-               : std::string("$END");
-  };
-  const auto refuse = [&](const std::string& fork) {
-    throw Error(fmt::format(
-        "wfa: the skippable terminal '{}' is dropped only when no stack can shift it, a condition "
-        "over all stacks together, but the Parser DWA decides it per stack; the two agree only "
-        "when the session never holds two stacks, and {} (use --policy lark, or the spanner "
-        "engine)",
-        skippable, fork));
-  };
-  for (StateId state = 0; state < table_.num_states(); ++state)
-    for (std::uint32_t cell = table_.row_begin(state); cell < table_.row_end(state); ++cell)
-      if (table_.cell_actions(cell).size() > 1)
-        refuse(fmt::format("LR state {} forks on terminal '{}'", state,
-                           terminal_name(table_.cell_terminal(cell))));
-  const lexer::LexerDfa& dfa = dwa_.dfa();
-  for (lexer::LabelId label = 0; label < dfa.num_labels(); ++label) {
-    const std::span<const std::uint32_t> tie = dfa.label_terminals(label);
-    if (tie.size() > 1)
-      refuse(fmt::format("the lexer emits a tie between '{}' and '{}'",
-                         dfa.terminals()[tie[0]].name, dfa.terminals()[tie[1]].name));
-  }
+std::size_t ParserDwaWorker::expand_memo_entries() const {
+  std::size_t entries = 0;
+  for (const lexer::BasicFlatU64Map<Outcome>& memo : expand_memos_) entries += memo.size();
+  return entries;
 }
 
-ItemSetId ParserDwaBuilder::intern_items(std::span<Item> items) {
+ItemSetId ParserDwaWorker::intern_items(std::span<Item> items) {
   if (items.empty()) return 0;
   std::sort(items.begin(), items.end());
   scratch_items_.assign(items.begin(), std::unique(items.begin(), items.end()));
-  if (const auto it = item_set_ids_.find(scratch_items_); it != item_set_ids_.end())
-    return it->second;
-  const auto id = static_cast<ItemSetId>(item_sets_.size());
-  item_sets_.push_back(scratch_items_);
-  item_set_ids_.emplace(scratch_items_, id);
-  item_set_ids_of_items_.emplace_back();  // filled when the set is first advanced
+  // Most sets were interned before, often by this worker: its own index answers those without
+  // touching the shared tables (whose locks and lines the workers would otherwise trade).
+  const std::uint64_t hash = ItemsHash{}(scratch_items_);
+  if (const std::uint32_t* known = known_item_sets_.find(hash);
+      known != nullptr && std::ranges::equal(item_set(*known), scratch_items_))
+    return *known;
+  const ItemSetId id = shared_.item_sets.intern(scratch_items_, hash);
+  if (hash != lexer::FlatU64Map::kVacant) known_item_sets_.find_or_insert(hash, id);
   return id;
 }
 
-GroupListId ParserDwaBuilder::intern_groups(std::vector<Group>& groups) {
+DwaStateId ParserDwaWorker::state_for(WorkId work) {
+  if (const std::uint32_t* known = known_states_.find(work)) return *known;
+  const DwaStateId state = shared_.state_for(work);
+  known_states_.find_or_insert(work, state);
+  return state;
+}
+
+GroupListId ParserDwaWorker::intern_groups(std::vector<Group>& groups) {
   // Canonical form: groups with the same guards merged, sorted by guards, empty ones dropped.
   std::sort(groups.begin(), groups.end(),
             [](const Group& a, const Group& b) { return a.guards < b.guards; });
   std::vector<Group> merged;
   for (std::size_t i = 0; i < groups.size();) {
     Group group = groups[i];
-    std::vector<Item> body(item_sets_[group.body]);
+    std::vector<Item> body(item_set(group.body));
     std::size_t j = i + 1;
     for (; j < groups.size() && groups[j].guards == group.guards; ++j) {
-      group.held = pool_.unite(group.held, groups[j].held);
-      const std::vector<Item>& more = item_sets_[groups[j].body];
+      group.held = shared_.pool.unite(group.held, groups[j].held);
+      const std::vector<Item>& more = item_set(groups[j].body);
       body.insert(body.end(), more.begin(), more.end());
     }
     if (j > i + 1) group.body = intern_items(body);
@@ -384,53 +670,56 @@ GroupListId ParserDwaBuilder::intern_groups(std::vector<Group>& groups) {
     scratch_flat_groups_.push_back(group.held.value());
     scratch_flat_groups_.push_back(group.body);
   }
-  if (const auto it = group_list_ids_.find(scratch_flat_groups_); it != group_list_ids_.end())
+  const std::lock_guard lock(shared_.guarded_mutex);
+  if (const auto it = shared_.group_list_ids.find(scratch_flat_groups_);
+      it != shared_.group_list_ids.end())
     return it->second;
-  const auto id = static_cast<GroupListId>(group_lists_.size());
-  group_lists_.push_back(std::move(merged));
-  group_list_ids_.emplace(scratch_flat_groups_, id);
+  const auto id = static_cast<GroupListId>(shared_.group_lists.size());
+  shared_.group_lists.push_back(std::move(merged));
+  shared_.group_list_ids.emplace(scratch_flat_groups_, id);
   return id;
 }
 
-WorkId ParserDwaBuilder::make_work(ItemSetId items, GroupListId groups) {
+WorkId ParserDwaWorker::make_work(ItemSetId items, GroupListId groups) {
   if (groups == 0) return items;
-  const auto index = guarded_work_ids_
+  const std::lock_guard lock(shared_.guarded_mutex);
+  const auto index = shared_.guarded_work_ids
                          .find_or_insert(std::uint64_t{items} << 32 | groups,
-                                         static_cast<std::uint32_t>(guarded_work_.size()))
+                                         static_cast<std::uint32_t>(shared_.guarded_work.size()))
                          .first;
-  if (index == guarded_work_.size()) guarded_work_.emplace_back(items, groups);
+  if (index == shared_.guarded_work.size()) shared_.guarded_work.emplace_back(items, groups);
   if (index >= kGuardedWork) throw Error("wfa: too many guarded Parser DWA configurations");
   return kGuardedWork | index;
 }
 
-TokenSetId ParserDwaBuilder::accepted(Collector& collector) {
+TokenSetId ParserDwaWorker::accepted(Collector& collector) {
   auto& parts = collector.accepted_parts;
   if (parts.size() <= 1) return parts.empty() ? TokenSetPool::empty() : parts.front();
-  const TokenSetId all = pool_.unite_all({parts.data(), parts.size()});
+  const TokenSetId all = shared_.pool.unite_all({parts.data(), parts.size()}, scratch_bitmaps_);
   parts.assign(1, all);
   return all;
 }
 
-Outcome ParserDwaBuilder::finish(Collector& collector) {
+Outcome ParserDwaWorker::finish(Collector& collector) {
   const ItemSetId items = intern_items({collector.items.data(), collector.items.size()});
   const GroupListId groups = collector.groups.empty() ? 0 : intern_groups(collector.groups);
   return {accepted(collector), make_work(items, groups)};
 }
 
-void ParserDwaBuilder::merge(Collector& into, const Outcome& outcome) {
+void ParserDwaWorker::merge(Collector& into, const Outcome& outcome) {
   if (!outcome.accepted.is_empty()) into.accepted_parts.push_back(outcome.accepted);
-  const std::vector<Item>& items = item_sets_[items_of(outcome.work)];
+  const std::vector<Item>& items = item_set(shared_.items_of(outcome.work));
   into.items.insert(into.items.end(), items.begin(), items.end());
   if ((outcome.work & kGuardedWork) != 0) {
-    const std::vector<Group>& groups = group_lists_[groups_of(outcome.work)];
+    const std::vector<Group>& groups = shared_.group_lists[shared_.groups_of(outcome.work)];
     into.groups.insert(into.groups.end(), groups.begin(), groups.end());
   }
 }
 
-void ParserDwaBuilder::merge_guarded(Collector& into, const std::vector<ItemSetId>& guards,
-                                     const Outcome& outcome) {
-  into.groups.push_back({guards, outcome.accepted, items_of(outcome.work)});
-  for (const Group& inner : group_lists_[groups_of(outcome.work)]) {
+void ParserDwaWorker::merge_guarded(Collector& into, const std::vector<ItemSetId>& guards,
+                                    const Outcome& outcome) {
+  into.groups.push_back({guards, outcome.accepted, shared_.items_of(outcome.work)});
+  for (const Group& inner : shared_.group_lists[shared_.groups_of(outcome.work)]) {
     Group group = inner;
     group.guards.insert(group.guards.end(), guards.begin(), guards.end());
     std::sort(group.guards.begin(), group.guards.end());
@@ -439,8 +728,8 @@ void ParserDwaBuilder::merge_guarded(Collector& into, const std::vector<ItemSetI
   }
 }
 
-void ParserDwaBuilder::drop_skippable(Collector& into, SymbolId terminal, std::uint32_t child,
-                                      VirtualStackId stack) {
+void ParserDwaWorker::drop_skippable(Collector& into, SymbolId terminal, std::uint32_t child,
+                                     VirtualStackId stack) {
   // The session drops the terminal iff the stack cannot shift it. The virtual stack may already
   // decide that; otherwise the check stays pending as a guard that reads on down the real stack.
   const Outcome shiftable =
@@ -454,40 +743,37 @@ void ParserDwaBuilder::drop_skippable(Collector& into, SymbolId terminal, std::u
   }
 }
 
-void ParserDwaBuilder::advance(Collector& into, ItemSetId items, StateId read) {
-  if (item_set_ids_of_items_[items].empty() && items != 0) {
-    std::vector<std::uint32_t> ids;
-    ids.reserve(item_sets_[items].size());
-    for (const Item& item : item_sets_[items]) ids.push_back(item.pops > 0 ? 0 : item_id(item));
-    item_set_ids_of_items_[items] = std::move(ids);
+void ParserDwaWorker::advance(Collector& into, ItemSetId items, StateId read) {
+  if (items == 0) return;
+  if (items >= item_ids_of_sets_.size())
+    item_ids_of_sets_.resize(std::max<std::size_t>(items + 1, item_ids_of_sets_.size() * 2));
+  const std::vector<Item>& set = item_set(items);  // interned arrays never move
+  std::vector<std::uint32_t>& ids = item_ids_of_sets_[items];
+  if (ids.empty()) {
+    ids.reserve(set.size());
+    for (const Item& item : set) ids.push_back(item.pops > 0 ? 0 : item_id(item));
   }
-  const std::vector<std::uint32_t>& ids = item_set_ids_of_items_[items];
   for (std::size_t i = 0; i < ids.size(); ++i)
-    if (item_sets_[items][i].pops == 0) step_memos_[read].prefetch(ids[i]);
-  // Indexing, not references: step() may intern item sets and reallocate item_sets_.
-  for (std::size_t i = 0; i < item_sets_[items].size(); ++i) {
-    Item item = item_sets_[items][i];
+    if (set[i].pops == 0) step_memos_[read].prefetch(ids[i]);
+  // Indexing, not references into item_ids_of_sets_: step() may grow it.
+  for (std::size_t i = 0; i < set.size(); ++i) {
+    Item item = set[i];
     if (item.pops > 0) {
       --item.pops;
       into.items.push_back(item);
     } else {
-      merge(into, step(item, item_set_ids_of_items_[items][i], read));
+      merge(into, step(item, item_ids_of_sets_[items][i], read));
     }
   }
 }
 
-LookaheadId ParserDwaBuilder::intern_lookahead(std::span<SymbolId> terminals) {
+LookaheadId ParserDwaWorker::intern_lookahead(std::span<SymbolId> terminals) {
   std::sort(terminals.begin(), terminals.end());
   scratch_terminals_.assign(terminals.begin(), std::unique(terminals.begin(), terminals.end()));
-  if (const auto it = lookahead_ids_.find(scratch_terminals_); it != lookahead_ids_.end())
-    return it->second;
-  const auto id = static_cast<LookaheadId>(lookaheads_.size());
-  lookaheads_.push_back(scratch_terminals_);
-  lookahead_ids_.emplace(scratch_terminals_, id);
-  return id;
+  return shared_.lookaheads.intern(scratch_terminals_, ItemsHash{}(scratch_terminals_));
 }
 
-const ActionSplit& ParserDwaBuilder::action_split(LookaheadId lookahead, StateId top) {
+const ActionSplit& ParserDwaWorker::action_split(LookaheadId lookahead, StateId top) {
   const auto [index, added] = split_ids_.find_or_insert(std::uint64_t{lookahead} << 32 | top,
                                                         static_cast<std::uint32_t>(splits_.size()));
   if (!added) return splits_[index];
@@ -495,7 +781,7 @@ const ActionSplit& ParserDwaBuilder::action_split(LookaheadId lookahead, StateId
   boost::container::small_vector<
       std::pair<glr::RuleId, boost::container::small_vector<SymbolId, 8>>, 4>
       reductions;
-  for (const SymbolId terminal : lookaheads_[lookahead]) {
+  for (const SymbolId terminal : lookahead_terminals(lookahead)) {
     for (const glr::Action action : table_.actions(top, terminal)) {
       switch (action.kind()) {
         case glr::ActionKind::kShift:
@@ -524,7 +810,7 @@ const ActionSplit& ParserDwaBuilder::action_split(LookaheadId lookahead, StateId
   return split;
 }
 
-std::uint32_t ParserDwaBuilder::check_at_top(LookaheadId lookahead, StateId top, bool is_guard) {
+std::uint32_t ParserDwaWorker::check_at_top(LookaheadId lookahead, StateId top, bool is_guard) {
   const std::size_t slot =
       (std::size_t{lookahead} * 2 + (is_guard ? 1 : 0)) * table_.num_states() + top;
   if (slot >= checks_at_top_.size())
@@ -532,13 +818,13 @@ std::uint32_t ParserDwaBuilder::check_at_top(LookaheadId lookahead, StateId top,
   if (checks_at_top_[slot] != kNotComputed) return checks_at_top_[slot];
   std::uint32_t verdict = kCheckFails;
   boost::container::small_vector<SymbolId, 16> open;
-  for (const SymbolId terminal : lookaheads_[lookahead]) {
+  for (const SymbolId terminal : lookahead_terminals(lookahead)) {
     // Skippable terminals are always takeable (IncrementalRecognizer::can_take); a guard asks
     // whether one is really shiftable.
     const ShiftVerdict shift =
-        !is_guard && terminal != end_of_input_ && grammar_.is_skippable(terminal)
+        !is_guard && terminal != shared_.end_of_input && shared_.grammar.is_skippable(terminal)
             ? ShiftVerdict::kSure
-            : verdicts_->verdict(top, terminal);
+            : shared_.verdicts->verdict(top, terminal);
     if (shift == ShiftVerdict::kSure) {
       verdict = kCheckSucceeds;
       break;
@@ -546,74 +832,25 @@ std::uint32_t ParserDwaBuilder::check_at_top(LookaheadId lookahead, StateId top,
     if (shift == ShiftVerdict::kDepends) open.push_back(terminal);
   }
   if (verdict != kCheckSucceeds && !open.empty())
-    verdict = open.size() == lookaheads_[lookahead].size()
+    verdict = open.size() == lookahead_terminals(lookahead).size()
                   ? lookahead
                   : intern_lookahead({open.data(), open.size()});
   checks_at_top_[slot] = verdict;
   return verdict;
 }
 
-const std::vector<std::pair<LookaheadId, TokenSetId>>& ParserDwaBuilder::checks(
-    lexer::DwaNodeId node) {
-  if (checks_done_[node] != 0) return checks_[node];
-  std::vector<std::pair<LookaheadId, TokenSetId>> list;
-  for (const lexer::DwaWeight& weight : dwa_.weights(node)) {
-    const std::span<const std::uint32_t> next = dwa_.next_terminals(weight.end);
-    std::vector<SymbolId> terminals(next.begin(), next.end());
-    if (dwa_.can_finish(weight.end) || ends_through_ignored_[weight.end] != 0)
-      terminals.push_back(end_of_input_);
-    if (terminals.empty()) continue;
-    const LookaheadId lookahead = intern_lookahead(std::span<SymbolId>(terminals));
-    const auto same = std::find_if(list.begin(), list.end(),
-                                   [&](const auto& entry) { return entry.first == lookahead; });
-    if (same != list.end()) {
-      same->second = pool_.unite(same->second, weight.tokens);
-    } else {
-      list.emplace_back(lookahead, weight.tokens);
-    }
-  }
-  checks_[node] = std::move(list);
-  checks_done_[node] = 1;
-  return checks_[node];
-}
-
-TokenSetId ParserDwaBuilder::subtrie_tokens(lexer::DwaNodeId node) {
-  if (subtrie_tokens_[node] != kNotComputed) return TokenSetId{subtrie_tokens_[node]};
-  TokenSetId tokens = TokenSetPool::empty();
-  for (const lexer::DwaWeight& weight : dwa_.weights(node))
-    tokens = pool_.unite(tokens, weight.tokens);
-  for (const lexer::DwaEdge& edge : dwa_.edges(node))
-    tokens = pool_.unite(tokens, subtrie_tokens(edge.child));
-  subtrie_tokens_[node] = tokens.value();
-  return tokens;
-}
-
 // Whether everything `cont` can still accept is accepted already. Many items of one continuation
 // meet the same accepted set, and a subset test of large sets costs more than finding the pair.
-bool ParserDwaBuilder::decided_by(std::uint32_t cont, TokenSetId accepted) {
+bool ParserDwaWorker::decided_by(std::uint32_t cont, TokenSetId accepted) {
   const TokenSetId tokens = pending(cont);
   const std::uint64_t key = std::uint64_t{tokens.value()} << 32 | accepted.value();
   if (const std::uint32_t* known = decided_memo_.find(key)) return *known != 0;
-  const bool decided = pool_.is_subset(tokens, accepted);
+  const bool decided = shared_.pool.is_subset(tokens, accepted);
   decided_memo_.find_or_insert(key, decided ? 1 : 0);
   return decided;
 }
 
-TokenSetId ParserDwaBuilder::pending(std::uint32_t cont) {
-  switch (kind_of(cont)) {
-    case ContinuationKind::kAccept:
-      return TokenSetId{payload_of(cont)};
-    case ContinuationKind::kNode:
-      return subtrie_tokens(payload_of(cont));
-    case ContinuationKind::kStart:
-      return pool_.unite(subtrie_tokens(dwa_.root(payload_of(cont))), eos_);
-    case ContinuationKind::kGuard:
-      return TokenSetPool::full();
-  }
-  return TokenSetPool::full();
-}
-
-Outcome ParserDwaBuilder::expand(std::uint32_t cont, VirtualStackId stack) {
+Outcome ParserDwaWorker::expand(std::uint32_t cont, VirtualStackId stack) {
   const std::uint64_t key = std::uint64_t{cont} << 32 | stack;
   if (const Outcome* memo = expand_memos_[stacks_.bottom(stack)].find(key)) {
     if (in_progress(*memo)) throw_endless_reductions(kNoLookahead);
@@ -626,25 +863,27 @@ Outcome ParserDwaBuilder::expand(std::uint32_t cont, VirtualStackId stack) {
   if (kind_of(cont) == ContinuationKind::kStart) {
     const lexer::ForkId fork = payload_of(cont);
     node = dwa_.root(fork);
-    if (dwa_.can_finish(fork) && !eos_.is_empty())
-      merge(collector, feed(intern_lookahead({end_of_input_}),
-                            continuation(ContinuationKind::kAccept, eos_.value()), stack));
+    if (dwa_.can_finish(fork) && !shared_.eos.is_empty())
+      merge(collector, feed(intern_lookahead({shared_.end_of_input}),
+                            continuation(ContinuationKind::kAccept, shared_.eos.value()), stack));
   } else {
     node = payload_of(cont);
   }
-  for (const auto& [lookahead, tokens] : checks(node))
+  for (const auto& [lookahead, tokens] : shared_.checks[node])
     merge(collector,
           feed(lookahead, continuation(ContinuationKind::kAccept, tokens.value()), stack));
   // Edges whose label feeds a fixed lookahead: overlap their memo lookups.
   for (const lexer::DwaEdge& edge : dwa_.edges(node))
-    if (const LookaheadId lookahead = plain_lookahead(edge.label); lookahead != kNoLookahead)
+    if (const LookaheadId lookahead = shared_.plain_lookaheads[edge.label];
+        lookahead != kNoLookahead)
       feed_memos_[stacks_.bottom(stack)].prefetch(
           std::uint64_t{pair_id(continuation(ContinuationKind::kNode, edge.child), lookahead)}
               << 32 |
           stack);
   for (const lexer::DwaEdge& edge : dwa_.edges(node)) {
     const std::uint32_t child = continuation(ContinuationKind::kNode, edge.child);
-    if (const LookaheadId lookahead = plain_lookahead(edge.label); lookahead != kNoLookahead) {
+    if (const LookaheadId lookahead = shared_.plain_lookaheads[edge.label];
+        lookahead != kNoLookahead) {
       merge(collector, feed(lookahead, child, stack));
       continue;
     }
@@ -657,13 +896,13 @@ Outcome ParserDwaBuilder::expand(std::uint32_t cont, VirtualStackId stack) {
     for (const std::uint32_t terminal : dfa.label_terminals(edge.label)) {
       if (dfa.terminals()[terminal].ignored) {
         skip = true;
-      } else if (!grammar_.is_skippable(terminal)) {
+      } else if (!shared_.grammar.is_skippable(terminal)) {
         alternatives.push_back(terminal);
       } else {
         // A skippable terminal is shifted where the stacks can take it and dropped where they
         // cannot (IncrementalRecognizer::feed_token). Which one happens must be decided by the
         // top state alone, because the dropped branch keeps the stack as it is.
-        switch (verdicts_->verdict(stacks_.top(stack), terminal)) {
+        switch (shared_.verdicts->verdict(stacks_.top(stack), terminal)) {
           case ShiftVerdict::kSure:
             alternatives.push_back(terminal);
             break;
@@ -686,7 +925,7 @@ Outcome ParserDwaBuilder::expand(std::uint32_t cont, VirtualStackId stack) {
   return outcome;
 }
 
-Outcome ParserDwaBuilder::feed(LookaheadId lookahead, std::uint32_t cont, VirtualStackId stack) {
+Outcome ParserDwaWorker::feed(LookaheadId lookahead, std::uint32_t cont, VirtualStackId stack) {
   const bool is_check =
       kind_of(cont) == ContinuationKind::kAccept || kind_of(cont) == ContinuationKind::kGuard;
   // What a successful check accepts: the weight's tokens, or for a guard the marker full().
@@ -734,15 +973,16 @@ Outcome ParserDwaBuilder::feed(LookaheadId lookahead, std::uint32_t cont, Virtua
     const StateId target = table_.goto_state(stacks_.top(below), lhs);
     if (target == glr::kNoState) continue;
     const VirtualStackId pushed = stacks_.push(target, below);
-    if (pushed == stack || stacks_.depth(pushed) > options_.max_virtual_depth) {
-      const SymbolId terminal = lookaheads_[reduced].front();
-      throw Error(fmt::format(
-          "wfa: the reductions on terminal '{}' never end: rule {} ({}) at {} repeats "
-          "without consuming input (a derivation cycle or hidden left recursion)",
-          terminal < grammar_.grammar().terminals().size()
-              ? grammar_.grammar().terminals()[terminal].name
-              : std::string("$END"),
-          rule, grammar_.lalr().grammar().rule_text(rule), grammar_.lalr().grammar().origin(rule)));
+    if (pushed == stack || stacks_.depth(pushed) > shared_.options.max_virtual_depth) {
+      const SymbolId terminal = lookahead_terminals(reduced).front();
+      throw Error(
+          fmt::format("wfa: the reductions on terminal '{}' never end: rule {} ({}) at {} repeats "
+                      "without consuming input (a derivation cycle or hidden left recursion)",
+                      terminal < shared_.grammar.grammar().terminals().size()
+                          ? shared_.grammar.grammar().terminals()[terminal].name
+                          : std::string("$END"),
+                      rule, shared_.grammar.lalr().grammar().rule_text(rule),
+                      shared_.grammar.lalr().grammar().origin(rule)));
     }
     merge(collector, feed(reduced, cont, pushed));
   }
@@ -751,12 +991,12 @@ Outcome ParserDwaBuilder::feed(LookaheadId lookahead, std::uint32_t cont, Virtua
   return outcome;
 }
 
-void ParserDwaBuilder::throw_endless_reductions(LookaheadId lookahead) const {
+void ParserDwaWorker::throw_endless_reductions(LookaheadId lookahead) const {
   std::string terminal = "an ignored label";
   if (lookahead != kNoLookahead) {
-    const SymbolId first = lookaheads_[lookahead].front();
-    terminal = first < grammar_.grammar().terminals().size()
-                   ? "'" + grammar_.grammar().terminals()[first].name + "'"
+    const SymbolId first = lookahead_terminals(lookahead).front();
+    terminal = first < shared_.grammar.grammar().terminals().size()
+                   ? "'" + shared_.grammar.grammar().terminals()[first].name + "'"
                    : std::string("$END");
   }
   throw Error(fmt::format(
@@ -765,14 +1005,14 @@ void ParserDwaBuilder::throw_endless_reductions(LookaheadId lookahead) const {
       terminal));
 }
 
-std::uint32_t ParserDwaBuilder::pair_id(std::uint32_t cont, LookaheadId lookahead) {
+std::uint32_t ParserDwaWorker::pair_id(std::uint32_t cont, LookaheadId lookahead) {
   return pair_ids_
       .find_or_insert(std::uint64_t{cont} << 32 | lookahead,
                       static_cast<std::uint32_t>(pair_ids_.size()))
       .first;
 }
 
-std::uint32_t ParserDwaBuilder::item_id(const Item& item) {
+std::uint32_t ParserDwaWorker::item_id(const Item& item) {
   // Rules are short and symbol ids small; the packing below relies on both.
   if (item.pops >= 256 || (item.lhs != glr::kNoSymbol && item.lhs >= 0xffffffu))
     throw Error(
@@ -785,7 +1025,7 @@ std::uint32_t ParserDwaBuilder::item_id(const Item& item) {
   return item_ids_.find_or_insert(key, static_cast<std::uint32_t>(item_ids_.size())).first;
 }
 
-Outcome ParserDwaBuilder::step(const Item& item, std::uint32_t id, StateId read) {
+Outcome ParserDwaWorker::step(const Item& item, std::uint32_t id, StateId read) {
   if (const Outcome* memo = step_memos_[read].find(id)) return *memo;
   Outcome outcome;
   VirtualStackId stack = stacks_.push(read, VirtualStackPool::kEmpty);
@@ -805,19 +1045,19 @@ Outcome ParserDwaBuilder::step(const Item& item, std::uint32_t id, StateId read)
   return outcome;
 }
 
-std::pair<DwaStateId, TokenSetId> ParserDwaBuilder::transition(DwaStateId state, StateId read) {
-  const Outcome outcome = read_below(states_[state], read);
+std::pair<DwaStateId, TokenSetId> ParserDwaWorker::transition(DwaStateId state, StateId read) {
+  const Outcome outcome = read_below(shared_.states[state], read);
   const DwaStateId target = outcome.work == 0 ? ParserDwa::kDeadState : state_for(outcome.work);
   return {target, outcome.accepted};
 }
 
-Outcome ParserDwaBuilder::read_below(WorkId work, StateId read) {
-  const ItemSetId items = items_of(work);
-  const GroupListId groups = groups_of(work);
+Outcome ParserDwaWorker::read_below(WorkId work, StateId read) {
+  const ItemSetId items = shared_.items_of(work);
+  const GroupListId groups = shared_.groups_of(work);
   Collector collector;
   advance(collector, items, read);
   // Copy: advance() may intern new group lists.
-  const std::vector<Group> guarded = group_lists_[groups];
+  const std::vector<Group> guarded = shared_.group_lists[groups];
   for (const Group& group : guarded) {
     std::vector<ItemSetId> guards;
     bool shiftable = false;
@@ -841,7 +1081,7 @@ Outcome ParserDwaBuilder::read_below(WorkId work, StateId read) {
       merge_guarded(collector, guards, body);
     }
   }
-  if (predecessors_[read].empty()) {
+  if (shared_.predecessors[read].empty()) {
     // Nothing lies below `read` (the LR start state, the bottom of every stack): items die and
     // every guard failed, so the held tokens are allowed.
     for (const Group& group : collector.groups)
@@ -863,8 +1103,8 @@ Outcome ParserDwaBuilder::read_below(WorkId work, StateId read) {
     collector.items.erase(std::remove_if(collector.items.begin(), collector.items.end(), decided),
                           collector.items.end());
     for (Group& group : collector.groups) {
-      group.held = pool_.subtract(group.held, all);
-      std::vector<Item> body(item_sets_[group.body]);
+      group.held = shared_.pool.subtract(group.held, all);
+      std::vector<Item> body(item_set(group.body));
       body.erase(std::remove_if(body.begin(), body.end(), decided), body.end());
       group.body = intern_items(body);
     }
@@ -877,131 +1117,195 @@ Outcome ParserDwaBuilder::read_below(WorkId work, StateId read) {
 // uses), and what that leaves suspended reads the states of `below` as it would read the real
 // stack. Expanding on the whole stack instead made the early-label start states (kStart behind a
 // feed) cost as much as all the other states together.
-Outcome ParserDwaBuilder::expand_over(std::uint32_t cont, StateId target, VirtualStackId below) {
+Outcome ParserDwaWorker::expand_over(std::uint32_t cont, StateId target, VirtualStackId below) {
   Outcome outcome = expand(cont, stacks_.push(target, VirtualStackPool::kEmpty));
   TokenSetId accepted = outcome.accepted;
   for (VirtualStackId rest = below; rest != VirtualStackPool::kEmpty && outcome.work != 0;
        rest = stacks_.pop(rest, 1)) {
     outcome = read_below(outcome.work, stacks_.top(rest));
-    accepted = pool_.unite(accepted, outcome.accepted);
+    accepted = shared_.pool.unite(accepted, outcome.accepted);
   }
   return {accepted, outcome.work};
 }
 
-DwaStateId ParserDwaBuilder::state_for(WorkId work) {
-  const auto [state, added] =
-      state_ids_.find_or_insert(work, static_cast<DwaStateId>(states_.size()));
-  if (added) {
-    states_.push_back(work);
-    requested_.resize(requested_.size() + request_words_, 0);
-    transitions_.emplace_back();
+TokenSetId ParserDwaWorker::pending(std::uint32_t cont) const {
+  switch (kind_of(cont)) {
+    case ContinuationKind::kAccept:
+      return TokenSetId{payload_of(cont)};
+    case ContinuationKind::kNode:
+      return shared_.subtrie_tokens[payload_of(cont)];
+    case ContinuationKind::kStart:
+      return shared_.start_pending[payload_of(cont)];
+    case ContinuationKind::kGuard:
+      return TokenSetPool::full();
   }
-  return state;
+  return TokenSetPool::full();
 }
 
-void ParserDwaBuilder::request(DwaStateId state, const std::vector<StateId>& reads) {
-  std::uint64_t* bits = requested_.data() + std::size_t{state} * request_words_;
-  for (const StateId read : reads) {
-    const std::uint64_t bit = std::uint64_t{1} << (read % 64);
-    if ((bits[read / 64] & bit) != 0) continue;
-    bits[read / 64] |= bit;
-    if (pending_by_read_[read].empty()) reads_with_work_.push_back(read);
-    pending_by_read_[read].push_back(state);
+void ParserDwaWorker::seed(std::vector<DwaStateId>& start_states,
+                           std::vector<EarlyStart>& early_starts) {
+  std::size_t requests = 0;
+  start_states.reserve(dwa_.num_forks());
+  for (lexer::ForkId fork = 0; fork < dwa_.num_forks(); ++fork) {
+    Item start{continuation(ContinuationKind::kStart, fork), kNoLookahead, 0, glr::kNoSymbol};
+    const DwaStateId state = state_for(intern_items({&start, 1}));
+    start_states.push_back(state);
+    requests += request(state, shared_.first_reads);
   }
-}
-
-// A session's configuration with an accepted lexeme enters the Terminal DWA twice: the lexeme
-// going on, and its label committed with the bytes after it lexed again, in a fork inhibited by
-// the configuration's state (lexer_fork.h). At a token boundary right after the lexeme (nothing
-// pending: the most common case by far, e.g. after an identifier) that fork is the start state
-// with inhibitors, and the DWA records the same (label, fork) wherever one token ends just after
-// such a lexeme: an edge on the label into a node with a weight ending in that fork. Those pairs
-// get start states. Forks with bytes pending after the lexeme would add states for rare steps;
-// such entries, like any the DWA never recorded, are fed to the parser at get_mask time.
-std::vector<std::pair<lexer::LabelId, lexer::ForkId>> ParserDwaBuilder::early_label_pairs() const {
-  std::vector<std::pair<lexer::LabelId, lexer::ForkId>> pairs;
-  for (lexer::DwaNodeId node = 0; node < dwa_.num_nodes(); ++node) {
-    for (const lexer::DwaEdge& edge : dwa_.edges(node)) {
-      for (const lexer::DwaWeight& weight : dwa_.weights(edge.child))
-        if (!dwa_.fork(weight.end).inhibitors.empty() && dwa_.can_finish(weight.end))
-          pairs.emplace_back(edge.label, weight.end);
+  if (shared_.options.early_label_starts) {
+    for (const auto& [label, fork] : early_label_pairs(dwa_)) {
+      const LookaheadId lookahead = shared_.plain_lookaheads[label];
+      if (lookahead == kNoLookahead) continue;
+      Item start{continuation(ContinuationKind::kStart, fork), lookahead, 0, glr::kNoSymbol};
+      const DwaStateId state = state_for(intern_items({&start, 1}));
+      early_starts.push_back({label, fork, state});
+      requests += request(state, shared_.first_reads);
     }
   }
-  std::sort(pairs.begin(), pairs.end());
-  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-  return pairs;
+  schedule_.outstanding += static_cast<std::int64_t>(requests);
 }
 
-// The lookahead a start state feeds for an early label, or kNoLookahead for labels whose feed
-// is not a plain shift: ignored or skippable terminals, whose handling depends on the stacks
-// (IncrementalRecognizer::feed_token); the engine feeds those itself.
-LookaheadId ParserDwaBuilder::plain_lookahead(lexer::LabelId label) {
-  if (plain_lookaheads_.empty())
-    plain_lookaheads_.assign(dwa_.dfa().num_labels(), kUnknownLookahead);
-  LookaheadId& known = plain_lookaheads_[label];
-  if (known != kUnknownLookahead) return known;
-  const lexer::LexerDfa& dfa = dwa_.dfa();
-  known = kNoLookahead;
-  if (dfa.label_is_ignored(label)) return known;
-  std::vector<SymbolId> terminals;
-  for (const std::uint32_t terminal : dfa.label_terminals(label)) {
-    if (dfa.terminals()[terminal].ignored || grammar_.is_skippable(terminal)) return known;
-    terminals.push_back(terminal);
+std::size_t ParserDwaWorker::request(DwaStateId state, std::span<const StateId> reads) {
+  std::size_t added = 0;
+  for (const StateId read : reads) {
+    const std::size_t owner = schedule_.owner(read);
+    if (owner != index_) {
+      outboxes_[owner].push_back({state, read});
+      ++added;
+    } else if (enqueue({state, read})) {
+      ++added;
+    }
   }
-  if (!terminals.empty()) known = intern_lookahead(std::span<SymbolId>(terminals));
-  return known;
+  return added;
 }
+
+bool ParserDwaWorker::enqueue(const Request& request) {
+  if (!requested_.find_or_insert(std::uint64_t{request.state} << 32 | request.read, 1).second)
+    return false;
+  std::vector<DwaStateId>& bucket = pending_by_read_[request.read];
+  if (bucket.empty()) reads_with_work_.push_back(request.read);
+  bucket.push_back(request.state);
+  return true;
+}
+
+void ParserDwaWorker::flush_outboxes() {
+  for (std::size_t worker = 0; worker < outboxes_.size(); ++worker) {
+    std::vector<Request>& out = outboxes_[worker];
+    if (out.empty()) continue;
+    ParserDwaSchedule::Inbox& inbox = schedule_.inboxes[worker];
+    const std::lock_guard lock(inbox.mutex);
+    inbox.requests.insert(inbox.requests.end(), out.begin(), out.end());
+    out.clear();
+  }
+}
+
+void ParserDwaWorker::drain_inbox() {
+  ParserDwaSchedule::Inbox& inbox = schedule_.inboxes[index_];
+  {
+    const std::lock_guard lock(inbox.mutex);
+    inbox_scratch_.swap(inbox.requests);
+  }
+  std::int64_t duplicates = 0;
+  for (const Request& request : inbox_scratch_) duplicates += enqueue(request) ? 0 : 1;
+  inbox_scratch_.clear();
+  if (duplicates != 0) schedule_.outstanding -= duplicates;
+}
+
+void ParserDwaWorker::compute_read(StateId read) {
+  std::vector<DwaStateId>& bucket = pending_by_read_[read];  // the outer vector never grows
+  while (!bucket.empty() && !schedule_.stop) {
+    const DwaStateId state = bucket.back();
+    bucket.pop_back();
+    const auto [target, weight] = transition(state, read);
+    std::size_t added = 0;
+    if (target != ParserDwa::kDeadState || !weight.is_empty()) {
+      found_.push_back({state, read, target, weight});
+      if (target != ParserDwa::kDeadState) added = request(target, shared_.predecessors[read]);
+    }
+    // What this step requested is counted before the step itself is discounted.
+    if (added != 1) schedule_.outstanding += static_cast<std::int64_t>(added) - 1;
+    flush_outboxes();
+  }
+}
+
+void ParserDwaWorker::run() {
+  try {
+    while (!schedule_.stop) {
+      flush_outboxes();
+      drain_inbox();
+      if (!reads_with_work_.empty()) {
+        const StateId read = reads_with_work_.back();
+        reads_with_work_.pop_back();
+        compute_read(read);
+        continue;
+      }
+      if (schedule_.outstanding == 0) break;
+      std::this_thread::yield();
+    }
+  } catch (...) {
+    schedule_.fail(std::current_exception());
+  }
+}
+
+}  // namespace
+
+class ParserDwaBuilder {
+ public:
+  ParserDwaBuilder(const glr::CompiledGrammar& grammar, const lexer::TerminalDwa& dwa,
+                   TokenSetPool& pool, std::optional<TokenId> eos, const ParserDwaOptions& options)
+      : shared_(grammar, dwa, pool, eos, options) {
+    compute_predecessors(shared_);
+    require_single_stack_for_skippables(shared_);
+    shared_.verdicts = std::make_unique<ShiftVerdicts>(shared_.table, shared_.predecessors);
+    precompute_node_tables(shared_, pool);
+  }
+
+  ParserDwa build();
+
+ private:
+  // Numbers the states in breadth-first order from the start states (forks first, then early
+  // starts), each state's transitions by ascending read: the same automaton whatever the number
+  // of workers and whichever of them reached a state first.
+  void assemble(ParserDwa& result, std::vector<FoundTransition> found) const;
+
+  ParserDwaShared shared_;
+};
 
 ParserDwa ParserDwaBuilder::build() {
   const auto started = std::chrono::steady_clock::now();
-  request_words_ = (std::size_t{table_.num_states()} + 63) / 64;
-  pending_by_read_.resize(table_.num_states());
-  step_memos_.resize(table_.num_states(), lexer::BasicFlatU64Map<Outcome>(16));
-  feed_memos_.resize(table_.num_states(), lexer::BasicFlatU64Map<Outcome>(16));
-  expand_memos_.resize(table_.num_states(), lexer::BasicFlatU64Map<Outcome>(16));
+  std::size_t threads = shared_.options.threads;
+  if (threads == 0) threads = static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
+  threads = std::clamp<std::size_t>(threads, 1, shared_.table.num_states());
+  ParserDwaSchedule schedule(threads);
+  std::vector<std::unique_ptr<ParserDwaWorker>> workers;
+  for (std::size_t i = 0; i < threads; ++i)
+    workers.push_back(std::make_unique<ParserDwaWorker>(shared_, schedule, i));
+
   ParserDwa result;
-  result.start_states_.reserve(dwa_.num_forks());
-  for (lexer::ForkId fork = 0; fork < dwa_.num_forks(); ++fork) {
-    Item start{continuation(ContinuationKind::kStart, fork), kNoLookahead, 0, glr::kNoSymbol};
-    const ItemSetId items = intern_items({&start, 1});
-    const DwaStateId state = state_for(items);
-    result.start_states_.push_back(state);
-    request(state, first_reads_);
+  workers[0]->seed(result.start_states_, result.early_starts_);
+  {
+    // Workers wait for each other's requests, so each needs a thread of its own (a task
+    // scheduler may run tasks one after another).
+    std::vector<std::jthread> helpers;
+    for (std::size_t i = 1; i < threads; ++i)
+      helpers.emplace_back([&worker = *workers[i]] { worker.run(); });
+    workers[0]->run();
   }
-  const std::vector<std::pair<lexer::LabelId, lexer::ForkId>> early_pairs =
-      options_.early_label_starts ? early_label_pairs()
-                                  : std::vector<std::pair<lexer::LabelId, lexer::ForkId>>{};
-  for (const auto& [label, fork] : early_pairs) {
-    const LookaheadId lookahead = plain_lookahead(label);
-    if (lookahead == kNoLookahead) continue;
-    Item start{continuation(ContinuationKind::kStart, fork), lookahead, 0, glr::kNoSymbol};
-    const DwaStateId state = state_for(intern_items({&start, 1}));
-    result.early_starts_.push_back({label, fork, state});
-    request(state, first_reads_);
-  }
-  while (!reads_with_work_.empty()) {
-    const StateId read = reads_with_work_.back();
-    reads_with_work_.pop_back();
-    std::vector<DwaStateId>& bucket = pending_by_read_[read];  // the outer vector never grows
-    while (!bucket.empty()) {
-      const DwaStateId state = bucket.back();
-      bucket.pop_back();
-      const auto [target, weight] = transition(state, read);
-      if (target == ParserDwa::kDeadState && weight.is_empty()) continue;
-      transitions_[state].push_back({read, target, weight});
-      if (target != ParserDwa::kDeadState) request(target, predecessors_[read]);
-    }
-  }
-  for (std::vector<ParserDwaTransition>& list : transitions_) {
-    std::sort(
-        list.begin(), list.end(),
-        [](const ParserDwaTransition& a, const ParserDwaTransition& b) { return a.read < b.read; });
-    result.transitions_.insert(result.transitions_.end(), list.begin(), list.end());
-    result.transition_begin_.push_back(static_cast<std::uint32_t>(result.transitions_.size()));
-    std::vector<ParserDwaTransition>().swap(list);
-  }
+  if (schedule.error) std::rethrow_exception(schedule.error);
+
+  std::vector<FoundTransition> found;
   ParserDwaStats& stats = result.stats_;
-  stats.states = states_.size();
+  for (const std::unique_ptr<ParserDwaWorker>& worker : workers) {
+    found.insert(found.end(), worker->found().begin(), worker->found().end());
+    std::vector<FoundTransition>().swap(worker->found());
+    stats.max_virtual_depth = std::max(stats.max_virtual_depth, worker->max_virtual_depth());
+    stats.feed_memo_entries += worker->feed_memo_entries();
+    stats.expand_memo_entries += worker->expand_memo_entries();
+  }
+  workers.clear();
+  assemble(result, std::move(found));
+
+  stats.states = shared_.states.size();
   stats.early_starts = result.early_starts_.size();
   stats.transitions = result.transitions_.size();
   std::vector<std::uint32_t> weights;
@@ -1010,28 +1314,73 @@ ParserDwa ParserDwaBuilder::build() {
   std::sort(weights.begin(), weights.end());
   stats.distinct_weights =
       static_cast<std::size_t>(std::unique(weights.begin(), weights.end()) - weights.begin());
-  for (const WorkId work : states_) {
-    const GroupListId groups = groups_of(work);
-    std::size_t count = item_sets_[items_of(work)].size();
-    for (const Group& group : group_lists_[groups]) {
-      count += item_sets_[group.body].size();
-      for (const ItemSetId guard : group.guards) count += item_sets_[guard].size();
+  for (const WorkId work : shared_.states) {
+    const GroupListId groups = shared_.groups_of(work);
+    std::size_t count = shared_.item_sets[shared_.items_of(work)].size();
+    for (const Group& group : shared_.group_lists[groups]) {
+      count += shared_.item_sets[group.body].size();
+      for (const ItemSetId guard : group.guards) count += shared_.item_sets[guard].size();
     }
     stats.suspended_items += count;
     stats.max_items_per_state = std::max(stats.max_items_per_state, count);
     stats.guarded_states += groups != 0 ? 1 : 0;
   }
-  stats.max_virtual_depth = max_virtual_depth_;
-  for (const lexer::BasicFlatU64Map<Outcome>& memo : feed_memos_)
-    stats.feed_memo_entries += memo.size();
-  for (const lexer::BasicFlatU64Map<Outcome>& memo : expand_memos_)
-    stats.expand_memo_entries += memo.size();
   const ReadDepthSummary depth = summarize_read_depth(result);
   stats.has_cycles = depth.has_cycles;
   stats.longest_acyclic_read = depth.longest_acyclic_read;
+  stats.build_threads = threads;
   stats.build_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;
+}
+
+void ParserDwaBuilder::assemble(ParserDwa& result, std::vector<FoundTransition> found) const {
+  const std::size_t states = shared_.states.size();
+  std::vector<std::uint32_t> begin(states + 1, 0);
+  for (const FoundTransition& t : found) ++begin[t.state + 1];
+  for (std::size_t s = 0; s < states; ++s) begin[s + 1] += begin[s];
+  std::vector<FoundTransition> by_state(found.size());
+  {
+    std::vector<std::uint32_t> next(begin.begin(), begin.end() - 1);
+    for (const FoundTransition& t : found) by_state[next[t.state]++] = t;
+  }
+  std::vector<FoundTransition>().swap(found);
+
+  std::vector<DwaStateId> canonical(states, ParserDwa::kDeadState);
+  std::vector<DwaStateId> order;  // provisional ids in canonical order
+  order.reserve(states);
+  const auto visit = [&](DwaStateId state) {
+    if (canonical[state] != ParserDwa::kDeadState) return;
+    canonical[state] = static_cast<DwaStateId>(order.size());
+    order.push_back(state);
+  };
+  for (const DwaStateId state : result.start_states_) visit(state);
+  for (const EarlyStart& start : result.early_starts_) visit(start.state);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const DwaStateId state = order[i];
+    const auto first = by_state.begin() + begin[state];
+    const auto last = by_state.begin() + begin[state + 1];
+    std::sort(first, last,
+              [](const FoundTransition& a, const FoundTransition& b) { return a.read < b.read; });
+    for (auto t = first; t != last; ++t)
+      if (t->target != ParserDwa::kDeadState) visit(t->target);
+  }
+  if (order.size() != states)
+    throw Error(fmt::format("wfa: internal error: {} of {} Parser DWA states are unreachable",
+                            states - order.size(), states));
+
+  result.transitions_.reserve(by_state.size());
+  result.transition_begin_.assign(1, 0);
+  for (const DwaStateId state : order) {
+    for (std::uint32_t i = begin[state]; i < begin[state + 1]; ++i) {
+      const FoundTransition& t = by_state[i];
+      result.transitions_.push_back(
+          {t.read, t.target == ParserDwa::kDeadState ? t.target : canonical[t.target], t.weight});
+    }
+    result.transition_begin_.push_back(static_cast<std::uint32_t>(result.transitions_.size()));
+  }
+  for (DwaStateId& state : result.start_states_) state = canonical[state];
+  for (EarlyStart& start : result.early_starts_) start.state = canonical[start.state];
 }
 
 ParserDwa build_parser_dwa(const glr::CompiledGrammar& grammar, const lexer::TerminalDwa& dwa,

@@ -10,6 +10,10 @@
 // LR state x resumes every item on x and collects the tokens whose configurations reach
 // acceptance. Every step (item, x), label feed (terminal, continuation, stack) and trie expansion
 // (node, stack) is memoized, so compile time follows what the vocabulary realizes.
+//
+// The transitions are computed by several threads, each owning the LR states read whose memo
+// tables it keeps; item sets, lookaheads and states are interned in shared tables (docs/wfa.md,
+// "A parallel build").
 #pragma once
 
 #include <cstddef>
@@ -33,6 +37,10 @@ struct ParserDwaOptions {
   // by about a third on Go and Java with Llama-3, and add 18% (Go) to 65% (Java) to the Parser
   // DWA's states and up to 45% to its build time (docs/wfa.md, "Early labels").
   bool early_label_starts = true;
+  // Threads of the construction (0: TBB's concurrency, which a tbb::global_control limits). Each
+  // thread owns the LR states read by index modulo the count; the automaton is the same for any
+  // count (states are numbered canonically at the end).
+  std::size_t threads = 0;
 };
 
 // `pool` must be the pool of `dwa`'s weights; EOS, when given, gets the weight of the end of
