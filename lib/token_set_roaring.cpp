@@ -211,8 +211,9 @@ void check_fits(const RoaringBitmap& set, std::span<std::uint32_t> words) {
 constexpr std::int32_t kMaxArrayCardinality = 4096;  // CRoaring's DEFAULT_MAX_SIZE
 
 // The popcount instruction where the machine has it (this loop runs over every bitset of a
-// loaded artifact), a portable fallback elsewhere.
-#if defined(__GNUC__) && defined(__x86_64__)
+// loaded artifact), a portable fallback elsewhere. Not under ThreadSanitizer, whose
+// instrumentation of the clone resolver runs before the runtime is up and crashes at load.
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("popcnt", "default")))
 #endif
 std::uint64_t
