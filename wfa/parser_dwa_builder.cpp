@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <tbb/concurrent_vector.h>
+#include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -246,7 +247,9 @@ struct ParserDwaShared {
   // Per trie node: (what the end fork can produce next, the tokens of the weights with that end
   // behaviour); the end of input counts as a terminal for forks that can finish.
   std::vector<std::vector<std::pair<LookaheadId, TokenSetId>>> checks;
-  std::vector<LookaheadId> plain_lookaheads;  // per label: ParserDwaWorker::plain_lookahead()
+  // Per label: the lookahead it feeds when that is a plain shift, else kNoLookahead (ignored or
+  // skippable terminals, whose handling depends on the stacks).
+  std::vector<LookaheadId> plain_lookaheads;
 
   ConcurrentArrayInterner<Item> item_sets;
   ConcurrentArrayInterner<SymbolId> lookaheads;
@@ -1274,7 +1277,10 @@ class ParserDwaBuilder {
 ParserDwa ParserDwaBuilder::build() {
   const auto started = std::chrono::steady_clock::now();
   std::size_t threads = shared_.options.threads;
-  if (threads == 0) threads = static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
+  if (threads == 0)
+    threads =
+        std::min(static_cast<std::size_t>(tbb::this_task_arena::max_concurrency()),
+                 tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
   threads = std::clamp<std::size_t>(threads, 1, shared_.table.num_states());
   ParserDwaSchedule schedule(threads);
   std::vector<std::unique_ptr<ParserDwaWorker>> workers;
