@@ -67,11 +67,12 @@ class ParserDwa {
   std::size_t num_states() const { return transition_begin_.size() - 1; }
   std::size_t num_forks() const { return start_states_.size(); }
   DwaStateId start_state(lexer::ForkId fork) const { return start_states_[fork]; }
-  // The state that first shifts `label` on the stack read, then goes on as start_state(fork):
-  // what a run needs for a Terminal DWA entry whose early labels are just `label` (a lexeme the
-  // lexer has accepted but not yet committed, TerminalDwa::enter). Built for the (label, fork)
-  // pairs the Terminal DWA produces at a fall-back, labels of plain terminals only; nullopt
-  // otherwise, and the caller feeds the label to the parser itself.
+  // The state that first feeds `label` on the stack read (as the session would: shifted, or for
+  // a skippable terminal dropped where the stack cannot take it), then goes on as
+  // start_state(fork): what a run needs for a Terminal DWA entry whose early labels are just
+  // `label` (a lexeme the lexer has accepted but not yet committed, TerminalDwa::enter). Built
+  // for the (label, fork) pairs the Terminal DWA produces at a fall-back, ignored labels aside;
+  // nullopt otherwise, and the caller feeds the label to the parser itself.
   std::optional<DwaStateId> early_start_state(lexer::LabelId label, lexer::ForkId fork) const;
   std::size_t num_early_starts() const { return early_starts_.size(); }
 

@@ -61,6 +61,9 @@ constexpr std::uint32_t payload_of(std::uint32_t cont) {
 // on a set split it by action, so the LR work is shared by the terminals that act alike.
 using LookaheadId = std::uint32_t;
 constexpr LookaheadId kNoLookahead = 0xffffffffu;
+// An early-label start item whose label is not a plain lookahead carries the label with this bit
+// (ParserDwaWorker::step feeds it through feed_label); interned lookaheads stay below it.
+constexpr LookaheadId kLabelItem = 0x80000000u;
 
 // A configuration suspended because it needs the state below what was read: after `pops` more
 // states are read and dropped, the next state read gets the goto on `lhs` pushed, and feeding
@@ -525,6 +528,10 @@ class ParserDwaWorker {
   void advance(Collector& into, ItemSetId items, StateId read);
 
   Outcome expand(std::uint32_t cont, VirtualStackId stack);
+  // Feeds a label of the lexer as the session does (IncrementalRecognizer::feed_token): its
+  // terminals as alternatives, an ignored tie skipped, a skippable terminal shifted or dropped by
+  // the stack; then goes on at `child`.
+  void feed_label(Collector& into, lexer::LabelId label, std::uint32_t child, VirtualStackId stack);
   Outcome feed(LookaheadId lookahead, std::uint32_t cont, VirtualStackId stack);
   LookaheadId intern_lookahead(std::span<SymbolId> terminals);
   LookaheadId intern_lookahead(std::initializer_list<SymbolId> terminals) {
@@ -773,7 +780,10 @@ void ParserDwaWorker::advance(Collector& into, ItemSetId items, StateId read) {
 LookaheadId ParserDwaWorker::intern_lookahead(std::span<SymbolId> terminals) {
   std::sort(terminals.begin(), terminals.end());
   scratch_terminals_.assign(terminals.begin(), std::unique(terminals.begin(), terminals.end()));
-  return shared_.lookaheads.intern(scratch_terminals_, ItemsHash{}(scratch_terminals_));
+  const LookaheadId id =
+      shared_.lookaheads.intern(scratch_terminals_, ItemsHash{}(scratch_terminals_));
+  if ((id & kLabelItem) != 0) throw Error("wfa: more than 2^31 lookaheads in one Parser DWA build");
+  return id;
 }
 
 const ActionSplit& ParserDwaWorker::action_split(LookaheadId lookahead, StateId top) {
@@ -861,7 +871,6 @@ Outcome ParserDwaWorker::expand(std::uint32_t cont, VirtualStackId stack) {
   }
   expand_memos_[stacks_.bottom(stack)].assign(key, kInProgress);
   Collector collector;
-  const lexer::LexerDfa& dfa = dwa_.dfa();
   lexer::DwaNodeId node = 0;
   if (kind_of(cont) == ContinuationKind::kStart) {
     const lexer::ForkId fork = payload_of(cont);
@@ -883,49 +892,52 @@ Outcome ParserDwaWorker::expand(std::uint32_t cont, VirtualStackId stack) {
           std::uint64_t{pair_id(continuation(ContinuationKind::kNode, edge.child), lookahead)}
               << 32 |
           stack);
-  for (const lexer::DwaEdge& edge : dwa_.edges(node)) {
-    const std::uint32_t child = continuation(ContinuationKind::kNode, edge.child);
-    if (const LookaheadId lookahead = shared_.plain_lookaheads[edge.label];
-        lookahead != kNoLookahead) {
-      merge(collector, feed(lookahead, child, stack));
-      continue;
-    }
-    if (dfa.label_is_ignored(edge.label)) {
-      merge(collector, expand(child, stack));
-      continue;
-    }
-    std::vector<SymbolId> alternatives;
-    bool skip = false;  // a tie with an ignored terminal: the parser may skip the label
-    for (const std::uint32_t terminal : dfa.label_terminals(edge.label)) {
-      if (dfa.terminals()[terminal].ignored) {
-        skip = true;
-      } else if (!shared_.grammar.is_skippable(terminal)) {
-        alternatives.push_back(terminal);
-      } else {
-        // A skippable terminal is shifted where the stacks can take it and dropped where they
-        // cannot (IncrementalRecognizer::feed_token). Which one happens must be decided by the
-        // top state alone, because the dropped branch keeps the stack as it is.
-        switch (shared_.verdicts->verdict(stacks_.top(stack), terminal)) {
-          case ShiftVerdict::kSure:
-            alternatives.push_back(terminal);
-            break;
-          case ShiftVerdict::kNever:
-            skip = true;
-            break;
-          case ShiftVerdict::kDepends:
-            alternatives.push_back(terminal);  // the shift fails by itself where it cannot
-            drop_skippable(collector, terminal, child, stack);
-            break;
-        }
-      }
-    }
-    if (skip) merge(collector, expand(child, stack));
-    if (!alternatives.empty())
-      merge(collector, feed(intern_lookahead(std::span<SymbolId>(alternatives)), child, stack));
-  }
+  for (const lexer::DwaEdge& edge : dwa_.edges(node))
+    feed_label(collector, edge.label, continuation(ContinuationKind::kNode, edge.child), stack);
   const Outcome outcome = finish(collector);
   expand_memos_[stacks_.bottom(stack)].assign(key, outcome);
   return outcome;
+}
+
+void ParserDwaWorker::feed_label(Collector& into, lexer::LabelId label, std::uint32_t child,
+                                 VirtualStackId stack) {
+  if (const LookaheadId lookahead = shared_.plain_lookaheads[label]; lookahead != kNoLookahead) {
+    merge(into, feed(lookahead, child, stack));
+    return;
+  }
+  const lexer::LexerDfa& dfa = dwa_.dfa();
+  if (dfa.label_is_ignored(label)) {
+    merge(into, expand(child, stack));
+    return;
+  }
+  std::vector<SymbolId> alternatives;
+  bool skip = false;  // a tie with an ignored terminal: the parser may skip the label
+  for (const std::uint32_t terminal : dfa.label_terminals(label)) {
+    if (dfa.terminals()[terminal].ignored) {
+      skip = true;
+    } else if (!shared_.grammar.is_skippable(terminal)) {
+      alternatives.push_back(terminal);
+    } else {
+      // A skippable terminal is shifted where the stacks can take it and dropped where they
+      // cannot (IncrementalRecognizer::feed_token). Which one happens must be decided by the
+      // top state alone, because the dropped branch keeps the stack as it is.
+      switch (shared_.verdicts->verdict(stacks_.top(stack), terminal)) {
+        case ShiftVerdict::kSure:
+          alternatives.push_back(terminal);
+          break;
+        case ShiftVerdict::kNever:
+          skip = true;
+          break;
+        case ShiftVerdict::kDepends:
+          alternatives.push_back(terminal);  // the shift fails by itself where it cannot
+          drop_skippable(into, terminal, child, stack);
+          break;
+      }
+    }
+  }
+  if (skip) merge(into, expand(child, stack));
+  if (!alternatives.empty())
+    merge(into, feed(intern_lookahead(std::span<SymbolId>(alternatives)), child, stack));
 }
 
 Outcome ParserDwaWorker::feed(LookaheadId lookahead, std::uint32_t cont, VirtualStackId stack) {
@@ -1041,9 +1053,17 @@ Outcome ParserDwaWorker::step(const Item& item, std::uint32_t id, StateId read) 
       stack = stacks_.push(target, stack);
     }
   }
-  if (alive)
-    outcome = item.lookahead == kNoLookahead ? expand(item.cont, stack)
-                                             : feed(item.lookahead, item.cont, stack);
+  if (alive) {
+    if (item.lookahead == kNoLookahead) {
+      outcome = expand(item.cont, stack);
+    } else if ((item.lookahead & kLabelItem) != 0) {
+      Collector collector;
+      feed_label(collector, item.lookahead & ~kLabelItem, item.cont, stack);
+      outcome = finish(collector);
+    } else {
+      outcome = feed(item.lookahead, item.cont, stack);
+    }
+  }
   step_memos_[read].find_or_insert(id, outcome);
   return outcome;
 }
@@ -1157,8 +1177,14 @@ void ParserDwaWorker::seed(std::vector<DwaStateId>& start_states,
   }
   if (shared_.options.early_label_starts) {
     for (const auto& [label, fork] : early_label_pairs(dwa_)) {
-      const LookaheadId lookahead = shared_.plain_lookaheads[label];
-      if (lookahead == kNoLookahead) continue;
+      // A plain label is fed as its lookahead; one with a skippable terminal (Go's newline
+      // EOS, which may go on as more newlines) as the label itself, shifted or dropped by the
+      // stack the state reads.
+      LookaheadId lookahead = shared_.plain_lookaheads[label];
+      if (lookahead == kNoLookahead) {
+        if (dwa_.dfa().label_is_ignored(label)) continue;
+        lookahead = kLabelItem | label;
+      }
       Item start{continuation(ContinuationKind::kStart, fork), lookahead, 0, glr::kNoSymbol};
       const DwaStateId state = state_for(intern_items({&start, 1}));
       early_starts.push_back({label, fork, state});
