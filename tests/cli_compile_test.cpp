@@ -85,6 +85,33 @@ TEST_CASE("glrmask compile --no-early-label-starts builds an automaton that feed
   CHECK_THAT(forced.output, Catch::Contains("mismatches   0 steps"));
 }
 
+TEST_CASE("glrmask compile --build-threads sets the Parser DWA's threads, and refuses 0") {
+  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  ScratchDir scratch;
+  const fs::path grammar = glrmask::testing::fixtures_dir() / "cli" / "sum.lark";
+  const std::string compile = "compile " + grammar.string() + " --start sum --tokenizer llama3 ";
+  const fs::path artifact = scratch.path / "sum.glrmask";
+  const auto three = run_command(command(compile + "--build-threads 3 -o " + artifact.string()));
+  INFO(three.output);
+  REQUIRE(three.exit_code == 0);
+  CHECK_THAT(three.output, Catch::Contains("(3 threads)"));
+  // The automaton built by three threads gives the oracle's masks.
+  std::ofstream(scratch.path / "input.txt") << "12 + 3+45";
+  const auto forced = run_command(command(
+      "mask " + grammar.string() + " --start sum --input " + (scratch.path / "input.txt").string() +
+      " --artifact " + artifact.string() + " --tokenizer llama3 --compare oracle"));
+  INFO(forced.output);
+  CHECK(forced.exit_code == 0);
+  CHECK_THAT(forced.output, Catch::Contains("mismatches   0 steps"));
+  for (const char* bad : {"0", "two"}) {
+    const auto refused = run_command(command(compile + "--build-threads " + bad));
+    INFO(refused.output);
+    CHECK(refused.exit_code == 2);
+    CHECK_THAT(refused.output,
+               Catch::Contains("--build-threads") && Catch::Contains("expected an integer >= 1"));
+  }
+}
+
 TEST_CASE("glrmask compile and mask take a padded vocabulary (BASE+DONOR@SIZE)") {
   ScratchDir scratch;
   const fs::path fixtures = glrmask::testing::fixtures_dir();
