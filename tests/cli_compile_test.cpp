@@ -20,6 +20,18 @@ std::string command(const std::string& arguments) {
   return glrmask::testing::glrmask_binary().string() + " " + arguments;
 }
 
+// Teacher-forces a sum through `glrmask mask --artifact` against the oracle: no mismatch.
+void check_oracle_masks(const fs::path& grammar, const fs::path& artifact,
+                        const ScratchDir& scratch) {
+  std::ofstream(scratch.path / "input.txt") << "12 + 3+45";
+  const auto forced = run_command(command(
+      "mask " + grammar.string() + " --start sum --input " + (scratch.path / "input.txt").string() +
+      " --artifact " + artifact.string() + " --tokenizer llama3 --compare oracle"));
+  INFO(forced.output);
+  CHECK(forced.exit_code == 0);
+  CHECK_THAT(forced.output, Catch::Contains("mismatches   0 steps"));
+}
+
 }  // namespace
 
 TEST_CASE("glrmask compile prints the automata's statistics and writes a loadable artifact") {
@@ -76,13 +88,7 @@ TEST_CASE("glrmask compile --no-early-label-starts builds an automaton that feed
   REQUIRE(without.exit_code == 0);
   CHECK_THAT(without.output, Catch::Contains("early-label starts   0 "));
   // The engine feeds those labels itself: still the oracle's masks.
-  std::ofstream(scratch.path / "input.txt") << "12 + 3+45";
-  const auto forced = run_command(command(
-      "mask " + grammar.string() + " --start sum --input " + (scratch.path / "input.txt").string() +
-      " --artifact " + artifact.string() + " --tokenizer llama3 --compare oracle"));
-  INFO(forced.output);
-  CHECK(forced.exit_code == 0);
-  CHECK_THAT(forced.output, Catch::Contains("mismatches   0 steps"));
+  check_oracle_masks(grammar, artifact, scratch);
 }
 
 TEST_CASE("glrmask compile --build-threads sets the Parser DWA's threads, and refuses 0") {
@@ -96,13 +102,7 @@ TEST_CASE("glrmask compile --build-threads sets the Parser DWA's threads, and re
   REQUIRE(three.exit_code == 0);
   CHECK_THAT(three.output, Catch::Contains("(3 threads)"));
   // The automaton built by three threads gives the oracle's masks.
-  std::ofstream(scratch.path / "input.txt") << "12 + 3+45";
-  const auto forced = run_command(command(
-      "mask " + grammar.string() + " --start sum --input " + (scratch.path / "input.txt").string() +
-      " --artifact " + artifact.string() + " --tokenizer llama3 --compare oracle"));
-  INFO(forced.output);
-  CHECK(forced.exit_code == 0);
-  CHECK_THAT(forced.output, Catch::Contains("mismatches   0 steps"));
+  check_oracle_masks(grammar, artifact, scratch);
   for (const char* bad : {"0", "two"}) {
     const auto refused = run_command(command(compile + "--build-threads " + bad));
     INFO(refused.output);
