@@ -209,13 +209,13 @@ int run_exactness(const StudyOptions& options) {
   }
 
   report.add_text(fmt::format(
-      "Each step: the {}'s mask (the oracle tries every token on a copy of the session) and each "
-      "engine's mask on the same session, compared bit for bit; then the real token is committed. "
-      "The last step of a program is EOS. `seconds` is the wall time of the (grammar, tokenizer) "
-      "pair with programs spread over all cores, oracle included, engine builds included; "
-      "`engine_build_s` sums the builds of every worker thread's engines; `steps_per_s` = steps / "
-      "seconds.",
-      reference));
+      "Each step: the {}'s mask{} and each engine's mask on the same session, compared bit for "
+      "bit; then the real token is committed. The last step of a program is EOS. `seconds` is the "
+      "wall time of the (grammar, tokenizer) pair with programs spread over all cores, the "
+      "reference and engine builds included; `engine_build_s` sums the builds of every worker "
+      "thread's engines; `steps_per_s` = steps / seconds.",
+      reference,
+      reference == "oracle" ? " (the oracle tries every token on a copy of the session)" : ""));
   report.add_table("exactness", "Mismatching steps per engine", table);
   if (!rejections.rows().empty())
     report.add_table("rejections", "Programs the reference stopped (not engine errors)",
