@@ -8,7 +8,7 @@
 #include "apps/input_file.h"
 #include "glr/compiled_grammar.h"
 #include "glr/session.h"
-#include "lib/error.h"
+#include "lib/core/error.h"
 
 namespace glrmask::app {
 

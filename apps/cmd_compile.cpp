@@ -11,8 +11,8 @@
 #include "apps/decoding_inputs.h"
 #include "apps/grammar_options.h"
 #include "glr/compiled_grammar.h"
-#include "lib/tokenizer_choice.h"
-#include "lib/vocabulary.h"
+#include "lib/tokenizer/tokenizer_choice.h"
+#include "lib/tokenizer/vocabulary.h"
 #include "wfa/compiled_mask.h"
 #include "wfa/mask_artifact.h"
 

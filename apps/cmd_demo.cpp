@@ -20,13 +20,13 @@
 #include "apps/mask_engines.h"
 #include "glr/compiled_grammar.h"
 #include "glr/session.h"
-#include "lib/dense_mask.h"
-#include "lib/encoder.h"
-#include "lib/error.h"
-#include "lib/lark_loader.h"
-#include "lib/settings.h"
-#include "lib/tokenizer_spec.h"
-#include "lib/vocabulary.h"
+#include "lib/core/error.h"
+#include "lib/core/settings.h"
+#include "lib/grammar/lark_loader.h"
+#include "lib/token_set/dense_mask.h"
+#include "lib/tokenizer/encoder.h"
+#include "lib/tokenizer/tokenizer_spec.h"
+#include "lib/tokenizer/vocabulary.h"
 
 namespace glrmask::app {
 namespace {

@@ -1,7 +1,7 @@
 // `glrmask generate`: random walks through the language. At each step a token is drawn uniformly
 // from the engine's mask and committed, until EOS is drawn or the token limit is reached. Every
 // text that ends by EOS must be a sentence of the grammar, which makes the walks a test of the
-// mask engine against any independent parser (tests/cli_generate_reference_test.cpp uses Lark).
+// mask engine against any independent parser (tests/apps/generate_reference_test.cpp uses Lark).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -20,8 +20,8 @@
 #include "apps/latency_stats.h"
 #include "apps/mask_engines.h"
 #include "glr/session.h"
-#include "lib/dense_mask.h"
-#include "lib/error.h"
+#include "lib/core/error.h"
+#include "lib/token_set/dense_mask.h"
 
 namespace glrmask::app {
 namespace {

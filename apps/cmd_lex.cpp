@@ -1,5 +1,5 @@
 // `glrmask lex`: the terminal stream the grammar's lexer makes of a file, one token per line. It is
-// how the lexer is checked against Lark's (tests/cli_lex_reference_test.cpp) and how a grammar
+// how the lexer is checked against Lark's (tests/apps/lex_reference_test.cpp) and how a grammar
 // author sees what the parser will be given.
 #include <fmt/format.h>
 
@@ -17,9 +17,9 @@
 #include "lexer/grammar_terminals.h"
 #include "lexer/lexer_dfa_compiler.h"
 #include "lexer/streaming_lexer.h"
-#include "lib/error.h"
-#include "lib/lark_loader.h"
-#include "lib/unicode_utf8.h"
+#include "lib/core/error.h"
+#include "lib/core/unicode_utf8.h"
+#include "lib/grammar/lark_loader.h"
 
 namespace glrmask::app {
 namespace {

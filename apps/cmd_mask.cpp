@@ -19,8 +19,8 @@
 #include "apps/latency_stats.h"
 #include "apps/mask_engines.h"
 #include "glr/session.h"
-#include "lib/dense_mask.h"
-#include "lib/error.h"
+#include "lib/core/error.h"
+#include "lib/token_set/dense_mask.h"
 #include "wfa/mask_artifact.h"
 
 namespace glrmask::app {

@@ -1,5 +1,5 @@
 // glrmask schema2lark: a JSON Schema as the Lark grammar glrmask compiles it to. The output reads
-// back with glrmask's Lark loader and with Lark itself (tests/cli_schema2lark_reference_test.cpp).
+// back with glrmask's Lark loader and with Lark itself (tests/apps/schema_reference_test.cpp).
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -8,8 +8,8 @@
 #include "apps/args.h"
 #include "apps/commands.h"
 #include "apps/grammar_options.h"
-#include "lib/json_schema_compiler.h"
-#include "lib/lark_writer.h"
+#include "lib/grammar/lark_writer.h"
+#include "lib/json_schema/compiler.h"
 
 namespace glrmask::app {
 

@@ -14,7 +14,7 @@
 #include "glr/compiled_grammar.h"
 #include "glr/conflict_report.h"
 #include "lexer/fallback_analysis.h"
-#include "lib/lark_loader.h"
+#include "lib/grammar/lark_loader.h"
 
 namespace glrmask::app {
 namespace {

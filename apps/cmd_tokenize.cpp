@@ -9,9 +9,9 @@
 
 #include "apps/args.h"
 #include "apps/commands.h"
-#include "lib/encoder.h"
-#include "lib/error.h"
-#include "lib/settings.h"
+#include "lib/core/error.h"
+#include "lib/core/settings.h"
+#include "lib/tokenizer/encoder.h"
 
 namespace glrmask::app {
 

@@ -6,8 +6,8 @@
 
 #include "apps/args.h"
 #include "apps/commands.h"
-#include "lib/settings.h"
-#include "lib/vocabulary.h"
+#include "lib/core/settings.h"
+#include "lib/tokenizer/vocabulary.h"
 
 namespace glrmask::app {
 namespace {

@@ -5,9 +5,9 @@
 #include <charconv>
 #include <cstdlib>
 
-#include "lib/error.h"
-#include "lib/tokenizer_choice.h"
-#include "lib/tokenizer_spec.h"
+#include "lib/core/error.h"
+#include "lib/tokenizer/tokenizer_choice.h"
+#include "lib/tokenizer/tokenizer_spec.h"
 
 namespace glrmask::app {
 

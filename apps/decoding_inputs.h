@@ -9,9 +9,9 @@
 #include <string_view>
 
 #include "glr/compiled_grammar.h"
-#include "lib/encoder.h"
-#include "lib/token_id.h"
-#include "lib/vocabulary.h"
+#include "lib/core/token_id.h"
+#include "lib/tokenizer/encoder.h"
+#include "lib/tokenizer/vocabulary.h"
 
 namespace glrmask::app {
 

@@ -5,9 +5,9 @@
 #include <optional>
 #include <string_view>
 
-#include "lib/error.h"
-#include "lib/lark_loader.h"
-#include "lib/regex_constraint.h"
+#include "lib/core/error.h"
+#include "lib/grammar/lark_loader.h"
+#include "lib/grammar/regex_constraint.h"
 
 namespace glrmask::app {
 namespace {

@@ -11,8 +11,8 @@
 
 #include "apps/commands.h"
 #include "glr/compiled_grammar.h"
-#include "lib/grammar.h"
-#include "lib/json_schema_compiler.h"
+#include "lib/grammar/grammar.h"
+#include "lib/json_schema/compiler.h"
 
 namespace glrmask::app {
 

@@ -7,7 +7,7 @@
 #include <iterator>
 #include <sstream>
 
-#include "lib/error.h"
+#include "lib/core/error.h"
 
 namespace glrmask::app {
 

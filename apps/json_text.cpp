@@ -1,7 +1,7 @@
 #include "apps/json_text.h"
 
-#include "lib/json_schema_value.h"
-#include "lib/unicode_utf8.h"
+#include "lib/core/unicode_utf8.h"
+#include "lib/json_schema/value.h"
 
 namespace glrmask::app {
 namespace {

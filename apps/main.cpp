@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "apps/commands.h"
-#include "lib/error.h"
+#include "lib/core/error.h"
 
 namespace {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "lib/error.h"
+#include "lib/core/error.h"
 #include "wfa/oracle_engine.h"
 #include "wfa/spanner_engine.h"
 #include "wfa/wfa_engine.h"

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "glr/compiled_grammar.h"
-#include "lib/vocabulary.h"
+#include "lib/tokenizer/vocabulary.h"
 #include "wfa/compiled_mask.h"
 #include "wfa/mask_engine.h"
 

@@ -19,10 +19,10 @@
 #include <string>
 
 #include "glr/compiled_grammar.h"
-#include "lib/binary_io.h"
-#include "lib/error.h"
-#include "lib/settings.h"
-#include "lib/vocabulary.h"
+#include "lib/core/binary_io.h"
+#include "lib/core/error.h"
+#include "lib/core/settings.h"
+#include "lib/tokenizer/vocabulary.h"
 #include "wfa/mask_artifact.h"
 
 namespace {

@@ -1,6 +1,6 @@
 // Lexer DFA construction time and lexing throughput for hand-written terminal lists that mirror
-// the Go, SQL and JSON grammars (tests/lexer_spec_fixtures.h). Texts: the Go corpus when the data
-// folder is present, otherwise generated text.
+// the Go, SQL and JSON grammars (tests/support/lexer_spec_fixtures.h). Texts: the Go corpus when
+// the data folder is present, otherwise generated text.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
@@ -11,8 +11,8 @@
 
 #include "lexer/lexer_dfa_compiler.h"
 #include "lexer/streaming_lexer.h"
-#include "lib/settings.h"
-#include "tests/lexer_spec_fixtures.h"
+#include "lib/core/settings.h"
+#include "tests/support/lexer_spec_fixtures.h"
 
 namespace glrmask::lexer {
 namespace {

@@ -17,9 +17,9 @@
 #include "lexer/grammar_terminals.h"
 #include "lexer/lexer_dfa_compiler.h"
 #include "lexer/streaming_lexer.h"
-#include "lib/error.h"
-#include "lib/lark_loader.h"
-#include "lib/settings.h"
+#include "lib/core/error.h"
+#include "lib/core/settings.h"
+#include "lib/grammar/lark_loader.h"
 
 namespace glrmask::lexer {
 namespace {

@@ -19,10 +19,10 @@
 #include "apps/mask_engines.h"
 #include "experiments/support/corpus.h"
 #include "glr/session.h"
-#include "lib/dense_mask.h"
-#include "lib/encoder.h"
-#include "lib/settings.h"
-#include "lib/vocabulary.h"
+#include "lib/core/settings.h"
+#include "lib/token_set/dense_mask.h"
+#include "lib/tokenizer/encoder.h"
+#include "lib/tokenizer/vocabulary.h"
 
 namespace {
 

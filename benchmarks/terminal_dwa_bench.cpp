@@ -11,10 +11,10 @@
 #include "lexer/lexer_dfa_compiler.h"
 #include "lexer/terminal_dwa_builder.h"
 #include "lexer/vocabulary_trie.h"
-#include "lib/lark_loader.h"
-#include "lib/settings.h"
-#include "lib/token_set.h"
-#include "lib/vocabulary.h"
+#include "lib/core/settings.h"
+#include "lib/grammar/lark_loader.h"
+#include "lib/token_set/token_set.h"
+#include "lib/tokenizer/vocabulary.h"
 
 namespace glrmask::lexer {
 namespace {

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "lib/token_set.h"
+#include "lib/token_set/token_set.h"
 
 namespace glrmask {
 namespace {

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "lib/encoder.h"
-#include "lib/settings.h"
-#include "lib/vocabulary.h"
+#include "lib/core/settings.h"
+#include "lib/tokenizer/encoder.h"
+#include "lib/tokenizer/vocabulary.h"
 
 namespace glrmask {
 namespace {

@@ -22,11 +22,11 @@
 #include <vector>
 
 #include "glr/session.h"
-#include "lib/dense_mask.h"
-#include "lib/encoder.h"
-#include "lib/file_io.h"
-#include "lib/settings.h"
-#include "lib/vocabulary.h"
+#include "lib/core/file_io.h"
+#include "lib/core/settings.h"
+#include "lib/token_set/dense_mask.h"
+#include "lib/tokenizer/encoder.h"
+#include "lib/tokenizer/vocabulary.h"
 #include "wfa/mask_artifact.h"
 #include "wfa/wfa_engine.h"
 

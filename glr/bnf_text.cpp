@@ -10,7 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "lib/error.h"
+#include "lib/core/error.h"
 
 namespace glrmask::glr {
 namespace {

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "glr/cfg.h"
-#include "lib/grammar.h"
+#include "lib/grammar/grammar.h"
 
 namespace glrmask::glr {
 

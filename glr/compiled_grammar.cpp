@@ -7,15 +7,15 @@
 #include "glr/cfg_from_grammar.h"
 #include "lexer/grammar_terminals.h"
 #include "lexer/lexer_dfa_compiler.h"
-#include "lib/error.h"
-#include "lib/lark_loader.h"
+#include "lib/core/error.h"
+#include "lib/grammar/lark_loader.h"
 
 namespace glrmask::glr {
 
 CompiledGrammar::CompiledGrammar(Grammar grammar, lexer::LexerDfa dfa, LalrAutomaton lalr,
                                  ParseOptions options, std::vector<SymbolId> skippable,
                                  UnrealizableRules unrealizable, CfgNormalization normalization,
-                                 ForkFutures fork_futures)
+                                 lexer::ForkFutures fork_futures)
     : grammar_(std::move(grammar)),
       dfa_(std::move(dfa)),
       lalr_(std::move(lalr)),
@@ -71,7 +71,7 @@ std::shared_ptr<const CompiledGrammar> CompiledGrammar::compile(Grammar grammar,
     }
   }
   LalrAutomaton lalr(std::move(cfg));
-  ForkFutures fork_futures(dfa);
+  lexer::ForkFutures fork_futures(dfa);
   auto* compiled = new CompiledGrammar(std::move(grammar), std::move(dfa), std::move(lalr), options,
                                        std::move(skippable), std::move(unrealizable),
                                        std::move(normalization), std::move(fork_futures));

@@ -23,12 +23,12 @@
 #include <vector>
 
 #include "glr/cfg_normalization.h"
-#include "glr/fork_futures.h"
 #include "glr/indenter.h"
 #include "glr/lalr_automaton.h"
 #include "glr/unrealizable_rules.h"
+#include "lexer/fork_futures.h"
 #include "lexer/lexer_dfa.h"
-#include "lib/grammar.h"
+#include "lib/grammar/grammar.h"
 
 namespace glrmask::glr {
 
@@ -71,14 +71,14 @@ class CompiledGrammar {
   // Derivation cycles and hidden left recursion found, and whether they were normalized away.
   const CfgNormalization& normalization() const { return normalization_; }
   // What the lexer can still do from each of its forks (the session's viability test).
-  const ForkFutures& fork_futures() const { return fork_futures_; }
+  const lexer::ForkFutures& fork_futures() const { return fork_futures_; }
   // Python's indenter, when options().postlex asks for it; nullptr otherwise.
   const IndenterSpec* indenter() const { return indenter_ ? &*indenter_ : nullptr; }
 
  private:
   CompiledGrammar(Grammar grammar, lexer::LexerDfa dfa, LalrAutomaton lalr, ParseOptions options,
                   std::vector<SymbolId> skippable, UnrealizableRules unrealizable,
-                  CfgNormalization normalization, ForkFutures fork_futures);
+                  CfgNormalization normalization, lexer::ForkFutures fork_futures);
 
   Grammar grammar_;
   lexer::LexerDfa dfa_;
@@ -87,7 +87,7 @@ class CompiledGrammar {
   std::vector<SymbolId> skippable_;
   UnrealizableRules unrealizable_;
   CfgNormalization normalization_;
-  ForkFutures fork_futures_;
+  lexer::ForkFutures fork_futures_;
   std::optional<IndenterSpec> indenter_;
 };
 

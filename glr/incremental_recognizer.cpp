@@ -5,8 +5,8 @@
 #include <optional>
 #include <utility>
 
-#include "glr/lexer_byte_classes.h"
 #include "glr/linear_lookahead.h"
+#include "lexer/byte_classes.h"
 
 namespace glrmask::glr {
 
@@ -122,20 +122,20 @@ bool IncrementalRecognizer::advance(ParsePosition& position, std::string_view by
 bool IncrementalRecognizer::is_viable(const ParsePosition& position) const {
   if (indenter_ != nullptr) return is_viable_indented(position);
   const lexer::LexerConfiguration& lexer = position.lexer;
-  const ForkFutures& futures = grammar_->fork_futures();
+  const lexer::ForkFutures& futures = grammar_->fork_futures();
   // The growing lexeme first: it emits nothing, so it needs no copy of the stacks, and it is the
   // fork that answers in the common case.
   const lexer::LexerFork growing{lexer.state, {}};
-  const ForkFutures::Id growing_id = futures.uninhibited(lexer.state);
-  if (growing_id != ForkFutures::kUnknown ? fork_allows(futures, growing_id, position.heads)
-                                          : fork_allows(growing, position.heads))
+  const lexer::ForkFutures::Id growing_id = futures.uninhibited(lexer.state);
+  if (growing_id != lexer::ForkFutures::kUnknown ? fork_allows(futures, growing_id, position.heads)
+                                                 : fork_allows(growing, position.heads))
     return true;
   if (lexer.accepted == lexer::LexerDfa::kNoLabel) return false;
   if (lexer.pending.empty()) {
     // The lexeme is exactly its accepted match: the only fall-back emits it and restarts,
     // inhibited by the lexeme's state (what fork_configuration() gives, without building it).
-    const ForkFutures::Id emitted = futures.emitted_early(lexer.state);
-    if (emitted != ForkFutures::kUnknown) {
+    const lexer::ForkFutures::Id emitted = futures.emitted_early(lexer.state);
+    if (emitted != lexer::ForkFutures::kUnknown) {
       GssHeads heads = position.heads;
       return feed_token(heads, lexer.accepted) && fork_allows(futures, emitted, heads);
     }
@@ -151,13 +151,14 @@ bool IncrementalRecognizer::is_viable(const ParsePosition& position) const {
       }
     }
     if (!parses) continue;
-    const std::optional<ForkFutures::Id> id = futures.find(alternative.fork);
+    const std::optional<lexer::ForkFutures::Id> id = futures.find(alternative.fork);
     if (id ? fork_allows(futures, *id, heads) : fork_allows(alternative.fork, heads)) return true;
   }
   return false;
 }
 
-bool IncrementalRecognizer::fork_allows(const ForkFutures& futures, ForkFutures::Id fork,
+bool IncrementalRecognizer::fork_allows(const lexer::ForkFutures& futures,
+                                        lexer::ForkFutures::Id fork,
                                         std::span<const GssNodeRef> heads) const {
   return any_takeable(futures, fork, heads) ||
          (futures.can_end(fork) && parser_.accepts_end(heads));
@@ -183,7 +184,8 @@ bool IncrementalRecognizer::can_shift(std::span<const GssNodeRef> heads, SymbolI
 // of the grammar) is filtered through the heads' table rows instead: a terminal the top states
 // have no action on cannot be shifted, and a row has a few cells. Shifts at once are tried
 // before anything that needs reductions.
-bool IncrementalRecognizer::any_takeable(const ForkFutures& futures, ForkFutures::Id fork,
+bool IncrementalRecognizer::any_takeable(const lexer::ForkFutures& futures,
+                                         lexer::ForkFutures::Id fork,
                                          std::span<const GssNodeRef> heads) const {
   constexpr std::size_t kShortList = 8;
   const std::span<const std::uint32_t> listed = futures.next_terminals(fork);
@@ -220,7 +222,7 @@ bool IncrementalRecognizer::any_takeable(const ForkFutures& futures, ForkFutures
 bool IncrementalRecognizer::fork_allows(const lexer::LexerFork& fork,
                                         std::span<const GssNodeRef> heads) const {
   // Not met by the compile-time search (no reachable configuration leads here); analysed alone.
-  const ForkFutures alone(grammar_->dfa(), std::span<const lexer::LexerFork>(&fork, 1));
+  const lexer::ForkFutures alone(grammar_->dfa(), std::span<const lexer::LexerFork>(&fork, 1));
   return fork_allows(alone, 0, heads);
 }
 

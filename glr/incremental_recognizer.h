@@ -101,11 +101,11 @@ class IncrementalRecognizer {
  private:
   // Whether, after the labels that produced `heads`, the lexer fork lets the text go on: some
   // terminal it can emit next is takeable, or it can end and the stacks accept the end.
-  bool fork_allows(const ForkFutures& futures, ForkFutures::Id fork,
+  bool fork_allows(const lexer::ForkFutures& futures, lexer::ForkFutures::Id fork,
                    std::span<const GssNodeRef> heads) const;
   bool fork_allows(const lexer::LexerFork& fork, std::span<const GssNodeRef> heads) const;
   bool can_shift(std::span<const GssNodeRef> heads, SymbolId terminal) const;
-  bool any_takeable(const ForkFutures& futures, ForkFutures::Id fork,
+  bool any_takeable(const lexer::ForkFutures& futures, lexer::ForkFutures::Id fork,
                     std::span<const GssNodeRef> heads) const;
 
   // The same with a post-lexer (incremental_recognizer_indented.cpp).
@@ -114,14 +114,14 @@ class IncrementalRecognizer {
   bool is_accepting_indented(const ParsePosition& position) const;
   bool feed_indented(std::vector<IndentedStacks>& branches, lexer::LabelId label, IndentScan text,
                      Rejection* why) const;
-  bool branch_allows(const ForkFutures& futures, ForkFutures::Id fork,
+  bool branch_allows(const lexer::ForkFutures& futures, lexer::ForkFutures::Id fork,
                      const IndentedStacks& branch) const;
   bool branch_allows(const lexer::LexerFork& fork, const IndentedStacks& branch) const;
   bool newline_takeable(const IndentedStacks& branch) const;
   bool continues_after_newline(const IndentedStacks& branch) const;
   bool finishes(const IndentedStacks& branch) const;
   bool shifts_ordinary(std::span<const GssNodeRef> heads, const IndenterState& indenter,
-                       const ForkFutures* futures, ForkFutures::Id fork) const;
+                       const lexer::ForkFutures* futures, lexer::ForkFutures::Id fork) const;
 
   std::shared_ptr<const CompiledGrammar> grammar_;
   GlrParser parser_;

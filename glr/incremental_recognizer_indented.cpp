@@ -258,12 +258,12 @@ bool IncrementalRecognizer::advance_indented(ParsePosition& position, std::strin
 // state, and "end" including the final _DEDENTs.
 bool IncrementalRecognizer::is_viable_indented(const ParsePosition& position) const {
   const lexer::LexerConfiguration& lexer = position.lexer;
-  const ForkFutures& futures = grammar_->fork_futures();
-  const ForkFutures::Id growing_id = futures.uninhibited(lexer.state);
+  const lexer::ForkFutures& futures = grammar_->fork_futures();
+  const lexer::ForkFutures::Id growing_id = futures.uninhibited(lexer.state);
   const lexer::LexerFork growing{lexer.state, {}};
   for (const IndentedStacks& branch : position.branches) {
-    if (growing_id != ForkFutures::kUnknown ? branch_allows(futures, growing_id, branch)
-                                            : branch_allows(growing, branch))
+    if (growing_id != lexer::ForkFutures::kUnknown ? branch_allows(futures, growing_id, branch)
+                                                   : branch_allows(growing, branch))
       return true;
   }
   if (lexer.accepted == lexer::LexerDfa::kNoLabel) return false;
@@ -278,7 +278,7 @@ bool IncrementalRecognizer::is_viable_indented(const ParsePosition& position) co
       }
     }
     if (!parses) continue;
-    const std::optional<ForkFutures::Id> id = futures.find(fall_back.fork);
+    const std::optional<lexer::ForkFutures::Id> id = futures.find(fall_back.fork);
     for (const IndentedStacks& branch : branches) {
       if (id ? branch_allows(futures, *id, branch) : branch_allows(fall_back.fork, branch))
         return true;
@@ -287,7 +287,8 @@ bool IncrementalRecognizer::is_viable_indented(const ParsePosition& position) co
   return false;
 }
 
-bool IncrementalRecognizer::branch_allows(const ForkFutures& futures, ForkFutures::Id fork,
+bool IncrementalRecognizer::branch_allows(const lexer::ForkFutures& futures,
+                                          lexer::ForkFutures::Id fork,
                                           const IndentedStacks& branch) const {
   if (futures.lists(fork, indenter_->newline) && newline_takeable(branch)) return true;
   if (shifts_ordinary(branch.heads, branch.indenter, &futures, fork)) return true;
@@ -296,7 +297,7 @@ bool IncrementalRecognizer::branch_allows(const ForkFutures& futures, ForkFuture
 
 bool IncrementalRecognizer::branch_allows(const lexer::LexerFork& fork,
                                           const IndentedStacks& branch) const {
-  const ForkFutures alone(grammar_->dfa(), std::span<const lexer::LexerFork>(&fork, 1));
+  const lexer::ForkFutures alone(grammar_->dfa(), std::span<const lexer::LexerFork>(&fork, 1));
   return branch_allows(alone, 0, branch);
 }
 
@@ -305,8 +306,8 @@ bool IncrementalRecognizer::branch_allows(const lexer::LexerFork& fork,
 // at depth 0 is an indenter error, so it is not takeable there.
 bool IncrementalRecognizer::shifts_ordinary(std::span<const GssNodeRef> heads,
                                             const IndenterState& indenter,
-                                            const ForkFutures* futures,
-                                            ForkFutures::Id fork) const {
+                                            const lexer::ForkFutures* futures,
+                                            lexer::ForkFutures::Id fork) const {
   const auto listed = [&](SymbolId terminal) {
     if (terminal == indenter_->newline || indenter_->is_produced(terminal)) return false;
     if (indenter.bracket_depth == 0 && indenter_->is_close(terminal)) return false;

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "lib/error.h"
+#include "lib/core/error.h"
 
 namespace glrmask::glr {
 

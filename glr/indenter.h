@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lib/grammar.h"
+#include "lib/grammar/grammar.h"
 
 namespace glrmask::glr {
 

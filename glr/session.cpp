@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "lib/error.h"
+#include "lib/core/error.h"
 
 namespace glrmask::glr {
 

@@ -20,8 +20,8 @@
 #include "glr/compiled_grammar.h"
 #include "glr/gss.h"
 #include "glr/incremental_recognizer.h"
-#include "lib/token_id.h"
-#include "lib/vocabulary.h"
+#include "lib/core/token_id.h"
+#include "lib/tokenizer/vocabulary.h"
 
 namespace glrmask::glr {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "lexer/lexer_dfa.h"
-#include "lib/grammar.h"
+#include "lib/grammar/grammar.h"
 
 namespace glrmask::glr {
 

@@ -18,8 +18,8 @@
 #include "lexer/flat_u64_map.h"
 #include "lexer/lexer_dfa.h"
 #include "lexer/terminal_dwa.h"
-#include "lib/token_set_id.h"
-#include "lib/token_set_roaring.h"
+#include "lib/token_set/roaring.h"
+#include "lib/token_set/token_set_id.h"
 
 namespace glrmask::lexer {
 

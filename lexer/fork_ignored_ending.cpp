@@ -5,6 +5,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "lexer/byte_classes.h"
 #include "lexer/fork_next_terminals.h"
 #include "lexer/lexer_fork.h"
 

@@ -4,37 +4,11 @@
 #include <bit>
 #include <unordered_map>
 
+#include "lexer/byte_classes.h"
 #include "lexer/flat_u64_map.h"
 #include "lexer/inhibitor_sets.h"
 
 namespace glrmask::lexer {
-
-std::vector<uint8_t> byte_class_representatives(const LexerDfa& dfa) {
-  // Hash each byte's column of the transition table, then confirm equal hashes column by column.
-  const uint32_t states = dfa.num_states();
-  std::vector<uint64_t> hashes(256, 0);
-  for (uint32_t s = 0; s < states; ++s) {
-    for (int b = 0; b < 256; ++b) {
-      hashes[b] = (hashes[b] ^ dfa.next(s, static_cast<uint8_t>(b))) * 0x100000001B3ull + s;
-    }
-  }
-  auto same_column = [&](int a, int b) {
-    for (uint32_t s = 0; s < states; ++s) {
-      if (dfa.next(s, static_cast<uint8_t>(a)) != dfa.next(s, static_cast<uint8_t>(b))) {
-        return false;
-      }
-    }
-    return true;
-  };
-  std::vector<uint8_t> representatives;
-  for (int b = 0; b < 256; ++b) {
-    const bool known = std::any_of(representatives.begin(), representatives.end(), [&](uint8_t r) {
-      return hashes[r] == hashes[b] && same_column(r, b);
-    });
-    if (!known) representatives.push_back(static_cast<uint8_t>(b));
-  }
-  return representatives;
-}
 
 namespace {
 

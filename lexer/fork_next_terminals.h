@@ -27,8 +27,4 @@ struct NextTerminalsResult {
 
 NextTerminalsResult fork_next_terminals(const LexerDfa& dfa, std::span<const LexerFork> forks);
 
-// Representative bytes of the DFA's byte classes: two bytes are in one class when every state
-// goes to the same state on both. Exported for tests.
-std::vector<uint8_t> byte_class_representatives(const LexerDfa& dfa);
-
 }  // namespace glrmask::lexer

@@ -13,7 +13,7 @@
 #include "lexer/lexer_dfa.h"
 #include "lexer/lexer_fork.h"
 #include "lexer/vocabulary_trie.h"
-#include "lib/token_set_roaring.h"
+#include "lib/token_set/roaring.h"
 
 namespace glrmask::lexer {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "lexer/terminal_spec.h"
-#include "lib/grammar.h"
+#include "lib/grammar/grammar.h"
 
 namespace glrmask::lexer {
 

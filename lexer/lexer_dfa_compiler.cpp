@@ -14,7 +14,7 @@
 #include "lexer/nfa.h"
 #include "lexer/regex_parser.h"
 #include "lexer/subset_construction.h"
-#include "lib/error.h"
+#include "lib/core/error.h"
 
 namespace glrmask::lexer {
 

@@ -4,7 +4,7 @@
 #include <boost/container_hash/hash.hpp>
 #include <utility>
 
-#include "lib/error.h"
+#include "lib/core/error.h"
 
 namespace glrmask::lexer {
 

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "lexer/utf8_sequences.h"
-#include "lib/error.h"
+#include "lib/core/error.h"
 
 namespace glrmask::lexer {
 namespace {

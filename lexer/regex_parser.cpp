@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "lib/error.h"
+#include "lib/core/error.h"
 
 namespace glrmask::lexer {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "lib/error.h"
+#include "lib/core/error.h"
 
 namespace glrmask::lexer {
 namespace {

@@ -23,7 +23,7 @@
 // either some terminal of next_terminals(end fork) can be shifted, or the end of input is
 // accepted and the end fork can finish — can_finish(end fork), or the fork reaches a token
 // boundary through ignored text only (a token that opens a trailing comment after a complete
-// sentence; glr::ForkFutures::can_end answers it, and lexer/fork_ignored_ending.h for a Terminal
+// sentence; lexer::ForkFutures::can_end answers it, and lexer/fork_ignored_ending.h for a Terminal
 // DWA).
 //
 // EOS is not in the trie: it emits end-of-input. EOS is allowed iff the lexer can finish: some
@@ -45,8 +45,8 @@
 #include "lexer/lexer_configuration.h"
 #include "lexer/lexer_dfa.h"
 #include "lexer/lexer_fork.h"
-#include "lib/token_id.h"
-#include "lib/token_set_id.h"
+#include "lib/core/token_id.h"
+#include "lib/token_set/token_set_id.h"
 
 namespace glrmask {
 class BinaryWriter;

@@ -19,8 +19,8 @@
 #include "lexer/fork_assembly.h"
 #include "lexer/fork_next_terminals.h"
 #include "lexer/fork_trie_walk.h"
-#include "lib/error.h"
-#include "lib/process_memory.h"
+#include "lib/core/error.h"
+#include "lib/core/process_memory.h"
 
 namespace glrmask::lexer {
 

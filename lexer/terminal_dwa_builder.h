@@ -15,7 +15,7 @@
 #include "lexer/lexer_dfa.h"
 #include "lexer/terminal_dwa.h"
 #include "lexer/vocabulary_trie.h"
-#include "lib/token_set.h"
+#include "lib/token_set/token_set.h"
 
 namespace glrmask::lexer {
 

@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 
 #include "lexer/terminal_dwa.h"
-#include "lib/binary_io.h"
+#include "lib/core/binary_io.h"
 
 namespace glrmask::lexer {
 

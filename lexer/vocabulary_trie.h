@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "lib/token_id.h"
-#include "lib/vocabulary.h"
+#include "lib/core/token_id.h"
+#include "lib/tokenizer/vocabulary.h"
 
 namespace glrmask::lexer {
 

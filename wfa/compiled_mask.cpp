@@ -9,8 +9,8 @@
 
 #include "lexer/terminal_dwa_builder.h"
 #include "lexer/vocabulary_trie.h"
-#include "lib/error.h"
-#include "lib/process_memory.h"
+#include "lib/core/error.h"
+#include "lib/core/process_memory.h"
 #include "wfa/parser_dwa_builder.h"
 #include "wfa/post_lexer_refusal.h"
 #include "wfa/token_classes.h"

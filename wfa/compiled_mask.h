@@ -9,9 +9,9 @@
 
 #include "glr/compiled_grammar.h"
 #include "lexer/terminal_dwa.h"
-#include "lib/dense_sources.h"
-#include "lib/token_set.h"
-#include "lib/vocabulary.h"
+#include "lib/token_set/dense_sources.h"
+#include "lib/token_set/token_set.h"
+#include "lib/tokenizer/vocabulary.h"
 #include "wfa/parser_dwa.h"
 #include "wfa/parser_dwa_builder.h"
 #include "wfa/weight_class_rows.h"
@@ -40,7 +40,8 @@ class CompiledMask {
   const TokenSetPool& pool() const { return pool_; }
   const lexer::TerminalDwa& terminal_dwa() const { return terminal_dwa_; }
   const ParserDwa& parser_dwa() const { return parser_dwa_; }
-  // The export records of every transition weight (lib/dense_sources.h), for get_mask's unions.
+  // The export records of every transition weight (lib/token_set/dense_sources.h), for get_mask's
+  // unions.
   const DenseSources& weight_sources() const { return weight_sources_; }
   // Every transition weight as a row over the mask classes (weight_class_rows.h): the identity
   // of a union, for the dense-mask cache.

@@ -19,7 +19,7 @@
 #include <span>
 #include <vector>
 
-#include "lib/error.h"
+#include "lib/core/error.h"
 #include "wfa/spin_mutex.h"
 
 namespace glrmask::wfa {

@@ -19,7 +19,7 @@
 #include <span>
 #include <vector>
 
-#include "lib/token_set_id.h"
+#include "lib/token_set/token_set_id.h"
 
 namespace glrmask::wfa {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <bit>
 
-#include "lib/hash_mix.h"
+#include "lib/core/hash_mix.h"
 
 namespace glrmask::wfa {
 

@@ -11,11 +11,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "lib/binary_io.h"
-#include "lib/error.h"
-#include "lib/lark_writer.h"
-#include "lib/mapped_file.h"
-#include "lib/token_set_frozen.h"
+#include "lib/core/binary_io.h"
+#include "lib/core/error.h"
+#include "lib/core/mapped_file.h"
+#include "lib/grammar/lark_writer.h"
+#include "lib/token_set/frozen.h"
 
 namespace glrmask::wfa {
 

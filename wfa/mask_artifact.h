@@ -10,7 +10,7 @@
 // file is refused with an error that says which.
 //
 // Why loading is fast: the file is mapped, and the token sets — nearly all of its bytes — are
-// CRoaring frozen images that the loaded pool reads in place (lib/token_set_frozen.h), numbered
+// CRoaring frozen images that the loaded pool reads in place (lib/token_set/frozen.h), numbered
 // as the pool numbers them, so nothing is decoded, hashed or renumbered. What a load does per
 // byte is the checksum and the well-formedness check of each set (a damaged set behind a valid
 // checksum is refused, not read). Only the token sets the automata use are stored (the compile
@@ -23,7 +23,7 @@
 #include <memory>
 
 #include "glr/compiled_grammar.h"
-#include "lib/vocabulary.h"
+#include "lib/tokenizer/vocabulary.h"
 #include "wfa/compiled_mask.h"
 
 namespace glrmask::wfa {

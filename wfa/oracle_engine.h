@@ -10,7 +10,7 @@
 #include <span>
 #include <string_view>
 
-#include "lib/vocabulary.h"
+#include "lib/tokenizer/vocabulary.h"
 #include "wfa/mask_engine.h"
 
 namespace glrmask::wfa {

@@ -24,8 +24,8 @@
 
 #include "glr/ids.h"
 #include "lexer/terminal_dwa.h"
-#include "lib/binary_io.h"
-#include "lib/token_set_id.h"
+#include "lib/core/binary_io.h"
+#include "lib/token_set/token_set_id.h"
 
 namespace glrmask::wfa {
 

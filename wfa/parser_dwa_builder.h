@@ -21,8 +21,8 @@
 
 #include "glr/compiled_grammar.h"
 #include "lexer/terminal_dwa.h"
-#include "lib/token_id.h"
-#include "lib/token_set.h"
+#include "lib/core/token_id.h"
+#include "lib/token_set/token_set.h"
 #include "wfa/parser_dwa.h"
 
 namespace glrmask::wfa {

@@ -4,7 +4,7 @@
 
 #include <utility>
 
-#include "lib/error.h"
+#include "lib/core/error.h"
 
 namespace glrmask::wfa {
 

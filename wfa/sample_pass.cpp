@@ -1,7 +1,7 @@
 #include "wfa/sample_pass.h"
 
 #include "glr/session.h"
-#include "lib/error.h"
+#include "lib/core/error.h"
 
 namespace glrmask::wfa {
 

@@ -16,8 +16,8 @@
 #include <span>
 
 #include "glr/compiled_grammar.h"
-#include "lib/token_id.h"
-#include "lib/vocabulary.h"
+#include "lib/core/token_id.h"
+#include "lib/tokenizer/vocabulary.h"
 
 namespace glrmask::wfa {
 

@@ -11,8 +11,8 @@
 #include "glr/session.h"
 #include "lexer/lexer_fork.h"
 #include "lexer/terminal_dwa_builder.h"
-#include "lib/dense_mask.h"
-#include "lib/error.h"
+#include "lib/core/error.h"
+#include "lib/token_set/dense_mask.h"
 #include "wfa/post_lexer_refusal.h"
 
 namespace glrmask::wfa {
@@ -25,17 +25,17 @@ lexer::TerminalDwa build_dwa(const glr::CompiledGrammar& grammar, const Vocabula
   return lexer::build_terminal_dwa(grammar.dfa(), trie, pool);
 }
 
-// Per DWA fork, glr::ForkFutures::can_end: the grammar enumerated every byte-reachable fork, and
+// Per DWA fork, lexer::ForkFutures::can_end: the grammar enumerated every byte-reachable fork, and
 // every fork a token reaches is one of them.
 std::vector<char> forks_that_can_end(const lexer::TerminalDwa& dwa,
-                                     const glr::ForkFutures& futures) {
+                                     const lexer::ForkFutures& futures) {
   std::vector<char> result(dwa.num_forks(), 0);
   for (lexer::ForkId id = 0; id < dwa.num_forks(); ++id) {
     const lexer::LexerFork& fork = dwa.fork(id);
     if (const auto known = futures.find(fork)) {
       result[id] = futures.can_end(*known) ? 1 : 0;
     } else {
-      const glr::ForkFutures alone(dwa.dfa(), std::span<const lexer::LexerFork>(&fork, 1));
+      const lexer::ForkFutures alone(dwa.dfa(), std::span<const lexer::LexerFork>(&fork, 1));
       result[id] = alone.can_end(0) ? 1 : 0;
     }
   }

@@ -24,7 +24,8 @@
 // unshiftable skippable terminals are dropped). A token of weight (node, end fork) is allowed iff
 // then some terminal of next_terminals(end fork) can be taken, or the end of input is accepted and
 // the end fork can finish, either at once (can_finish) or after ignored text only (a token that
-// opens a trailing comment; glr::ForkFutures::can_end). EOS is allowed iff Session::is_accepting().
+// opens a trailing comment; lexer::ForkFutures::can_end). EOS is allowed iff
+// Session::is_accepting().
 #pragma once
 
 #include <cstdint>
@@ -38,8 +39,8 @@
 #include "glr/incremental_recognizer.h"
 #include "lexer/terminal_dwa.h"
 #include "lexer/vocabulary_trie.h"
-#include "lib/token_set.h"
-#include "lib/vocabulary.h"
+#include "lib/token_set/token_set.h"
+#include "lib/tokenizer/vocabulary.h"
 #include "wfa/mask_engine.h"
 #include "wfa/spanner_table.h"
 
@@ -85,7 +86,7 @@ class SpannerEngine final : public MaskEngine {
   TokenSetPool pool_;
   lexer::TerminalDwa dwa_;
   // Per DWA fork: it is at a token boundary or ignored text can bring it to one, so the output
-  // may end after it (glr::ForkFutures::can_end).
+  // may end after it (lexer::ForkFutures::can_end).
   std::vector<char> can_end_;
   SpannerTable table_;
   bool use_table_ = true;

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "lib/hash_mix.h"
+#include "lib/core/hash_mix.h"
 #include "wfa/known_top_parser.h"
 #include "wfa/next_terminal_bits.h"
 

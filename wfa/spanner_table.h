@@ -43,7 +43,7 @@
 
 #include "glr/lr_table.h"
 #include "lexer/terminal_dwa.h"
-#include "lib/token_set.h"
+#include "lib/token_set/token_set.h"
 #include "wfa/next_terminal_bits.h"
 
 namespace glrmask::wfa {
@@ -105,7 +105,7 @@ class SpannerTable {
   static constexpr SpannerPlanId kNoPlan = UINT32_MAX;
   static constexpr std::size_t kDefaultMaxCells = std::size_t{1} << 26;
 
-  // `can_end[f]`: the end of input may follow fork f (glr::ForkFutures::can_end). `skippable[t]`
+  // `can_end[f]`: the end of input may follow fork f (lexer::ForkFutures::can_end). `skippable[t]`
   // and `ignored[t]` per terminal, as the session's recognizer uses them. The accepted sets are
   // interned into `pool`, which must hold the DWA's weights; the pool is not touched by other
   // threads meanwhile. No node is re-entered once the cells would exceed `max_cells`.

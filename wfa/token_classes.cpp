@@ -10,8 +10,8 @@
 #include <numeric>
 
 #include "lexer/terminal_dwa.h"
-#include "lib/error.h"
-#include "lib/hash_mix.h"
+#include "lib/core/error.h"
+#include "lib/core/hash_mix.h"
 #include "wfa/compiled_mask.h"
 #include "wfa/parser_dwa.h"
 

@@ -31,8 +31,8 @@
 #include <span>
 #include <vector>
 
-#include "lib/token_id.h"
-#include "lib/token_set.h"
+#include "lib/core/token_id.h"
+#include "lib/token_set/token_set.h"
 
 namespace glrmask::lexer {
 class TerminalDwa;

@@ -15,9 +15,9 @@
 #include <span>
 #include <vector>
 
-#include "lib/binary_io.h"
-#include "lib/token_set.h"
-#include "lib/token_set_id.h"
+#include "lib/core/binary_io.h"
+#include "lib/token_set/token_set.h"
+#include "lib/token_set/token_set_id.h"
 #include "wfa/token_classes.h"
 
 namespace glrmask::wfa {

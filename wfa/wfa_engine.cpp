@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "glr/session.h"
-#include "lib/dense_mask.h"
-#include "lib/error.h"
+#include "lib/core/error.h"
+#include "lib/token_set/dense_mask.h"
 
 namespace glrmask::wfa {
 
@@ -144,7 +144,7 @@ const std::uint32_t* WfaEngine::emit(std::span<std::uint32_t> words) {
     }
   }
   // Request every weight's export records, then their data, so that the cache misses of all the
-  // weights overlap instead of queuing up behind each OR (lib/dense_sources.h).
+  // weights overlap instead of queuing up behind each OR (lib/token_set/dense_sources.h).
   for (const TokenSetId weight : collected_) weight_sources_.prefetch_records(weight);
   for (const TokenSetId weight : collected_) weight_sources_.prefetch_data(weight);
   // A new union is written once, into the slot it claims (fill_mask copies it out from there).

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "lib/error.h"
+#include "lib/core/error.h"
 
 namespace glrmask::experiments {
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "experiments/studies/studies.h"
-#include "lib/error.h"
+#include "lib/core/error.h"
 
 namespace glrmask::experiments {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "lib/error.h"
+#include "lib/core/error.h"
 
 namespace glrmask::experiments {
 namespace {

@@ -13,8 +13,8 @@
 #include <thread>
 
 #include "experiments/studies/study_inputs.h"
-#include "lib/settings.h"
-#include "lib/tokenizer_choice.h"
+#include "lib/core/settings.h"
+#include "lib/tokenizer/tokenizer_choice.h"
 
 namespace glrmask::experiments {
 namespace {

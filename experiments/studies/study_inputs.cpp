@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <fstream>
 
-#include "lib/error.h"
-#include "lib/settings.h"
-#include "lib/tokenizer_choice.h"
-#include "lib/tokenizer_spec.h"
+#include "lib/core/error.h"
+#include "lib/core/settings.h"
+#include "lib/tokenizer/tokenizer_choice.h"
+#include "lib/tokenizer/tokenizer_spec.h"
 
 namespace glrmask::experiments {
 

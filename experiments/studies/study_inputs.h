@@ -11,9 +11,9 @@
 #include "experiments/studies/study_options.h"
 #include "experiments/support/corpus.h"
 #include "glr/compiled_grammar.h"
-#include "lib/encoder.h"
-#include "lib/token_id.h"
-#include "lib/vocabulary.h"
+#include "lib/core/token_id.h"
+#include "lib/tokenizer/encoder.h"
+#include "lib/tokenizer/vocabulary.h"
 #include "wfa/mask_engine.h"
 
 namespace glrmask::experiments {
@@ -29,7 +29,7 @@ struct TokenizerInputs {
 std::string tokenizer_label(const std::string& name_or_path);
 
 // Throws glrmask::Error when the tokenizer is missing or names no EOS token. `name` may ask for a
-// padded vocabulary (lib/tokenizer_choice.h).
+// padded vocabulary (lib/tokenizer/tokenizer_choice.h).
 std::unique_ptr<TokenizerInputs> load_tokenizer(const std::string& name);
 
 struct EncodedText {

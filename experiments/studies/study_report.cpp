@@ -6,7 +6,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "lib/error.h"
+#include "lib/core/error.h"
 
 namespace glrmask::experiments {
 

@@ -12,7 +12,7 @@
 #include "experiments/studies/study_inputs.h"
 #include "experiments/studies/study_report.h"
 #include "experiments/studies/teacher_forcing.h"
-#include "lib/error.h"
+#include "lib/core/error.h"
 
 namespace glrmask::experiments {
 namespace {

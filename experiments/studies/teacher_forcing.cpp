@@ -6,8 +6,8 @@
 
 #include "experiments/studies/study_inputs.h"
 #include "glr/session.h"
-#include "lib/dense_mask.h"
-#include "lib/error.h"
+#include "lib/core/error.h"
+#include "lib/token_set/dense_mask.h"
 
 namespace glrmask::experiments {
 namespace {

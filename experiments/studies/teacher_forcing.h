@@ -11,8 +11,8 @@
 #include "experiments/studies/run_header.h"
 #include "experiments/studies/study_options.h"
 #include "glr/compiled_grammar.h"
-#include "lib/token_id.h"
-#include "lib/vocabulary.h"
+#include "lib/core/token_id.h"
+#include "lib/tokenizer/vocabulary.h"
 #include "wfa/mask_engine.h"
 
 namespace glrmask::experiments {

@@ -15,8 +15,8 @@
 #include "experiments/studies/studies.h"
 #include "experiments/studies/study_inputs.h"
 #include "experiments/studies/study_report.h"
-#include "lib/error.h"
-#include "lib/settings.h"
+#include "lib/core/error.h"
+#include "lib/core/settings.h"
 #include "wfa/compiled_mask.h"
 
 namespace glrmask::experiments {

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "lib/error.h"
-#include "lib/settings.h"
+#include "lib/core/error.h"
+#include "lib/core/settings.h"
 
 namespace glrmask::experiments {
 namespace {

@@ -1,0 +1,36 @@
+#include "lexer/byte_classes.h"
+
+#include <algorithm>
+#include <cstddef>
+
+namespace glrmask::lexer {
+
+std::vector<std::uint8_t> byte_class_representatives(const LexerDfa& dfa) {
+  // Hash each byte's column of the transition table, then confirm equal hashes column by column.
+  const std::uint32_t num_states = dfa.num_states();
+  std::vector<std::uint64_t> hashes(256, 0);
+  for (std::uint32_t state = 0; state < num_states; ++state) {
+    for (unsigned byte = 0; byte < 256; ++byte)
+      hashes[byte] =
+          (hashes[byte] ^ dfa.next(state, static_cast<std::uint8_t>(byte))) * 0x100000001B3ull +
+          state;
+  }
+  auto same_column = [&](unsigned a, unsigned b) {
+    for (std::uint32_t state = 0; state < num_states; ++state) {
+      if (dfa.next(state, static_cast<std::uint8_t>(a)) !=
+          dfa.next(state, static_cast<std::uint8_t>(b)))
+        return false;
+    }
+    return true;
+  };
+  std::vector<std::uint8_t> representatives;
+  for (unsigned byte = 0; byte < 256; ++byte) {
+    const bool known = std::any_of(representatives.begin(), representatives.end(), [&](auto r) {
+      return hashes[r] == hashes[byte] && same_column(r, byte);
+    });
+    if (!known) representatives.push_back(static_cast<std::uint8_t>(byte));
+  }
+  return representatives;
+}
+
+}  // namespace glrmask::lexer

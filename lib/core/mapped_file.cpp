@@ -1,0 +1,82 @@
+#include "lib/core/mapped_file.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "lib/core/error.h"
+
+namespace glrmask {
+
+namespace {
+
+constexpr std::size_t kBufferAlignment = 64;
+
+// Closes the descriptor on every path out of open().
+class Descriptor {
+ public:
+  explicit Descriptor(int fd) : fd_(fd) {}
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+  ~Descriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path& path) {
+  const Descriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0)
+    throw Error(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
+  struct stat status {};
+  if (::fstat(fd.get(), &status) != 0 || !S_ISREG(status.st_mode))
+    throw Error(fmt::format("{}: cannot open: not a regular file", path.string()));
+  std::shared_ptr<MappedFile> file(new MappedFile());
+  file->size_ = static_cast<std::size_t>(status.st_size);
+  if (file->size_ == 0) return file;
+  // MAP_POPULATE: the loader checksums every byte anyway, and building the page table in one go
+  // is cheaper than a fault per page.
+  void* mapped = ::mmap(nullptr, file->size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.get(), 0);
+  if (mapped != MAP_FAILED) {
+    file->data_ = static_cast<const char*>(mapped);
+    file->mapped_ = true;
+    return file;
+  }
+  // Some file systems cannot map; read the bytes instead.
+  const std::size_t rounded =
+      (file->size_ + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
+  char* buffer = static_cast<char*>(std::aligned_alloc(kBufferAlignment, rounded));
+  if (buffer == nullptr)
+    throw Error(fmt::format("{}: cannot allocate {} bytes to read it", path.string(), rounded));
+  file->data_ = buffer;
+  std::size_t done = 0;
+  while (done < file->size_) {
+    const ssize_t got = ::read(fd.get(), buffer + done, file->size_ - done);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0)
+      throw Error(fmt::format("{}: cannot read byte {} of {}: {}", path.string(), done, file->size_,
+                              got < 0 ? std::strerror(errno) : "file shrank"));
+    done += static_cast<std::size_t>(got);
+  }
+  return file;
+}
+
+MappedFile::~MappedFile() {
+  if (mapped_)
+    ::munmap(const_cast<char*>(data_), size_);
+  else
+    std::free(const_cast<char*>(data_));
+}
+
+}  // namespace glrmask

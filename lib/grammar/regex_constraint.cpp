@@ -1,0 +1,21 @@
+#include "lib/grammar/regex_constraint.h"
+
+#include "lib/core/error.h"
+#include "lib/grammar/grammar_builder.h"
+
+namespace glrmask {
+
+Grammar regex_constraint_grammar(const std::string& pattern) {
+  if (pattern.empty()) throw Error("--regex: the pattern is empty");
+  GrammarBuilder builder("<regex>");
+  Terminal terminal;
+  terminal.name = "REGEX";
+  terminal.pattern = pattern;
+  terminal.origin = SourceLocation{"<regex>", 0, 0};
+  builder.add_terminal(terminal);
+  builder.add_nonterminal(Nonterminal{"start", {}, false, {}});
+  builder.add_rule(RuleSpec{"start", {"REGEX"}, 0, "", {}});
+  return std::move(builder).build("start");
+}
+
+}  // namespace glrmask

@@ -1,0 +1,55 @@
+// JSON Schema → Grammar: a context-free grammar whose sentences are JSON texts that validate
+// against the schema. Objects, arrays, anyOf and $ref become rules (recursion through $ref is
+// plain recursion between nonterminals); strings, numbers and enum values become terminals whose
+// regexes encode lengths, patterns, formats and numeric bounds exactly. docs/json_schema.md lists
+// every keyword, the whitespace modes and each documented restriction.
+//
+// Soundness: by default the grammar never accepts an instance the schema rejects. A few valid
+// spellings are refused by design (properties in an order other than the schema's, non-canonical
+// string escapes, exponents in bounded numbers, see the doc). A keyword that cannot be enforced
+// (not, uniqueItems, multipleOf, if/then/else, overlapping oneOf, ...) is refused with a
+// glrmask::Error naming its JSON pointer, unless `lenient` is set: then it is ignored (the grammar
+// accepts more than the schema) and a warning naming the pointer is added to the grammar.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "lib/grammar/grammar.h"
+#include "lib/json_schema/value.h"
+
+namespace glrmask::json_schema {
+
+enum class Whitespace : std::uint8_t {
+  kDefault,   // exactly Python json.dumps: ", " between items, ": " after keys, nothing else
+  kCompact,   // "," and ":", no whitespace anywhere
+  kFlexible,  // any JSON whitespace between tokens, "," and ":"
+};
+
+struct SchemaOptions {
+  Whitespace whitespace = Whitespace::kDefault;
+  bool lenient = false;
+  // maxLength and maxItems above this are lowered to it (with a warning): longer strings and
+  // arrays are refused. Sound, and it keeps the lexer DFA (about 13 states per counted
+  // character) and the unrolled item rules small. A minLength / minItems above it is refused.
+  std::size_t repetition_cap = 1000;
+};
+
+// Throws glrmask::Error "<source_name>#<pointer>: <reason>" for a malformed schema, a bad $ref
+// or (unless lenient) an unsupported keyword.
+Grammar compile_json_schema(const JsonValue& schema, const std::string& source_name,
+                            const SchemaOptions& options = {});
+Grammar compile_json_schema_text(std::string_view schema_text, const std::string& source_name,
+                                 const SchemaOptions& options = {});
+Grammar load_json_schema_file(const std::filesystem::path& path, const SchemaOptions& options = {});
+
+// Any JSON value (the schema `true`), under the given whitespace mode.
+Grammar json_grammar(const SchemaOptions& options = {});
+
+// Parses "default", "compact" or "flexible"; throws glrmask::Error otherwise.
+Whitespace parse_whitespace(std::string_view name);
+
+}  // namespace glrmask::json_schema

@@ -1,0 +1,98 @@
+#include "lib/json_schema/document.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+#include "lib/core/error.h"
+
+namespace glrmask::json_schema {
+namespace {
+
+// Undoes URI percent-encoding (a fragment may spell "%24defs" for "$defs").
+std::string percent_decode(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size()) {
+      const std::string hex = text.substr(i + 1, 2);
+      char* end = nullptr;
+      const long value = std::strtol(hex.c_str(), &end, 16);
+      if (end == hex.c_str() + 2) {
+        out += static_cast<char>(value);
+        i += 2;
+        continue;
+      }
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+SchemaDocument::SchemaDocument(const JsonValue& root, std::string source_name)
+    : root_(root), source_name_(std::move(source_name)) {}
+
+std::string SchemaDocument::where(const std::string& pointer) const {
+  return fmt::format("{}#{}", source_name_, pointer);
+}
+
+void SchemaDocument::fail(const std::string& pointer, const std::string& message) const {
+  throw Error(fmt::format("{}: {}", where(pointer), message));
+}
+
+const JsonValue* SchemaDocument::find(const std::string& pointer) const {
+  const JsonValue* node = &root_;
+  std::size_t pos = 0;
+  while (pos < pointer.size()) {
+    if (pointer[pos] != '/') return nullptr;
+    std::size_t end = pointer.find('/', pos + 1);
+    if (end == std::string::npos) end = pointer.size();
+    std::string token;
+    for (std::size_t i = pos + 1; i < end; ++i) {
+      if (pointer[i] == '~' && i + 1 < end && pointer[i + 1] == '0') {
+        token += '~';
+        ++i;
+      } else if (pointer[i] == '~' && i + 1 < end && pointer[i + 1] == '1') {
+        token += '/';
+        ++i;
+      } else {
+        token += pointer[i];
+      }
+    }
+    if (node->is_object()) {
+      node = node->find(token);
+    } else if (node->is_array()) {
+      char* digits_end = nullptr;
+      const unsigned long index = std::strtoul(token.c_str(), &digits_end, 10);
+      if (token.empty() || *digits_end != '\0' || index >= node->items.size()) return nullptr;
+      node = &node->items[index];
+    } else {
+      return nullptr;
+    }
+    if (!node) return nullptr;
+    pos = end;
+  }
+  return node;
+}
+
+std::string SchemaDocument::resolve_ref(const JsonValue& ref, const std::string& where) const {
+  if (!ref.is_string()) fail(where, "$ref must be a string");
+  const std::string& text = ref.string;
+  if (text.empty() || text[0] != '#')
+    fail(where, fmt::format("$ref \"{}\": only references inside this schema (#/...) are supported",
+                            text));
+  const std::string pointer = percent_decode(text.substr(1));
+  if (!pointer.empty() && pointer[0] != '/')
+    fail(where, fmt::format("$ref \"{}\": anchors ($anchor / $id names) are not supported", text));
+  if (!find(pointer)) fail(where, fmt::format("$ref \"{}\" points to nothing", text));
+  return pointer;
+}
+
+const JsonValue& SchemaDocument::at(const std::string& pointer) const {
+  const JsonValue* node = find(pointer);
+  if (!node) fail(pointer, "no value at this pointer");
+  return *node;
+}
+
+}  // namespace glrmask::json_schema

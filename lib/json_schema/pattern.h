@@ -1,0 +1,26 @@
+// JSON Schema `pattern` (an ECMA-262 regex over the *decoded* string) translated into a regex
+// over the string's canonical JSON spelling (regex.h), which is what the lexer reads.
+// A literal '"' in the pattern becomes \" in the text, a class that holds '\n' also matches the
+// two characters \n, and so on.
+//
+// Semantics: JSON Schema patterns are not anchored (a search), so an alternative without a
+// leading ^ may be preceded by any characters and one without a trailing $ followed by any.
+// ^ and $ are accepted only there (at the ends of a top-level alternative). \d \w \s are the ASCII
+// classes of ECMA-262 (a subset of Python's Unicode ones, so sound under either reading); '.' is
+// any character but \n \r U+2028 U+2029. Lazy quantifiers match the same strings as greedy ones.
+// Refused with an error: lookaround, backreferences, \b \B, and anchors elsewhere.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace glrmask::json_schema {
+
+// Throws glrmask::Error "<where>: pattern column N: <reason>" (N counts code points from 1).
+std::string translate_pattern(std::string_view pattern, const std::string& where);
+
+// Translates a pattern that must match the whole content (a --regex constraint, or a
+// patternProperties key): no implicit search, ^ and $ allowed at the ends.
+std::string translate_anchored_pattern(std::string_view pattern, const std::string& where);
+
+}  // namespace glrmask::json_schema

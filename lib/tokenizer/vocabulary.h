@@ -1,0 +1,87 @@
+// The vocabulary of an LLM tokenizer: for every token id, the exact bytes the token adds to the
+// output, whether it is special (kept out of masks), and which id is EOS.
+//
+// Byte strings live back to back in one buffer with an offset table, so walking all tokens (as the
+// lexer's vocabulary trie does) touches two flat arrays.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lib/core/token_id.h"
+#include "lib/tokenizer/tokenizer_spec.h"
+
+namespace glrmask {
+
+class Vocabulary {
+ public:
+  // Reads `tokenizer_json` and the tokenizer_config.json beside it (for EOS). Throws
+  // glrmask::Error naming the file and the problem.
+  static Vocabulary load(const std::filesystem::path& tokenizer_json);
+  explicit Vocabulary(const TokenizerSpec& spec);
+
+  // Number of ids: the largest id + 1. Ids without an entry (holes) are absent.
+  std::size_t size() const { return offsets_.size() - 1; }
+  bool contains(TokenId id) const { return id < size() && (flags_[id] & kPresent); }
+
+  // The bytes the token contributes to the output: byte-level strings decoded from the GPT-2
+  // alphabet; SentencePiece strings with '▁' as a space and <0xNN> as that byte; added tokens as
+  // their text. Empty for holes. Throws glrmask::Error for an id >= size().
+  std::string_view bytes(TokenId id) const;
+
+  // The token as tokenizer.json writes it ("Ġthe", "▁the", "<0x0A>", "<|eot_id|>").
+  std::string_view piece(TokenId id) const;
+
+  // Special tokens (added tokens marked special, and tokenizer_config's additional special
+  // tokens) never appear in masks except EOS. Added tokens not marked special, such as Gemma's
+  // whitespace runs, are ordinary tokens.
+  bool is_special(TokenId id) const { return id < size() && (flags_[id] & kSpecial); }
+  const std::vector<TokenId>& special_ids() const { return special_ids_; }
+
+  // The end-of-sequence token named by tokenizer_config.json; nullopt when that file is missing
+  // or names none (description() then says so).
+  std::optional<TokenId> eos() const { return eos_; }
+
+  VocabularyKind kind() const { return kind_; }
+
+  // A short name for printing: the tokenizer's folder name (e.g. "llama3").
+  const std::string& name() const { return name_; }
+  // One line: name, kind, number of ids, EOS.
+  std::string description() const;
+
+  // The concatenated bytes of `ids` (throws glrmask::Error for an id >= size()).
+  std::string decode(std::span<const TokenId> ids) const;
+
+  // This vocabulary grown to `size` ids with the ordinary tokens of `donors`, taken in order
+  // (each donor in id order), for experiments that vary the vocabulary size while the text keeps
+  // its tokenization: every existing id, EOS and special token stays as it is, so this
+  // tokenizer's encoder still applies. A donor token is skipped when it is special, empty, or
+  // its bytes are already a token. Appended tokens are ordinary and their piece is their bytes;
+  // the name becomes "<name>+<donor>...@<size>". Throws glrmask::Error when `size` is below
+  // size() or the donors run out of new tokens first.
+  Vocabulary padded(std::span<const Vocabulary* const> donors, std::size_t size) const;
+
+ private:
+  static constexpr std::uint8_t kPresent = 1;
+  static constexpr std::uint8_t kSpecial = 2;
+  // As TokenizerSpec: ids stay below 2^26.
+  static constexpr std::size_t kMaxPaddedSize = std::size_t{1} << 26;
+
+  VocabularyKind kind_ = VocabularyKind::SentencePiece;
+  std::string name_;
+  std::string bytes_;                   // all byte strings, back to back
+  std::vector<std::uint32_t> offsets_;  // id -> start in bytes_; size() + 1 entries
+  std::string pieces_;                  // all token strings as written in the file
+  std::vector<std::uint32_t> piece_offsets_;
+  std::vector<std::uint8_t> flags_;
+  std::vector<TokenId> special_ids_;
+  std::optional<TokenId> eos_;
+  std::string eos_note_;  // why there is no EOS, for description()
+};
+
+}  // namespace glrmask

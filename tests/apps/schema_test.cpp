@@ -1,0 +1,98 @@
+// The JSON Schema / regex / any-JSON grammar sources of the `glrmask` commands: `check`
+// verdicts, `schema2lark`, `stats`, and errors (exit code 2, message naming the place).
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/support/test_support.h"
+
+namespace glrmask {
+namespace {
+
+namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
+using testing::run_command;
+
+testing::CommandResult glrmask(const std::string& arguments) {
+  return run_command("'" + testing::glrmask_binary().string() + "' " + arguments);
+}
+
+TEST_CASE("check --json-schema: every positional argument is an instance") {
+  testing::ScratchDir scratch;
+  const fs::path schema = scratch.write(
+      "s.json", R"({"type": "object", "properties": {"n": {"type": "integer", "maximum": 9}},
+                    "required": ["n"], "additionalProperties": false})");
+  const fs::path good = scratch.write("good.json", R"({"n": 7})");
+  const fs::path bad = scratch.write("bad.json", R"({"n": 10})");
+  const fs::path compact = scratch.write("compact.json", R"({"n":7})");
+  auto result = glrmask("check --json-schema " + schema.string() + " " + good.string());
+  CHECK(result.exit_code == 0);
+  CHECK_THAT(result.output, Contains("good.json: accepted"));
+  result = glrmask("check --json-schema " + schema.string() + " " + good.string() + " " +
+                   bad.string() + " " + compact.string());
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.output, Contains("bad.json: rejected") && Contains("compact.json: rejected") &&
+                                Contains("1 of 3 accepted"));
+  result = glrmask("check --json-schema=" + schema.string() + " --json-whitespace compact " +
+                   compact.string());
+  CHECK(result.exit_code == 0);
+}
+
+TEST_CASE("check --regex and --any-json") {
+  testing::ScratchDir scratch;
+  const fs::path date = scratch.write("date.txt", "2024-05-06");
+  const fs::path word = scratch.write("word.txt", "hello");
+  auto result =
+      glrmask("check --regex '[0-9]{4}-[0-9]{2}-[0-9]{2}' " + date.string() + " " + word.string());
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.output, Contains("date.txt: accepted") && Contains("word.txt: rejected"));
+  const fs::path document = scratch.write("doc.json", "{\n  \"a\": [1, 2.5, null]\n}\n");
+  CHECK(glrmask("check --any-json " + document.string()).exit_code == 1);
+  CHECK(glrmask("check --any-json --json-whitespace flexible " + document.string()).exit_code == 0);
+}
+
+TEST_CASE("schema2lark prints rules and terminals, and stats reads a schema") {
+  testing::ScratchDir scratch;
+  const fs::path schema =
+      scratch.write("s.json", R"({"type": "array", "items": {"enum": ["x", "y"]}, "maxItems": 2})");
+  auto result = glrmask("schema2lark " + schema.string());
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.output, Contains("start:") && Contains(R"(/\"x\"/)") && Contains("LSQB"));
+  result = glrmask("stats --json-schema " + schema.string());
+  CHECK(result.exit_code == 0);
+  CHECK_THAT(result.output, Contains("lexer DFA"));
+}
+
+TEST_CASE("bad schemas and bad option combinations exit 2 naming the place") {
+  testing::ScratchDir scratch;
+  const fs::path unsupported =
+      scratch.write("u.json", R"({"properties": {"a": {"not": {"enum": [1]}}}})");
+  const fs::path instance = scratch.write("i.json", R"({"a": 1})");
+  auto result = glrmask("check --json-schema " + unsupported.string() + " " + instance.string());
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.output, Contains("u.json#/properties/a/not"));
+  result = glrmask("check --json-schema " + unsupported.string() + " --json-schema-lenient " +
+                   instance.string());
+  CHECK(result.exit_code == 0);
+  result = glrmask("schema2lark " + scratch.write("m.json", "{\"type\": ").string());
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.output, Contains("m.json") && Contains("invalid JSON"));
+  result = glrmask("check --regex a --any-json " + instance.string());
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.output, Contains("only one of"));
+  result = glrmask("check --regex a --json-whitespace compact " + instance.string());
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.output, Contains("--json-whitespace"));
+  result = glrmask("check --any-json --json-whitespace tabs " + instance.string());
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.output, Contains("tabs"));
+  result = glrmask("check --any-json --start value " + instance.string());
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.output, Contains("--start"));
+}
+
+}  // namespace
+}  // namespace glrmask

@@ -1,0 +1,313 @@
+// Compiled artifacts: a written and re-read compilation is the same automaton with the same
+// token sets and gives the same masks as the original (a fixture grammar, and SynCode's JSON
+// grammar with Llama-3), and every way an artifact can be wrong (truncated, corrupt, another
+// grammar, other parse options, another tokenizer, another format version, not an artifact at
+// all, a damaged token set behind a valid checksum) is refused with an error that says which.
+#include "wfa/mask_artifact.h"
+
+#include <roaring/roaring.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "glr/session.h"
+#include "lib/core/binary_io.h"
+#include "lib/core/error.h"
+#include "lib/core/file_io.h"
+#include "lib/core/settings.h"
+#include "lib/grammar/lark_loader.h"
+#include "lib/token_set/frozen.h"
+#include "lib/tokenizer/encoder.h"
+#include "tests/support/glr_session_support.h"
+#include "tests/support/parser_dwa_test_support.h"
+#include "tests/support/test_support.h"
+#include "tests/support/wfa_engine_comparison.h"
+#include "tests/support/wfa_test_support.h"
+#include "wfa/wfa_engine.h"
+
+using namespace glrmask;
+using glrmask::testing::engine_mask;
+using glrmask::testing::tiny_vocabulary;
+
+namespace {
+
+std::filesystem::path temp_path(const std::string& name) {
+  return std::filesystem::temp_directory_path() / ("glrmask_artifact_test_" + name);
+}
+
+void write_bytes(const std::filesystem::path& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// The loaded automata are the compiled ones, and every weight is the same token set (the loaded
+// pool numbers its sets differently, so sets are compared by content).
+void require_same_automata(const wfa::CompiledMask& loaded, const wfa::CompiledMask& compiled) {
+  glrmask::testing::require_same_parser_dwa(loaded, compiled);
+  REQUIRE(loaded.weight_classes().num_classes() == compiled.weight_classes().num_classes());
+  REQUIRE(compiled.weight_classes().num_classes() > 1);
+  const wfa::ParserDwa& a = loaded.parser_dwa();
+  const wfa::ParserDwa& b = compiled.parser_dwa();
+  for (wfa::DwaStateId state = 0; state < b.num_states(); ++state) {
+    const auto ta = a.transitions(state);
+    const auto tb = b.transitions(state);
+    for (std::size_t i = 0; i < tb.size(); ++i) {
+      if (tb[i].weight.is_empty()) continue;
+      const std::uint64_t* row_a = loaded.weight_classes().row(ta[i].weight);
+      const std::uint64_t* row_b = compiled.weight_classes().row(tb[i].weight);
+      REQUIRE(row_a != nullptr);
+      REQUIRE(row_b != nullptr);
+      REQUIRE(std::equal(row_a, row_a + compiled.weight_classes().row_words(), row_b));
+    }
+  }
+  const lexer::TerminalDwa& ta = loaded.terminal_dwa();
+  const lexer::TerminalDwa& tb = compiled.terminal_dwa();
+  REQUIRE(ta.num_forks() == tb.num_forks());
+  REQUIRE(ta.num_nodes() == tb.num_nodes());
+  for (lexer::ForkId fork = 0; fork < tb.num_forks(); ++fork) {
+    REQUIRE(ta.fork(fork) == tb.fork(fork));
+    REQUIRE(loaded.pool().get(ta.alive(fork)) == compiled.pool().get(tb.alive(fork)));
+  }
+  for (lexer::DwaNodeId node = 0; node < tb.num_nodes(); ++node) {
+    REQUIRE(ta.weights(node).size() == tb.weights(node).size());
+    for (std::size_t i = 0; i < tb.weights(node).size(); ++i)
+      REQUIRE(loaded.pool().get(ta.weights(node)[i].tokens) ==
+              compiled.pool().get(tb.weights(node)[i].tokens));
+  }
+}
+
+// Recomputes the trailing checksum, so that damage inside the file reaches the structural checks.
+void reseal(std::string& bytes) {
+  const std::uint64_t sum =
+      checksum64(std::string_view(bytes.data(), bytes.size() - sizeof(std::uint64_t)));
+  std::memcpy(bytes.data() + bytes.size() - sizeof sum, &sum, sizeof sum);
+}
+
+// Where the frozen image of `set` lies in the artifact (images start 32-byte aligned).
+std::size_t find_image(const std::string& artifact, const RoaringBitmap& set) {
+  std::string image(frozen_size(set), '\0');
+  write_frozen(set, image.data());
+  for (std::size_t at = artifact.find(image); at != std::string::npos;
+       at = artifact.find(image, at + 1))
+    if (at % kFrozenImageAlignment == 0) return at;
+  FAIL("the token set's frozen image is not in the artifact");
+  return 0;
+}
+
+struct Fixture {
+  std::filesystem::path grammar_path =
+      glrmask::testing::fixtures_dir() / "glr_session" / "keyword_ties.lark";
+  Vocabulary vocabulary = tiny_vocabulary({"i", "f", "if", "a", "=", " ", "ifa", "= ", "a="});
+  std::shared_ptr<const glr::CompiledGrammar> grammar =
+      glr::CompiledGrammar::load_lark(grammar_path);
+};
+
+}  // namespace
+
+TEST_CASE("artifact: written and read back, the wfa engine gives the same masks") {
+  Fixture f;
+  const auto compiled = wfa::CompiledMask::compile(f.grammar, f.vocabulary);
+  const auto path = temp_path("roundtrip");
+  const std::size_t bytes = wfa::write_mask_artifact(*compiled, f.vocabulary, path);
+  CHECK(bytes == std::filesystem::file_size(path));
+  const auto loaded = wfa::read_mask_artifact(path, f.grammar, f.vocabulary);
+  CHECK(loaded->parser_dwa().num_states() == compiled->parser_dwa().num_states());
+  CHECK(loaded->terminal_dwa().num_forks() == compiled->terminal_dwa().num_forks());
+  CHECK(loaded->parser_dwa().stats().transitions == compiled->parser_dwa().stats().transitions);
+  require_same_automata(*loaded, *compiled);
+  wfa::WfaEngine original(compiled, f.vocabulary);
+  wfa::WfaEngine reloaded(loaded, f.vocabulary);
+  std::size_t compared = 0;
+  for (const std::string& prefix : glrmask::testing::strings_up_to("ifa= ", 4)) {
+    glr::Session session(f.grammar, &f.vocabulary);
+    if (!session.try_commit_bytes(prefix)) continue;
+    INFO("prefix \"" << prefix << "\"");
+    CHECK(engine_mask(reloaded, session, f.vocabulary) ==
+          engine_mask(original, session, f.vocabulary));
+    ++compared;
+  }
+  CHECK(compared > 20);
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("artifact: truncated, corrupt and foreign files are refused with the reason") {
+  Fixture f;
+  const auto compiled = wfa::CompiledMask::compile(f.grammar, f.vocabulary);
+  const auto path = temp_path("damaged");
+  wfa::write_mask_artifact(*compiled, f.vocabulary, path);
+  const std::string good = read_text_file(path);
+  auto load = [&] { return wfa::read_mask_artifact(path, f.grammar, f.vocabulary); };
+
+  write_bytes(path, good.substr(0, good.size() / 2));
+  CHECK_THROWS_WITH(load(), Catch::Contains("checksum") && Catch::Contains(path.string()));
+  std::string flipped = good;
+  flipped[flipped.size() / 2] = static_cast<char>(flipped[flipped.size() / 2] ^ 0x40);
+  write_bytes(path, flipped);
+  CHECK_THROWS_WITH(load(), Catch::Contains("corrupt"));
+  write_bytes(path, "{\"not\": \"an artifact\"}");
+  CHECK_THROWS_WITH(load(), Catch::Contains("not a glrmask artifact"));
+  std::filesystem::remove(path);
+  CHECK_THROWS_WITH(load(), Catch::Contains("cannot open"));
+
+  // Intact, but built from something else.
+  write_bytes(path, good);
+  CHECK_THROWS_WITH(
+      wfa::read_mask_artifact(path,
+                              glr::CompiledGrammar::load_lark(glrmask::testing::fixtures_dir() /
+                                                              "glr_session" / "ambiguous_sum.lark"),
+                              f.vocabulary),
+      Catch::Contains("another grammar"));
+  glr::ParseOptions lark;
+  lark.policy = glr::ConflictPolicy::kLark;
+  CHECK_THROWS_WITH(wfa::read_mask_artifact(
+                        path, glr::CompiledGrammar::load_lark(f.grammar_path, lark), f.vocabulary),
+                    Catch::Contains("another grammar"));
+  const Vocabulary other = tiny_vocabulary({"i", "f", "if", "a", "=", " ", "ifa", "= ", "=a"});
+  CHECK_THROWS_WITH(wfa::read_mask_artifact(path, f.grammar, other),
+                    Catch::Contains("compiled for the tokenizer"));
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("artifact: the fingerprints see every input that changes the automaton") {
+  auto fingerprint = [](std::string_view text, const glr::ParseOptions& options) {
+    return wfa::grammar_fingerprint(
+        *glr::CompiledGrammar::compile(load_lark_text(text, "fingerprint.lark"), options));
+  };
+  glr::ParseOptions options;
+  const auto base = fingerprint("start: \"a\" | B\nB: \"b\"\n", options);
+  CHECK(fingerprint("start: \"a\" | B\nB: \"c\"\n", options) != base);
+  CHECK(fingerprint("start: \"a\" | B\nB: \"b\"\n", options) == base);
+  options.policy = glr::ConflictPolicy::kLark;
+  CHECK(fingerprint("start: \"a\" | B\nB: \"b\"\n", options) != base);
+  glr::ParseOptions skippable;
+  skippable.skippable = {"B"};
+  CHECK(fingerprint("start: \"a\" | B\nB: \"b\"\n", skippable) != base);
+  const Vocabulary a = tiny_vocabulary({"x", "y"});
+  const Vocabulary b = tiny_vocabulary({"x", "z"});
+  CHECK(wfa::vocabulary_fingerprint(a) != wfa::vocabulary_fingerprint(b));
+  CHECK(wfa::vocabulary_fingerprint(a) == wfa::vocabulary_fingerprint(tiny_vocabulary({"x", "y"})));
+}
+
+TEST_CASE("artifact: another format version, an empty file and a damaged header are refused") {
+  Fixture f;
+  const auto compiled = wfa::CompiledMask::compile(f.grammar, f.vocabulary);
+  const auto path = temp_path("version");
+  wfa::write_mask_artifact(*compiled, f.vocabulary, path);
+  const std::string good = read_text_file(path);
+  auto load = [&] { return wfa::read_mask_artifact(path, f.grammar, f.vocabulary); };
+
+  std::string old = good;
+  const std::uint32_t version = 1;
+  std::memcpy(old.data() + 8, &version, sizeof version);  // after the 8-byte magic
+  write_bytes(path, old);
+  CHECK_THROWS_WITH(load(), Catch::Contains("format version 1, this build reads version " +
+                                            std::to_string(wfa::kMaskArtifactVersion)));
+  write_bytes(path, "");
+  CHECK_THROWS_WITH(load(), Catch::Contains("not a glrmask artifact"));
+  write_bytes(path, good.substr(0, 11));
+  CHECK_THROWS_WITH(load(),
+                    Catch::Contains("not a glrmask artifact") || Catch::Contains("truncated"));
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("artifact: a damaged token set behind a valid checksum is refused, not read") {
+  Fixture f;
+  const auto compiled = wfa::CompiledMask::compile(f.grammar, f.vocabulary);
+  const auto path = temp_path("token_set");
+  wfa::write_mask_artifact(*compiled, f.vocabulary, path);
+  const std::string good = read_text_file(path);
+  auto load = [&] { return wfa::read_mask_artifact(path, f.grammar, f.vocabulary); };
+
+  // A stored weight of several tokens (an array container: its values come first in the image).
+  std::optional<TokenSetId> chosen;
+  for (wfa::DwaStateId state = 0; state < compiled->parser_dwa().num_states() && !chosen; ++state)
+    for (const wfa::ParserDwaTransition& t : compiled->parser_dwa().transitions(state))
+      if (t.weight != TokenSetPool::full() && compiled->pool().cardinality(t.weight) >= 2 &&
+          compiled->pool().get(t.weight).roaring.high_low_container.typecodes[0] ==
+              ARRAY_CONTAINER_TYPE_CODE)
+        chosen = t.weight;
+  REQUIRE(chosen);
+  const RoaringBitmap& set = compiled->pool().get(*chosen);
+  const std::size_t at = find_image(good, set);
+  auto damaged = [&](auto&& damage) {
+    std::string bytes = good;
+    damage(bytes.data() + at);
+    reseal(bytes);
+    write_bytes(path, bytes);
+  };
+
+  damaged([](char* image) {  // swap the first two ids
+    char first[2];
+    std::memcpy(first, image, 2);
+    std::memcpy(image, image + 2, 2);
+    std::memcpy(image + 2, first, 2);
+  });
+  CHECK_THROWS_WITH(load(), Catch::Contains(path.string()) &&
+                                Catch::Contains("byte offset " + std::to_string(at)) &&
+                                Catch::Contains("is malformed") &&
+                                Catch::Contains("not strictly ascending"));
+  damaged([&](char* image) {  // the last id beyond the vocabulary, still ascending
+    const std::uint16_t beyond = 0xfff0;
+    std::memcpy(image + 2 * (set.cardinality() - 1), &beyond, 2);
+  });
+  CHECK_THROWS_WITH(load(), Catch::Contains("is malformed") &&
+                                Catch::Contains("holds token id 65520, not below the "
+                                                "vocabulary size " +
+                                                std::to_string(f.vocabulary.size())));
+  damaged([&](char* image) {  // an unknown container type
+    image[frozen_size(set) - 5] = 9;
+  });
+  CHECK_THROWS_WITH(load(),
+                    Catch::Contains("is malformed") && Catch::Contains("CRoaring does not accept"));
+  // A weight's class row emptied (the last section before the statistics; the checksum resealed):
+  // the dense-mask cache would take that weight's unions for other ones.
+  {
+    const std::size_t tag = good.rfind("WCWS");
+    REQUIRE(tag != std::string::npos);
+    std::uint64_t ids = 0;
+    std::memcpy(&ids, good.data() + tag + 8, sizeof ids);
+    REQUIRE(ids > 0);
+    const std::size_t first_word = tag + 8 + 8 + 4 * ids + 8;
+    const std::size_t row_bytes = 8 * compiled->weight_classes().row_words();
+    std::string bytes = good;
+    std::fill(bytes.begin() + static_cast<std::ptrdiff_t>(first_word),
+              bytes.begin() + static_cast<std::ptrdiff_t>(first_word + row_bytes), '\0');
+    reseal(bytes);
+    write_bytes(path, bytes);
+    CHECK_THROWS_WITH(load(), Catch::Contains(path.string()) &&
+                                  Catch::Contains("the class row of token set") &&
+                                  Catch::Contains("is malformed"));
+  }
+  // The untouched file still loads.
+  write_bytes(path, good);
+  CHECK(load()->parser_dwa().num_states() == compiled->parser_dwa().num_states());
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("artifact: SynCode's JSON grammar with Llama-3 loads to the automaton it compiled to") {
+  if (!glrmask::testing::require_data_dir("wfa_mask_artifact_test (JSON, Llama-3)")) return;
+  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  const auto grammar =
+      glr::CompiledGrammar::load_lark(data_dir() / "grammars" / "syncode" / "json_grammar.lark");
+  const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
+  const Encoder encoder = Encoder::load(resolve_tokenizer("llama3"));
+  const auto compiled = wfa::CompiledMask::compile(grammar, vocabulary);
+  const auto path = temp_path("json_llama3");
+  wfa::write_mask_artifact(*compiled, vocabulary, path);
+  const auto loaded = wfa::read_mask_artifact(path, grammar, vocabulary);
+  std::filesystem::remove(path);  // the mapping stays valid after the name is gone
+  require_same_automata(*loaded, *compiled);
+
+  // Mask by mask at every teacher-forced step, EOS included, against the fresh compilation.
+  wfa::WfaEngine original(compiled, vocabulary);
+  wfa::WfaEngine reloaded(loaded, vocabulary);
+  const std::string document =
+      R"({"id": 17, "name": "Ada Lovelace", "tags": ["math", "engine", ""], )"
+      R"("ratio": -0.25e3, "ok": true, "next": null, "nested": {"a": [], "b": {"c": [1, 2.5]}}})";
+  const std::size_t steps = glrmask::testing::compare_teacher_forced(grammar, reloaded, original,
+                                                                     vocabulary, encoder, document);
+  CHECK(steps > 40);
+}

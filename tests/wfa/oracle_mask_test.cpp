@@ -1,0 +1,169 @@
+// The oracle mask engine against a brute-force definition written here (enumerate texts, lex them,
+// decide with Earley), and on a real grammar with the Llama-3 vocabulary under teacher forcing.
+#include <catch2/catch.hpp>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "glr/session.h"
+#include "lib/core/error.h"
+#include "lib/core/settings.h"
+#include "lib/token_set/dense_mask.h"
+#include "lib/tokenizer/encoder.h"
+#include "tests/support/glr_session_support.h"
+#include "tests/support/wfa_test_support.h"
+#include "wfa/oracle_engine.h"
+
+using namespace glrmask;
+using glrmask::testing::engine_mask;
+using glrmask::testing::load_session_fixture;
+using glrmask::testing::reference_verdict;
+using glrmask::testing::strings_up_to;
+using glrmask::testing::tiny_vocabulary;
+
+namespace {
+
+// Brute force, independent of the session: S = sentences of length <= L (lex_text + Earley),
+// V = their byte prefixes. For a prefix x and token v with |x v| <= L - K, where K bounds the
+// completion a viable text of the grammar needs, "x v can still become a sentence" is exactly
+// "x v is in V". The oracle's mask after committing x must be that, plus EOS iff x is in S.
+void check_oracle_brute_force(const std::string& fixture, const std::string& alphabet,
+                              std::size_t max_length, std::size_t completion) {
+  INFO("fixture " << fixture);
+  const auto grammar = load_session_fixture(fixture);
+  std::set<std::string> sentences;
+  std::set<std::string> viable;
+  for (const std::string& text : strings_up_to(alphabet, max_length)) {
+    if (!reference_verdict(*grammar, text).accepted) continue;
+    sentences.insert(text);
+    for (std::size_t n = 0; n <= text.size(); ++n) viable.insert(text.substr(0, n));
+  }
+  // Tokens: every string of 1 or 2 alphabet bytes, and the three-byte runs of each byte.
+  std::vector<std::string> tokens;
+  for (const std::string& s : strings_up_to(alphabet, 2))
+    if (!s.empty()) tokens.push_back(s);
+  for (const char c : alphabet) tokens.push_back(std::string(3, c));
+  const Vocabulary vocabulary = tiny_vocabulary(tokens);
+  const TokenId eos = *vocabulary.eos();
+  wfa::OracleEngine oracle(vocabulary);
+
+  const std::size_t max_prefix = max_length - completion - 3;
+  std::size_t prefixes = 0;
+  std::size_t allowed = 0;
+  std::size_t refused = 0;
+  for (const std::string& prefix : strings_up_to(alphabet, max_prefix)) {
+    if (!viable.count(prefix)) continue;
+    INFO("prefix \"" << prefix << "\"");
+    glr::Session session(grammar, &vocabulary);
+    session.commit_bytes(prefix);
+    const DenseMask mask = engine_mask(oracle, session, vocabulary);
+    for (TokenId id = 0; id < tokens.size(); ++id) {
+      INFO("token \"" << tokens[id] << "\"");
+      const bool expected = viable.count(prefix + tokens[id]) != 0;
+      CHECK(mask.test(id) == expected);
+      (expected ? allowed : refused) += 1;
+    }
+    CHECK(mask.test(eos) == (sentences.count(prefix) != 0));
+    CHECK_FALSE(mask.test(eos + 1));  // <pad>: special, never in a mask
+    ++prefixes;
+  }
+  CHECK(prefixes > 5);
+  CHECK(allowed > 0);
+  CHECK(refused > 0);
+}
+
+}  // namespace
+
+TEST_CASE("oracle = brute force on small grammars with a hand-made vocabulary") {
+  // K: the longest completion a viable text needs (a NUMBER; a NAME and ";"; ...).
+  check_oracle_brute_force("ambiguous_sum.lark", "12+ ", 8, 1);
+  check_oracle_brute_force("fallback_dots.lark", "a. ", 9, 3);
+  check_oracle_brute_force("keyword_ties.lark", "ifa= ", 8, 3);
+  check_oracle_brute_force("ignored_tie.lark", "a# ;", 9, 4);
+}
+
+TEST_CASE("oracle: mask size is checked, a finished session allows nothing") {
+  const Vocabulary vocabulary = tiny_vocabulary({"1", "+", " "});
+  wfa::OracleEngine oracle(vocabulary);
+  CHECK(oracle.name() == "oracle");
+  glr::Session session(load_session_fixture("ambiguous_sum.lark"), &vocabulary);
+  std::vector<std::uint32_t> wrong(7);
+  CHECK_THROWS_WITH(oracle.fill_mask(session, wrong), Catch::Contains("words"));
+  session.commit(0);
+  DenseMask mask = engine_mask(oracle, session, vocabulary);
+  CHECK(mask.to_vector() == std::vector<TokenId>{0, 1, 2, 3});  // "1", "+", " ", EOS
+  session.commit(3);                                            // EOS
+  mask = engine_mask(oracle, session, vocabulary);
+  CHECK(mask.count() == 0);
+}
+
+TEST_CASE("oracle with Llama-3: teacher-forced tokens always allowed, EOS only at the end") {
+  if (!glrmask::testing::require_data_dir("wfa_oracle_mask_test (SynCode JSON and SQL grammars)") ||
+      !glrmask::testing::require_tokenizer("llama3"))
+    return;
+  const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
+  const Encoder encoder = Encoder::load(resolve_tokenizer("llama3"));
+  const TokenId eos = *vocabulary.eos();
+  wfa::OracleEngine oracle(vocabulary);
+  const auto syncode = data_dir() / "grammars" / "syncode";
+
+  SECTION("JSON: a top-level object is complete only at its last byte") {
+    const auto grammar = glr::CompiledGrammar::load_lark(syncode / "json_grammar.lark");
+    const std::string text =
+        R"({"id": 17, "name": "Ada Lovelace", "tags": ["math", "engine"], "ratio": -0.25e3,)"
+        R"( "ok": true, "next": null, "nested": {"a": [], "b": {}}})";
+    const std::vector<TokenId> ids = encoder.encode(text);
+    glr::Session session(grammar, &vocabulary);
+    for (std::size_t step = 0; step <= ids.size(); ++step) {
+      const DenseMask mask = engine_mask(oracle, session, vocabulary);
+      const bool at_end = step == ids.size();
+      INFO("step " << step << " of " << ids.size());
+      CHECK(mask.test(eos) == at_end);
+      if (at_end) break;
+      INFO("next token " << ids[step] << " \"" << vocabulary.bytes(ids[step]) << "\"");
+      CHECK(mask.test(ids[step]));
+      for (const TokenId special : vocabulary.special_ids())
+        if (special != eos) CHECK_FALSE(mask.test(special));
+      session.commit(ids[step]);
+    }
+    CHECK(session.is_accepting());
+  }
+
+  SECTION("SQL: the next real token is allowed, EOS exactly when the query could end") {
+    const auto grammar = glr::CompiledGrammar::load_lark(syncode / "sql_grammar.lark");
+    const std::string query =
+        "SELECT T2.name , count(*) FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id  =  "
+        "T2.stadium_id GROUP BY T1.stadium_id";
+    const std::vector<TokenId> ids = encoder.encode(query);
+    glr::Session session(grammar, &vocabulary);
+    for (std::size_t step = 0; step < ids.size(); ++step) {
+      INFO("step " << step << ", next token \"" << vocabulary.bytes(ids[step]) << "\"");
+      const DenseMask mask = engine_mask(oracle, session, vocabulary);
+      CHECK(mask.test(ids[step]));
+      CHECK(mask.test(eos) == session.is_accepting());
+      session.commit(ids[step]);
+    }
+    CHECK(engine_mask(oracle, session, vocabulary).test(eos));
+  }
+
+  SECTION("rollback and recommit give identical masks; parallel = sequential") {
+    const auto grammar = glr::CompiledGrammar::load_lark(syncode / "json_grammar.lark");
+    const std::vector<TokenId> ids = encoder.encode(R"({"key": [1.5, "two", {"three": 3}]})");
+    REQUIRE(ids.size() >= 8);
+    glr::Session session(grammar, &vocabulary);
+    std::vector<DenseMask> masks;
+    for (std::size_t step = 0; step < 8; ++step) {
+      masks.push_back(engine_mask(oracle, session, vocabulary));
+      session.commit(ids[step]);
+    }
+    masks.push_back(engine_mask(oracle, session, vocabulary));
+    session.rollback(5);
+    CHECK(engine_mask(oracle, session, vocabulary) == masks[3]);
+    for (std::size_t step = 3; step < 8; ++step) session.commit(ids[step]);
+    CHECK(engine_mask(oracle, session, vocabulary) == masks[8]);
+
+    wfa::OracleEngine sequential(vocabulary, {.sequential = true});
+    CHECK(engine_mask(sequential, session, vocabulary) == masks[8]);
+  }
+}
