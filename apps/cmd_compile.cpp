@@ -62,7 +62,8 @@ int run_compile(const CommandArgs& argv) {
   const wfa::CompileStats& c = compiled->stats();
   const lexer::TerminalDwaStats& t = compiled->terminal_dwa().stats();
   const wfa::ParserDwaStats& p = compiled->parser_dwa().stats();
-  fmt::print("grammar              {} (policy {}, {} LR states)\n", grammar_path,
+  fmt::print("grammar              {} (policy {}, {} LR states)\n",
+             grammar_name(source, source.needs_path() ? grammar_path : ""),
              policy_name(options.policy), grammar->table().num_states());
   // Derivation cycles and hidden left recursion are rewritten before the LR automaton is built
   // (glr/cfg_normalization.h); the user should know which rules the automaton no longer has.

@@ -268,9 +268,11 @@ int run_mask(const CommandArgs& argv) {
   MaskRun run = teacher_force(inputs, tokens, max_steps, *engine, compare.get());
   run.input_bytes = text.size();
   if (args.flag("json"))
-    print_json(run, inputs, grammar_path, input_path, engine_name, compare_name);
+    print_json(run, inputs, grammar_name(source, grammar_path), input_path, engine_name,
+               compare_name);
   else
-    print_text(run, inputs, grammar_path, input_path, engine_name, compare_name);
+    print_text(run, inputs, grammar_name(source, grammar_path), input_path, engine_name,
+               compare_name);
   if (!args.flag("json") && args.value("artifact"))
     fmt::print("artifact     {} (loaded in {:.1f} ms)\n", *args.value("artifact"),
                artifact_load_ms);

@@ -16,7 +16,7 @@ namespace glrmask::app {
 int run_schema2lark(const CommandArgs& argv) {
   constexpr std::string_view kUsage =
       "glrmask schema2lark FILE [--json-whitespace default|compact|flexible] "
-      "[--json-schema-lenient]";
+      "[--json-schema-lenient] [--json-property-order schema|any]";
   // The schema is the positional FILE; the JSON options are the shared ones, which need a JSON
   // source, so the source is named before they are read.
   CommandArgs rest = {"--json-schema", "FILE"};

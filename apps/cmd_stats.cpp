@@ -65,7 +65,7 @@ int run_stats(const CommandArgs& argv) {
     if (dfa.label_terminals(label).size() > 1) tie_labels.push_back(label);
   const auto fallbacks = lexer::find_unbounded_fallbacks(dfa);
 
-  fmt::print("grammar           {}\n", path);
+  fmt::print("grammar           {}\n", grammar_name(source, path));
   fmt::print("start             {}\n", grammar.name(grammar.start()));
   fmt::print("terminals         {} ({} ignored)\n", g.terminals, g.ignored_terminals);
   std::string skippable;

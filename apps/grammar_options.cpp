@@ -106,6 +106,7 @@ GrammarSource take_grammar_source(CommandArgs& args) {
   GrammarSource source;
   bool whitespace_given = false;
   bool lenient_given = false;
+  bool order_given = false;
   CommandArgs rest;
   auto set_kind = [&](GrammarSource::Kind kind, std::string value) {
     if (source.kind != GrammarSource::Kind::kLarkFile)
@@ -139,6 +140,9 @@ GrammarSource take_grammar_source(CommandArgs& args) {
     } else if (arg == "--json-schema-lenient") {
       source.schema.lenient = true;
       lenient_given = true;
+    } else if (name == "--json-property-order") {
+      source.schema.property_order = json_schema::parse_property_order(value());
+      order_given = true;
     } else {
       rest.push_back(arg);
     }
@@ -149,6 +153,8 @@ GrammarSource take_grammar_source(CommandArgs& args) {
     throw Error("option --json-whitespace needs --json-schema FILE or --any-json");
   if (lenient_given && source.kind != GrammarSource::Kind::kJsonSchema)
     throw Error("option --json-schema-lenient needs --json-schema FILE");
+  if (order_given && source.kind != GrammarSource::Kind::kJsonSchema)
+    throw Error("option --json-property-order needs --json-schema FILE");
   args = std::move(rest);
   return source;
 }
@@ -179,6 +185,20 @@ std::shared_ptr<const glr::CompiledGrammar> compile_grammar(const GrammarSource&
   if (source.needs_path()) return glr::CompiledGrammar::load_lark(lark_path, options);
   return glr::CompiledGrammar::compile(
       load_grammar(source, lark_path, options.start, options.postlex), options);
+}
+
+std::string grammar_name(const GrammarSource& source, const std::string& lark_path) {
+  switch (source.kind) {
+    case GrammarSource::Kind::kJsonSchema:
+      return source.value;
+    case GrammarSource::Kind::kRegex:
+      return "--regex " + source.value;
+    case GrammarSource::Kind::kJson:
+      return "--any-json";
+    case GrammarSource::Kind::kLarkFile:
+      break;
+  }
+  return lark_path;
 }
 
 std::string policy_name(glr::ConflictPolicy policy) {

@@ -35,8 +35,9 @@ glr::ParseOptions take_grammar_options(CommandArgs& args,
 
 // Where a command's grammar comes from: a Lark file (the first positional argument), or one of
 // `--json-schema FILE`, `--regex PATTERN`, `--any-json` (any JSON value; not `--json`, which is
-// an output option of `mask`). The JSON forms take `--json-whitespace default|compact|flexible`
-// and `--json-schema-lenient` (docs/json_schema.md).
+// an output option of `mask`). The JSON forms take `--json-whitespace default|compact|flexible`,
+// and a schema also `--json-schema-lenient` and `--json-property-order schema|any`
+// (docs/json_schema.md).
 struct GrammarSource {
   enum class Kind : std::uint8_t { kLarkFile, kJsonSchema, kRegex, kJson };
   Kind kind = Kind::kLarkFile;
@@ -62,6 +63,10 @@ Grammar load_grammar(const GrammarSource& source, const std::string& lark_path,
 std::shared_ptr<const glr::CompiledGrammar> compile_grammar(const GrammarSource& source,
                                                             const std::string& lark_path,
                                                             const glr::ParseOptions& options);
+
+// How reports name the grammar: the Lark file, the JSON Schema file, `--regex PATTERN` or
+// `--any-json`.
+std::string grammar_name(const GrammarSource& source, const std::string& lark_path);
 
 // "glr" or "lark", as the options spell them.
 std::string policy_name(glr::ConflictPolicy policy);

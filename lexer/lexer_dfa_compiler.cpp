@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lexer/dfa_minimization.h"
+#include "lexer/lookahead_conjunction.h"
 #include "lexer/nfa.h"
 #include "lexer/regex_parser.h"
 #include "lexer/subset_construction.h"
@@ -47,6 +48,12 @@ Nfa build_nfa(std::span<const TerminalSpec> terminals, size_t max_states) {
       continue;
     }
     const std::string origin = where(spec);
+    // Leading lookaheads: the intersection and difference of prefix-free languages
+    // (lookahead_conjunction.h).
+    if (auto terms = split_lookahead_terms(spec.regex, spec.flags, origin)) {
+      add_lookahead_terminal(nfa, *terms, spec.flags, origin, max_states);
+      continue;
+    }
     const Regex regex = parse_regex(spec.regex, spec.flags, origin);
     if (regex.min_length() == 0) {
       throw Error(

@@ -580,7 +580,7 @@ class Compiler {
       case Kind::kBool:
         return item.boolean ? true_symbol() : false_symbol();
       case Kind::kNumber:
-        return terminal(escape_literal(to_json_text(item)), "CONST_NUMBER");
+        return terminal(number_constant_regex(item), "CONST_NUMBER");
       case Kind::kString:
         return terminal(json_string_literal_regex(item.string), "CONST_STRING");
       case Kind::kArray: {
@@ -612,6 +612,24 @@ class Compiler {
   }
 
   // ---- numbers ---------------------------------------------------------------------------------
+
+  // Every plain spelling of one number: enum and const compare values, so 1 also matches 1.0 and
+  // 1.50 matches 1.5; 0 also matches -0. Exponents are not accepted (as for bounded numbers).
+  static std::string number_constant_regex(const JsonValue& item) {
+    std::string text;
+    if (item.is_integer) {
+      text = std::to_string(item.integer);
+    } else if (const std::optional<Decimal> decimal = decimal_of(item.number)) {
+      text = (decimal->negative ? "-" : "") + std::to_string(decimal->integer) +
+             (decimal->fraction.empty() ? "" : "." + decimal->fraction);
+    } else {
+      return escape_literal(to_json_text(item));
+    }
+    const bool zero = text == "0" || text == "-0";
+    if (zero) return R"(-?0(?:\.0+)?)";
+    if (text.find('.') == std::string::npos) return escape_literal(text) + R"((?:\.0+)?)";
+    return escape_literal(text) + "0*";
+  }
 
   struct Bound {
     std::optional<double> value;
@@ -646,6 +664,9 @@ class Compiler {
   std::string number(const JsonValue& schema, const std::string& pointer, bool integer) {
     const Bound lower = bound(schema, pointer, true);
     const Bound upper = bound(schema, pointer, false);
+    // From draft 6 on an integer is any number with a zero fractional part (5.0 is one); draft 4
+    // wants it written without a fraction. multipleOf 1 is met by 5.0 in every draft.
+    const bool zero_fraction = !integer || document_.draft() >= Draft::k6;
     if (const JsonValue* multiple = schema.find("multipleOf")) {
       const std::string where = pointer_append(pointer, "multipleOf");
       if (!multiple->is_number() || multiple->number <= 0)
@@ -665,8 +686,9 @@ class Compiler {
         unenforced(where, "this multipleOf is not supported");
       }
     }
+    const std::string fraction = integer && zero_fraction ? R"((?:\.0+)?)" : "";
     if (!lower.value && !upper.value)
-      return integer ? terminal(any_json_integer_regex(), "INTEGER")
+      return integer ? terminal(any_json_integer_regex() + fraction, "INTEGER")
                      : terminal(any_json_number_regex(), "NUMBER");
     for (const Bound* b : {&lower, &upper}) {
       if (b->value && std::fabs(*b->value) > kLimit) {
@@ -692,6 +714,7 @@ class Compiler {
     std::optional<std::string> regex;
     if (integer) {
       regex = integer_range_regex(lo, hi);
+      if (regex) *regex += fraction;
     } else {
       std::optional<Decimal> lo_decimal;
       std::optional<Decimal> hi_decimal;
@@ -861,31 +884,50 @@ class Compiler {
 
   // ---- objects ---------------------------------------------------------------------------------
 
-  struct Member {
+  // A member an object may hold under one known name.
+  struct NamedMember {
     std::string name;
     std::string value_symbol;
     bool required = false;
   };
 
+  // Where an object's member chain stands. Each distinct state is one nonterminal deriving the
+  // rest of the object (its members and the closing brace).
+  struct ObjectState {
+    std::size_t position = 0;   // schema order: the next declared property that may come
+    std::uint64_t seen = 0;     // one bit per tracked name that has come
+    std::size_t count = 0;      // members so far, held at the count cap
+    bool first = true;          // no member yet, so no comma before the next one
+    bool after_extras = false;  // a list of extra members just ended here
+    auto operator<=>(const ObjectState&) const = default;
+  };
+
+  // How many names any-order objects track exactly (each at most once): 2^n states.
+  static constexpr std::size_t kExactAnyOrderNames = 6;
+  // How many names an object may track at all (required names in any order, undeclared required
+  // names in schema order).
+  static constexpr std::size_t kTrackedNames = 10;
+
   std::string object(const JsonValue& schema, const std::string& pointer) {
     const JsonValue* properties = schema.find("properties");
     if (properties && !properties->is_object())
       document_.fail(pointer_append(pointer, "properties"), "properties must be an object");
-    std::set<std::string> required;
+    std::vector<std::string> required;  // in the order `required` lists them
     if (const JsonValue* list = schema.find("required")) {
       if (!list->is_array())
         document_.fail(pointer_append(pointer, "required"), "required must be an array");
       for (const JsonValue& item : list->items) {
         if (!item.is_string())
           document_.fail(pointer_append(pointer, "required"), "required names must be strings");
-        required.insert(item.string);
+        if (std::find(required.begin(), required.end(), item.string) == required.end())
+          required.push_back(item.string);
       }
     }
     std::set<std::string> forbidden;  // by `not {"required": [name]}`
     if (const JsonValue* names = schema.find(kForbidden))
       for (const JsonValue& item : names->items) forbidden.insert(item.string);
     for (const std::string& name : forbidden)
-      if (required.count(name)) return "";
+      if (std::find(required.begin(), required.end(), name) != required.end()) return "";
     std::size_t min_properties = 0;
     if (const JsonValue* min = schema.find("minProperties")) {
       if (!min->is_number() || min->number < 0 || std::floor(min->number) != min->number)
@@ -902,18 +944,16 @@ class Compiler {
     if (patterns && !patterns->is_object())
       document_.fail(pointer_append(pointer, "patternProperties"),
                      "patternProperties must be an object");
+    const bool additional_forbidden = additional && additional->is_bool() && !additional->boolean;
 
     // Declared properties in schema order; each value also obeys the patternProperties whose
     // pattern its name matches.
-    std::vector<Member> members;
-    std::vector<std::string> declared;
     auto pattern_matches = [&](const std::string& pattern_text, const std::string& name,
                                const std::string& where) {
       return ecma_search(pattern_text, name, document_.where(where));
     };
-    auto member_value = [&](const std::string& name, const JsonValue& own,
-                            const std::string& where) {
-      std::vector<JsonValue> parts = {own};
+    auto matching_patterns = [&](const std::string& name) {
+      std::vector<JsonValue> parts;
       if (patterns) {
         for (const auto& [pattern_text, pattern_schema] : patterns->members)
           if (pattern_matches(
@@ -921,33 +961,51 @@ class Compiler {
                   pointer_append(pointer_append(pointer, "patternProperties"), pattern_text)))
             parts.push_back(pattern_schema);
       }
-      if (parts.size() == 1) return value(own, where);
+      return parts;
+    };
+    auto member_value = [&](const std::vector<JsonValue>& parts, const std::string& where) {
+      if (parts.size() == 1) return value(parts[0], where);
       JsonValue all;
       all.kind = Kind::kObject;
       JsonValue list;
       list.kind = Kind::kArray;
-      list.items = std::move(parts);
+      list.items = parts;
       all.members.emplace_back("allOf", std::move(list));
       return value(all, where);
     };
+    std::vector<NamedMember> declared_members;
+    std::vector<std::string> declared;
     if (properties) {
       for (const auto& [name, property] : properties->members) {
         const std::string where = pointer_append(pointer_append(pointer, "properties"), name);
         declared.push_back(name);
         if (forbidden.count(name)) continue;
-        members.push_back({name, member_value(name, property, where), required.count(name) > 0});
+        std::vector<JsonValue> parts = {property};
+        for (JsonValue& part : matching_patterns(name)) parts.push_back(std::move(part));
+        const bool is_required =
+            std::find(required.begin(), required.end(), name) != required.end();
+        declared_members.push_back({name, member_value(parts, where), is_required});
       }
     }
-    // Required names without a declaration take the schema of additional properties.
+    // Required names that `properties` does not declare: their value obeys the patterns their
+    // name matches, or else additionalProperties. They may come in any order after the declared
+    // ones (JSON Schema gives them no order), each exactly once.
+    std::vector<NamedMember> undeclared_required;
     for (const std::string& name : required) {
       if (std::find(declared.begin(), declared.end(), name) != declared.end()) continue;
-      const JsonValue& own = additional ? *additional : true_schema;
-      members.push_back({name, member_value(name, own, additional_pointer), true});
+      std::vector<JsonValue> parts = matching_patterns(name);
+      if (parts.empty()) {
+        if (additional_forbidden) return "";  // required, yet no member of that name may exist
+        parts.push_back(additional ? *additional : true_schema);
+      }
+      undeclared_required.push_back(
+          {name, member_value(parts, parts.size() == 1 && !patterns ? additional_pointer : pointer),
+           true});
       declared.push_back(name);
     }
 
-    // Extra members after the declared ones: keys matching a patternProperties pattern, or any
-    // other key when additionalProperties allows it.
+    // Extra members: keys matching a patternProperties pattern, or any other key when
+    // additionalProperties allows it.
     std::string extra;  // one "key: value" pair, or empty when no extra member is allowed
     if (patterns && !patterns->members.empty()) {
       const JsonValue& first_schema = patterns->members.front().second;
@@ -966,7 +1024,7 @@ class Compiler {
                                               "not supported",
                                               name));
       }
-      if (!(additional && additional->is_bool() && !additional->boolean)) {
+      if (!additional_forbidden) {
         warnings_.push_back(Diagnostic{
             SourceLocation{document_.where(pointer_append(pointer, "patternProperties")), 0, 0},
             "keys matching no pattern are refused (a sound restriction of additionalProperties)"});
@@ -984,7 +1042,7 @@ class Compiler {
                                              patterns->members.front().first));
       extra = nonterminal("member");
       rule(extra, {key, colon(), value_symbol});
-    } else if (!(additional && additional->is_bool() && !additional->boolean)) {
+    } else if (!additional_forbidden) {
       std::vector<std::string> excluded = declared;
       excluded.insert(excluded.end(), forbidden.begin(), forbidden.end());
       const std::optional<std::string> key_regex = json_string_excluding_regex(excluded);
@@ -1000,56 +1058,141 @@ class Compiler {
       }
     }
 
-    // tail(i, count): members i.. and the closing brace, after `count` members (held at
-    // max(min_properties, 1): beyond that only "some member came before, so a comma is due"
-    // matters).
-    const std::size_t count_cap = std::max<std::size_t>(min_properties, 1);
-    std::map<std::pair<std::size_t, std::size_t>, std::string> tails;
-    std::map<std::size_t, std::string> extra_lists;  // at least n extra members, n >= 1
-    auto extra_list = [&](auto&& self, std::size_t at_least) -> std::string {
-      auto found = extra_lists.find(at_least);
-      if (found != extra_lists.end()) return found->second;
-      const std::string name = nonterminal("member_list");
-      extra_lists.emplace(at_least, name);
-      if (at_least == 1) {
-        rule(name, {extra});
-        rule(name, {name, comma(), extra});
+    // The names whose presence the chain tracks, and how members may be ordered.
+    bool any_order = options_.property_order == PropertyOrder::kAny;
+    std::vector<const NamedMember*> tracked;
+    auto track = [&](const NamedMember& member) { tracked.push_back(&member); };
+    bool repeatable_optional = false;  // any order above the exact limit: optional names repeat
+    if (any_order) {
+      const std::size_t names = declared_members.size() + undeclared_required.size();
+      if (names <= kExactAnyOrderNames) {
+        for (const NamedMember& member : declared_members) track(member);
       } else {
-        rule(name, {self(self, at_least - 1), comma(), extra});
+        repeatable_optional = true;
+        for (const NamedMember& member : declared_members)
+          if (member.required) track(member);
       }
-      return name;
+      for (const NamedMember& member : undeclared_required) track(member);
+      std::string why;
+      if (tracked.size() > kTrackedNames)
+        why = fmt::format("{} required properties", tracked.size());
+      else if (repeatable_optional && min_properties > tracked.size())
+        why =
+            "minProperties counts distinct names, and optional properties may repeat in "
+            "any order above " +
+            std::to_string(kExactAnyOrderNames) + " properties";
+      if (!why.empty()) {
+        warnings_.push_back(Diagnostic{SourceLocation{document_.where(pointer), 0, 0},
+                                       fmt::format("properties keep schema order here ({})", why)});
+        any_order = false;
+        repeatable_optional = false;
+        tracked.clear();
+      }
+    }
+    if (!any_order) {
+      for (const NamedMember& member : undeclared_required) track(member);
+      if (tracked.size() > kTrackedNames)
+        unenforced(pointer_append(pointer, "required"),
+                   fmt::format("{} required properties that `properties` does not declare",
+                               tracked.size()));
+    }
+    auto bit_of = [&](const NamedMember& member) -> std::optional<std::uint64_t> {
+      for (std::size_t i = 0; i < tracked.size() && i < kTrackedNames; ++i)
+        if (tracked[i] == &member) return std::uint64_t{1} << i;
+      return std::nullopt;
     };
-    auto tail = [&](auto&& self, std::size_t i, std::size_t count) -> std::string {
-      auto found = tails.find({i, count});
-      if (found != tails.end()) return found->second;
-      const std::string name = nonterminal("members");
-      tails.emplace(std::make_pair(i, count), name);
+    std::uint64_t required_bits = 0;
+    for (std::size_t i = 0; i < tracked.size() && i < kTrackedNames; ++i)
+      if (tracked[i]->required) required_bits |= std::uint64_t{1} << i;
+    // Counting is needed only for minProperties; above its value only "a member came" matters.
+    // With repeatable optional names every tracked name is required, comes exactly once and
+    // there are at least minProperties of them (checked above), so no count is kept.
+    const std::size_t count_cap = min_properties;
+    const bool count_members = count_cap > 0 && !repeatable_optional;
+
+    std::map<ObjectState, std::string> names;
+    std::vector<std::pair<ObjectState, std::string>> pending;
+    auto state_symbol = [&](const ObjectState& state) {
+      auto [it, inserted] = names.try_emplace(state);
+      if (inserted) {
+        it->second = nonterminal("members");
+        pending.emplace_back(state, it->second);
+      }
+      return it->second;
+    };
+    auto after_member = [&](ObjectState state) {
+      state.first = false;
+      state.after_extras = false;
+      if (count_members) state.count = std::min(state.count + 1, count_cap);
+      return state;
+    };
+    const std::string object_name = nonterminal("object");
+    rule(object_name, {lbrace(), state_symbol(ObjectState{})});
+    while (!pending.empty()) {
+      const auto [state, name] = pending.back();
+      pending.pop_back();
       std::vector<std::string> separator;
-      if (count > 0) separator.push_back(comma());
-      if (i == members.size()) {
-        if (count >= min_properties) rule(name, {rbrace()});
-        if (!extra.empty()) {
-          const std::size_t missing = count >= min_properties ? 1 : min_properties - count;
+      if (!state.first) separator.push_back(comma());
+      auto member_rule = [&](const NamedMember& member, const ObjectState& next) {
+        std::vector<std::string> rhs = separator;
+        rhs.push_back(terminal(json_string_literal_regex(member.name), "KEY"));
+        rhs.push_back(colon());
+        rhs.push_back(member.value_symbol);
+        rhs.push_back(state_symbol(next));
+        rule(name, rhs);
+      };
+      const bool in_declared = !any_order && state.position < declared_members.size();
+      if (in_declared) {
+        const NamedMember& member = declared_members[state.position];
+        ObjectState next = after_member(state);
+        ++next.position;
+        member_rule(member, next);
+        if (!member.required) {
+          ObjectState skipped = state;
+          ++skipped.position;
+          rule(name, {state_symbol(skipped)});
+        }
+        continue;
+      }
+      // The rest: undeclared required names (and in any order every declared one) and extras.
+      // Declared required names are tracked in any order, and cannot be skipped in schema order.
+      const bool complete = (state.seen & required_bits) == required_bits &&
+                            (!count_members || state.count >= min_properties);
+      if (complete) rule(name, {rbrace()});
+      auto offer = [&](const NamedMember& member) {
+        const std::optional<std::uint64_t> bit = bit_of(member);
+        if (bit && (state.seen & *bit)) return;  // at most once
+        ObjectState next = after_member(state);
+        if (bit) next.seen |= *bit;
+        member_rule(member, next);
+      };
+      if (any_order)
+        for (const NamedMember& member : declared_members) offer(member);
+      for (const NamedMember& member : undeclared_required) offer(member);
+      if (!extra.empty()) {
+        if (count_members) {
           std::vector<std::string> rhs = separator;
-          rhs.push_back(extra_list(extra_list, missing));
-          rhs.push_back(rbrace());
+          rhs.push_back(extra);
+          rhs.push_back(state_symbol(after_member(state)));
+          rule(name, rhs);
+        } else if (!state.after_extras) {
+          // A left-recursive list keeps LR stacks shallow over many extra members.
+          if (extra_list_.count(extra) == 0) {
+            const std::string list = nonterminal("member_list");
+            rule(list, {extra});
+            rule(list, {list, comma(), extra});
+            extra_list_[extra] = list;
+          }
+          ObjectState next = after_member(state);
+          next.after_extras = true;
+          std::vector<std::string> rhs = separator;
+          rhs.push_back(extra_list_[extra]);
+          rhs.push_back(state_symbol(next));
           rule(name, rhs);
         }
-        return name;
       }
-      const Member& member = members[i];
-      std::vector<std::string> rhs = separator;
-      rhs.push_back(terminal(json_string_literal_regex(member.name), "KEY"));
-      rhs.push_back(colon());
-      rhs.push_back(member.value_symbol);
-      rhs.push_back(self(self, i + 1, std::min(count + 1, count_cap)));
-      rule(name, rhs);
-      if (!member.required) rule(name, {self(self, i + 1, count)});
-      return name;
-    };
-    const std::string name = nonterminal("object");
-    rule(name, {lbrace(), tail(tail, 0, 0)});
-    return name;
+    }
+    return object_name;
   }
 
   SchemaDocument document_;
@@ -1061,6 +1204,7 @@ class Compiler {
   std::vector<Diagnostic> warnings_;
   std::string any_value_;
   std::string never_;
+  std::map<std::string, std::string> extra_list_;  // an extra-member symbol -> its list
   std::size_t nonterminal_count_ = 0;
 };
 
@@ -1098,6 +1242,12 @@ Whitespace parse_whitespace(std::string_view name) {
   if (name == "flexible") return Whitespace::kFlexible;
   throw Error(fmt::format(
       "unknown JSON whitespace mode '{}' (expected default, compact or flexible)", name));
+}
+
+PropertyOrder parse_property_order(std::string_view name) {
+  if (name == "schema") return PropertyOrder::kSchema;
+  if (name == "any") return PropertyOrder::kAny;
+  throw Error(fmt::format("unknown property order '{}' (expected schema or any)", name));
 }
 
 }  // namespace glrmask::json_schema

@@ -29,9 +29,21 @@ enum class Whitespace : std::uint8_t {
   kFlexible,  // any JSON whitespace between tokens, "," and ":"
 };
 
+// The order an object's members may come in (docs/json_schema.md, "Property order").
+enum class PropertyOrder : std::uint8_t {
+  // Declared properties in `properties` order (each optional one may be left out), then the
+  // undeclared members (extras and required names `properties` does not declare) in any order.
+  kSchema,
+  // Any order. Each name is allowed at most once while an object declares at most 6 names;
+  // above that required names are still tracked (at most 10 of them) and an optional declared
+  // property may repeat, each occurrence validated against its schema.
+  kAny,
+};
+
 struct SchemaOptions {
   Whitespace whitespace = Whitespace::kDefault;
   bool lenient = false;
+  PropertyOrder property_order = PropertyOrder::kSchema;
   // maxLength and maxItems above this are lowered to it (with a warning): longer strings and
   // arrays are refused. Sound, and it keeps the lexer DFA (about 13 states per counted
   // character) and the unrolled item rules small. A minLength / minItems above it is refused.
@@ -51,5 +63,7 @@ Grammar json_grammar(const SchemaOptions& options = {});
 
 // Parses "default", "compact" or "flexible"; throws glrmask::Error otherwise.
 Whitespace parse_whitespace(std::string_view name);
+// Parses "schema" or "any"; throws glrmask::Error otherwise.
+PropertyOrder parse_property_order(std::string_view name);
 
 }  // namespace glrmask::json_schema

@@ -30,8 +30,20 @@ std::string percent_decode(const std::string& text) {
 
 }  // namespace
 
+Draft detect_draft(const JsonValue& root) {
+  const JsonValue* schema = root.find("$schema");
+  if (!schema || !schema->is_string()) return Draft::k2020_12;
+  const std::string& uri = schema->string;
+  if (uri.find("draft-03") != std::string::npos || uri.find("draft-04") != std::string::npos)
+    return Draft::k4;
+  if (uri.find("draft-06") != std::string::npos) return Draft::k6;
+  if (uri.find("draft-07") != std::string::npos) return Draft::k7;
+  if (uri.find("2019-09") != std::string::npos) return Draft::k2019_09;
+  return Draft::k2020_12;
+}
+
 SchemaDocument::SchemaDocument(const JsonValue& root, std::string source_name)
-    : root_(root), source_name_(std::move(source_name)) {}
+    : root_(root), source_name_(std::move(source_name)), draft_(detect_draft(root)) {}
 
 std::string SchemaDocument::where(const std::string& pointer) const {
   return fmt::format("{}#{}", source_name_, pointer);

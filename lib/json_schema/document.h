@@ -1,18 +1,31 @@
 // The schema being compiled, as the parts of the compiler see it: the root value, its name for
-// messages, and local `$ref` resolution ("#", "#/$defs/x", "#/definitions/x", any JSON pointer).
+// messages, local `$ref` resolution ("#", "#/$defs/x", "#/definitions/x", any JSON pointer) and
+// the draft the root's `$schema` names, which decides a few keyword meanings.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "lib/json_schema/value.h"
 
 namespace glrmask::json_schema {
 
+// The JSON Schema drafts whose meanings differ where the compiler cares: drafts 4 to 7 ignore the
+// keywords beside `$ref`; 2019-09 and later apply them. Draft 3 is read as draft 4.
+enum class Draft : std::uint8_t { k4, k6, k7, k2019_09, k2020_12 };
+
+// The draft a root schema declares with `$schema`; 2020-12 when it declares none or one this
+// compiler does not know (python-jsonschema's default, the latest draft).
+Draft detect_draft(const JsonValue& root);
+
 class SchemaDocument {
  public:
   SchemaDocument(const JsonValue& root, std::string source_name);
 
   const JsonValue& root() const { return root_; }
+  Draft draft() const { return draft_; }
+  // Drafts 4-7: a schema with `$ref` is that reference alone; its other keywords are ignored.
+  bool ref_overrides_siblings() const { return draft_ <= Draft::k7; }
 
   // The JSON pointer a `$ref` value names. Throws (naming `where`, the pointer of the $ref
   // keyword) for a non-string, a reference outside this document, or a pointer to nothing.
@@ -29,6 +42,7 @@ class SchemaDocument {
 
   const JsonValue& root_;
   std::string source_name_;
+  Draft draft_;
 };
 
 }  // namespace glrmask::json_schema

@@ -92,13 +92,20 @@ void collect(const SchemaDocument& document, const JsonValue& schema, const std:
     return;
   }
   if (!schema.is_object()) document.fail(pointer, "a schema must be an object or a boolean");
+  const JsonValue* ref = schema.find("$ref");
+  if (ref && document.ref_overrides_siblings()) {
+    // Drafts 4-7: the reference replaces the whole schema object.
+    const std::string target = document.resolve_ref(*ref, pointer_append(pointer, "$ref"));
+    collect(document, document.at(target), target, depth + 1, parts);
+    return;
+  }
   JsonValue rest;
   rest.kind = JsonValue::Kind::kObject;
   for (const auto& [key, value] : schema.members)
     if (key != "$ref" && key != "allOf" && is_validation_keyword(key))
       rest.members.emplace_back(key, value);
   if (!rest.members.empty()) parts.push_back({std::move(rest), pointer});
-  if (const JsonValue* ref = schema.find("$ref")) {
+  if (ref) {
     const std::string target = document.resolve_ref(*ref, pointer_append(pointer, "$ref"));
     collect(document, document.at(target), target, depth + 1, parts);
   }
@@ -207,6 +214,8 @@ bool combine(const SchemaDocument& document, const std::string& pointer, const s
 }  // namespace
 
 bool is_validation_keyword(std::string_view keyword) {
+  // The compiler's own keywords (merge.h) start with a NUL, which no schema's key can hold.
+  if (!keyword.empty() && keyword[0] == '\0') return true;
   return std::find(kValidationKeywords.begin(), kValidationKeywords.end(), keyword) !=
          kValidationKeywords.end();
 }

@@ -213,8 +213,9 @@ std::vector<Alternative> magnitude_alternatives(const Decimal& lower, bool lower
       if (!fraction) continue;
       const std::optional<std::string> fraction_text = fraction_regex(*fraction);
       if (!fraction_text) continue;
+      // same_length() may return several alternatives; the fraction applies to all of them.
       for (auto& [digits, regex] : natural_range(lo, hi))
-        out.emplace_back(digits, regex + *fraction_text);
+        out.emplace_back(digits, "(?:" + regex + ")" + *fraction_text);
     }
   }
   return out;

@@ -66,6 +66,32 @@ TEST_CASE("schema2lark prints rules and terminals, and stats reads a schema") {
   CHECK_THAT(result.output, Contains("lexer DFA"));
 }
 
+// Reports name the grammar they ran: with --json-schema that is the schema file (it was once an
+// empty `grammar` line in stats and `"grammar":""` in mask --json).
+TEST_CASE("stats, mask --json and compile name the schema file, the regex or any JSON") {
+  testing::ScratchDir scratch;
+  const fs::path schema = scratch.write("named_schema.json", R"({"type": "boolean"})");
+  auto result = glrmask("stats --json-schema " + schema.string());
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.output, Contains("grammar           " + schema.string() + "\n"));
+  result = glrmask("stats --regex 'a+'");
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.output, Contains("grammar           --regex a+\n"));
+  result = glrmask("stats --any-json");
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.output, Contains("grammar           --any-json\n"));
+  if (!testing::require_tokenizer("llama3")) return;
+  const fs::path instance = scratch.write("instance.json", "true");
+  result = glrmask("mask --json-schema " + schema.string() + " --tokenizer llama3 --input " +
+                   instance.string() + " --json");
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.output, Contains("\"grammar\":\"" + schema.string() + "\""));
+  result = glrmask("compile --json-schema " + schema.string() + " --tokenizer llama3 -o " +
+                   (scratch.path / "a.glrmask").string());
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.output, Contains("grammar              " + schema.string() + " (policy"));
+}
+
 TEST_CASE("bad schemas and bad option combinations exit 2 naming the place") {
   testing::ScratchDir scratch;
   const fs::path unsupported =

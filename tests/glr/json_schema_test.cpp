@@ -142,6 +142,80 @@ TEST_CASE("whitespace modes are exact: default is Python's json.dumps, compact h
   CHECK(force(flexible_grammar, "\t{ \"a\" :\n[ 1 , 2 ] }\n") == "");
 }
 
+// Required names that `properties` does not declare carry no order in JSON Schema; they were
+// once forced into alphabetical order (`{"zeta": 1, "beta": 2}` refused).
+TEST_CASE("required names that properties does not declare come in any order, each once") {
+  const auto grammar =
+      compile_text(R"({"properties": {"a": {"type": "integer"}}, "required": ["zeta", "beta"]})");
+  CHECK(force(grammar, R"({"zeta": 1, "beta": 2})") == "");
+  CHECK(force(grammar, R"({"beta": 2, "zeta": 1})") == "");
+  CHECK(force(grammar, R"({"a": 0, "zeta": 1, "beta": 2})") == "");
+  CHECK(force(grammar, R"({"a": 0, "beta": 2, "x": null, "zeta": 1})") == "");
+  CHECK(force(grammar, R"({"zeta": 1})") != "");
+  CHECK(force(grammar, R"({"zeta": 1, "beta": 2, "zeta": 3})") != "");
+  CHECK(force(grammar, R"({"a": "no", "zeta": 1, "beta": 2})") != "");
+  // Schema order still puts declared properties first (documented).
+  CHECK(force(grammar, R"({"zeta": 1, "beta": 2, "a": 0})") != "");
+}
+
+// Drafts 4 to 7 ignore the keywords beside `$ref`; 2019-09 and later apply them.
+TEST_CASE("keywords beside $ref follow the schema's draft") {
+  const std::string body =
+      R"("definitions": {"e": {"type": "object", "properties": {"enabled": {"type": "boolean"}}}},
+         "type": "object",
+         "properties": {"c": {"$ref": "#/definitions/e",
+                              "properties": {"config": {"type": "object"}}}}})";
+  const std::string instance = R"({"c": {"enabled": true, "config": {}}})";
+  for (const char* draft : {"draft-04/schema#", "draft-06/schema#", "draft-07/schema#"}) {
+    INFO(draft);
+    const auto grammar = compile_text(std::string(R"({"$schema": "http://json-schema.org/)") +
+                                      draft + R"(", )" + body);
+    CHECK(force(grammar, instance) == "");
+    // The sibling is ignored, so "config" is any extra member.
+    CHECK(force(grammar, R"({"c": {"enabled": true, "config": 5}})") == "");
+  }
+  const auto modern =
+      compile_text(R"({"$schema": "https://json-schema.org/draft/2020-12/schema", )" + body);
+  // Siblings apply: "config" must be an object. In schema order the $ref target's properties
+  // follow the object's own (documented); any order takes both orders.
+  CHECK(force(modern, R"({"c": {"config": {}, "enabled": true}})") == "");
+  CHECK(force(modern, R"({"c": {"config": 5, "enabled": true}})") != "");
+  SchemaOptions any_order;
+  any_order.property_order = json_schema::PropertyOrder::kAny;
+  const auto modern_any = compile_text(
+      R"({"$schema": "https://json-schema.org/draft/2020-12/schema", )" + body, any_order);
+  CHECK(force(modern_any, instance) == "");
+  CHECK(force(modern_any, R"({"c": {"config": 5, "enabled": true}})") != "");
+}
+
+TEST_CASE("any property order: exact up to six names, required names tracked above") {
+  SchemaOptions any_order;
+  any_order.property_order = json_schema::PropertyOrder::kAny;
+  const auto small = compile_text(
+      R"({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "string"},
+          "c": {"type": "boolean"}}, "required": ["b"], "additionalProperties": false})",
+      any_order);
+  for (const char* text : {R"({"b": "x"})", R"({"a": 1, "b": "x"})", R"({"b": "x", "a": 1})",
+                           R"({"c": true, "b": "x", "a": 1})", R"({"b": "x", "c": false})"})
+    CHECK(force(small, text) == "");
+  for (const char* text :
+       {R"({"a": 1})", R"({"b": "x", "b": "y"})", R"({"a": 1, "b": "x", "a": 2})", R"({"b": 1})",
+        R"({"b": "x", "d": 1})", "{}"})
+    CHECK(force(small, text) != "");
+  // Seven declared names: optional ones may repeat (each occurrence validated), required ones
+  // come exactly once.
+  const auto large = compile_text(
+      R"({"type": "object", "properties": {"p1": {"type": "integer"}, "p2": {"type": "integer"},
+          "p3": {"type": "integer"}, "p4": {"type": "integer"}, "p5": {"type": "integer"},
+          "p6": {"type": "integer"}, "p7": {"type": "integer"}}, "required": ["p7", "p1"]})",
+      any_order);
+  CHECK(force(large, R"({"p7": 1, "p3": 2, "p1": 3, "x": "y"})") == "");
+  CHECK(force(large, R"({"p1": 1, "p3": 2, "p3": 4, "p7": 3})") == "");
+  CHECK(force(large, R"({"p1": 1, "p7": 2, "p1": 3})") != "");
+  CHECK(force(large, R"({"p1": 1, "p3": 2})") != "");
+  CHECK(force(large, R"({"p1": 1, "p3": "2", "p7": 3})") != "");
+}
+
 std::string compile_error(const std::string& schema, SchemaOptions options = {}) {
   try {
     json_schema::compile_json_schema_text(schema, "test.json", options);

@@ -107,6 +107,51 @@ TEST_CASE("number ranges match exactly the decimals inside, in every plain spell
   CHECK(decimal_of(-0.125)->fraction == "125");
 }
 
+// Bounds of several digits: same_length() then yields several alternatives, and the fraction
+// must follow each of them (it once followed only the last: 180.0 was refused in [-360, 360]).
+TEST_CASE("number ranges with multi-digit bounds take fractions after every integer part") {
+  struct Case {
+    std::optional<std::int64_t> lo;  // in hundredths
+    bool lo_exclusive;
+    std::optional<std::int64_t> hi;
+    bool hi_exclusive;
+  };
+  auto decimal = [](std::optional<std::int64_t> hundredths) -> std::optional<Decimal> {
+    if (!hundredths) return std::nullopt;
+    return decimal_of(static_cast<double>(*hundredths) / 100.0);
+  };
+  for (const Case& c : {Case{-36000, false, 36000, false}, Case{273100, false, std::nullopt, false},
+                        Case{-100050, true, 9925, false}, Case{0, false, 10000000, false},
+                        Case{std::nullopt, false, -123450, true}, Case{-9999, false, 9999, true}}) {
+    const std::optional<std::string> text =
+        number_range_regex(decimal(c.lo), c.lo_exclusive, decimal(c.hi), c.hi_exclusive);
+    REQUIRE(text);
+    INFO(*text);
+    const std::regex regex(*text);
+    std::vector<std::int64_t> values;
+    for (const std::optional<std::int64_t>& bound : {c.lo, c.hi}) {
+      if (!bound) continue;
+      for (std::int64_t delta = -250; delta <= 250; ++delta) values.push_back(*bound + delta);
+      for (std::int64_t delta : {-100000, -10000, -1000, 1000, 10000, 100000})
+        values.push_back(*bound + delta);
+    }
+    for (const std::int64_t value : {0, 1, -1, 18000, -18050, 100, -100}) values.push_back(value);
+    for (const std::int64_t value : values) {
+      const bool inside = (!c.lo || (c.lo_exclusive ? value > *c.lo : value >= *c.lo)) &&
+                          (!c.hi || (c.hi_exclusive ? value < *c.hi : value <= *c.hi));
+      const std::int64_t magnitude = value < 0 ? -value : value;
+      const std::string sign = value < 0 ? "-" : "";
+      const std::string digits = std::to_string(magnitude / 100);
+      const std::string fraction = fmt::format("{:02d}", magnitude % 100);
+      check_spelling(regex, sign + digits + "." + fraction, inside);
+      check_spelling(regex, sign + digits + "." + fraction + "0", inside);
+      if (magnitude % 10 == 0)
+        check_spelling(regex, sign + digits + "." + fraction.substr(0, 1), inside);
+      if (magnitude % 100 == 0) check_spelling(regex, sign + digits, inside);
+    }
+  }
+}
+
 bool real_date(int year, int month, int day) {
   static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   if (month < 1 || month > 12 || day < 1) return false;
