@@ -324,7 +324,12 @@ void add_lookahead_terminal(Nfa& nfa, const std::vector<LookaheadTerm>& terms,
       }
     }
   }
-  if (!live[0]) throw Error(fmt::format("{}: the lookahead terms match nothing", origin));
+  if (!live[0]) {
+    // An empty language is a terminal that never matches (the grammar's rules through it are
+    // dead), as a regex like /[^\s\S]/ would be.
+    nfa.add_unmatchable_terminal();
+    return;
+  }
   if (accepts(0))
     throw Error(
         fmt::format("{}: the lookahead terms match the empty string; a lexer terminal "

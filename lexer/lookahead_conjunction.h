@@ -41,9 +41,10 @@ std::optional<std::vector<LookaheadTerm>> split_lookahead_terms(std::string_view
                                                                 std::string_view flags,
                                                                 std::string_view origin);
 
-// Appends the terminal's automaton (the next terminal index) to `nfa`. Throws glrmask::Error naming
-// `origin` when the parts' union is not prefix-free, when the language is empty or holds the empty
-// string, or when an automaton exceeds `max_states`.
+// Appends the terminal's automaton (the next terminal index) to `nfa`; an empty language gives a
+// terminal that never matches. Throws glrmask::Error naming `origin` when the parts' union is not
+// prefix-free, when the language holds the empty string, or when an automaton exceeds
+// `max_states`.
 void add_lookahead_terminal(Nfa& nfa, const std::vector<LookaheadTerm>& terms,
                             std::string_view flags, std::string_view origin, size_t max_states);
 

@@ -8,7 +8,7 @@
 // Table 2) and every failing schema with its reason, into --out.
 //
 //   maskbench [--data DIR] [--out DIR] [--tokenizer NAME] [--whitespace default|compact|flexible]
-//             [--lenient] [--limit N] [--wfa]
+//             [--lenient] [--property-order schema|any] [--limit N] [--wfa]
 // With --wfa every compiled schema is also compiled for the wfa engine (timed), and every
 // instance is teacher-forced through its masks as well: the real next token must be in the mask
 // exactly when the session accepts it, and EOS at the end exactly when the session is accepting.
@@ -445,6 +445,8 @@ int main(int argc, char** argv) {
         options.schema.whitespace = glrmask::json_schema::parse_whitespace(next());
       else if (arg == "--lenient")
         options.schema.lenient = true;
+      else if (arg == "--property-order")
+        options.schema.property_order = glrmask::json_schema::parse_property_order(next());
       else if (arg == "--limit")
         options.limit = std::stoul(next());
       else if (arg == "--wfa")

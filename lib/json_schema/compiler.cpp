@@ -3,1216 +3,456 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <fstream>
-#include <map>
-#include <optional>
-#include <set>
 #include <sstream>
 
 #include "lib/core/error.h"
-#include "lib/grammar/grammar_builder.h"
-#include "lib/json_schema/document.h"
-#include "lib/json_schema/ecma_regex.h"
+#include "lib/json_schema/internal_keywords.h"
 #include "lib/json_schema/merge.h"
 #include "lib/json_schema/number_regex.h"
-#include "lib/json_schema/pattern.h"
 #include "lib/json_schema/regex.h"
+#include "lib/json_schema/schema_compiler.h"
 
 namespace glrmask::json_schema {
-namespace {
+namespace detail {
 
 using Kind = JsonValue::Kind;
 
-// The seven JSON Schema types, as bits.
-enum TypeBit : unsigned {
-  kNull = 1,
-  kBoolean = 2,
-  kObject = 4,
-  kArray = 8,
-  kString = 16,
-  kNumber = 32,
-  kInteger = 64,
-  kAllTypes = 127,
-};
+namespace {
 
-// Keywords that cannot be enforced by a context-free grammar of this shape: refused unless
-// lenient. (They are checked only where they constrain something: uniqueItems false, say, is not.)
-bool is_unenforceable(std::string_view key, const JsonValue& value) {
-  if (key == "uniqueItems") return value.is_bool() && value.boolean;
-  // minProperties, multipleOf and not are enforced where they can be (object(), number(),
-  // negation()) and refused there otherwise.
-  return key == "maxProperties" || key == "dependencies" || key == "dependentRequired" ||
-         key == "dependentSchemas" || key == "if" || key == "contains" || key == "minContains" ||
-         key == "maxContains" || key == "propertyNames" || key == "unevaluatedProperties" ||
-         key == "unevaluatedItems" || key == "$dynamicRef" || key == "$recursiveRef";
+// Distributing combinators multiplies branches (anyOf of anyOfs, oneOf with complements); past
+// this many for one schema the compiler refuses rather than build a huge grammar.
+constexpr std::size_t kMaxDistributed = 2048;
+
+unsigned type_name_bits(std::string_view name) {
+  if (name == "null") return kNull;
+  if (name == "boolean") return kBoolean;
+  if (name == "object") return kObject;
+  if (name == "array") return kArray;
+  if (name == "string") return kString;
+  if (name == "number") return kNumber | kInteger;
+  if (name == "integer") return kInteger;
+  return 0;
 }
-
-// Property names a `not {"required": [name]}` forbids, carried to object() inside the merged
-// schema under a key no schema can spell (JSON object keys are text; this one holds a NUL).
-const std::string kForbidden("\0forbidden", 10);
-
-class Compiler {
- public:
-  Compiler(const JsonValue& root, const std::string& source_name, const SchemaOptions& options)
-      : document_(root, source_name),
-        options_(options),
-        builder_(source_name),
-        source_name_(source_name) {}
-
-  Grammar compile() && {
-    const std::string top = value(document_.root(), "");
-    rule("start", {top});
-    builder_.add_nonterminal(Nonterminal{"start", {}, false, {}});
-    if (options_.whitespace == Whitespace::kFlexible) {
-      Terminal whitespace;
-      whitespace.name = "WS";
-      whitespace.pattern = R"([ \t\n\r]+)";
-      whitespace.ignored = true;
-      builder_.add_terminal(whitespace);
-    }
-    for (const Diagnostic& warning : warnings_) builder_.add_warning(warning);
-    try {
-      return std::move(builder_).build("start");
-    } catch (const GrammarError& e) {
-      // The builder removes what derives nothing; when that is the start, no value validates.
-      document_.fail("", fmt::format("no JSON value satisfies the schema ({})", e.message()));
-    }
-  }
-
- private:
-  // ---- symbols ---------------------------------------------------------------------------------
-
-  std::string terminal(const std::string& pattern, std::string_view hint) {
-    auto found = terminal_by_pattern_.find(pattern);
-    if (found != terminal_by_pattern_.end()) return found->second;
-    const std::string name = fmt::format("{}_{}", hint, terminal_by_pattern_.size());
-    Terminal t;
-    t.name = name;
-    t.pattern = pattern;
-    t.origin = SourceLocation{source_name_, 0, 0};
-    builder_.add_terminal(t);
-    terminal_by_pattern_.emplace(pattern, name);
-    return name;
-  }
-
-  std::string punctuation(const std::string& name, const std::string& text) {
-    if (!builder_.has_symbol(name)) {
-      Terminal t;
-      t.name = name;
-      t.pattern = escape_literal(text);
-      t.is_literal = true;
-      t.literal = text;
-      t.origin = SourceLocation{source_name_, 0, 0};
-      builder_.add_terminal(t);
-    }
-    return name;
-  }
-
-  std::string lbrace() { return punctuation("LBRACE", "{"); }
-  std::string rbrace() { return punctuation("RBRACE", "}"); }
-  std::string lsqb() { return punctuation("LSQB", "["); }
-  std::string rsqb() { return punctuation("RSQB", "]"); }
-  std::string comma() {
-    return punctuation("COMMA", options_.whitespace == Whitespace::kDefault ? ", " : ",");
-  }
-  std::string colon() {
-    return punctuation("COLON", options_.whitespace == Whitespace::kDefault ? ": " : ":");
-  }
-  std::string null_symbol() { return punctuation("NULL", "null"); }
-  std::string true_symbol() { return punctuation("TRUE", "true"); }
-  std::string false_symbol() { return punctuation("FALSE", "false"); }
-
-  std::string nonterminal(std::string_view hint) {
-    const std::string name = fmt::format("{}_{}", hint, nonterminal_count_++);
-    builder_.add_nonterminal(Nonterminal{name, {}, true, SourceLocation{source_name_, 0, 0}});
-    return name;
-  }
-
-  // A nonterminal with no rules: the builder drops it and every rule that uses it.
-  std::string never() {
-    if (never_.empty()) never_ = nonterminal("never");
-    return never_;
-  }
-
-  void rule(const std::string& lhs, std::vector<std::string> rhs) {
-    RuleSpec spec;
-    spec.lhs = lhs;
-    spec.rhs = std::move(rhs);
-    builder_.add_rule(std::move(spec));
-  }
-
-  std::string alternatives(std::string_view hint, const std::vector<std::string>& symbols) {
-    if (symbols.empty()) return never();
-    if (symbols.size() == 1) return symbols[0];
-    const std::string name = nonterminal(hint);
-    for (const std::string& symbol : symbols) rule(name, {symbol});
-    return name;
-  }
-
-  // ---- refusals
-  // ----------------------------------------------------------------------------------
-
-  // A keyword that is not enforced: an error, or under `lenient` a warning.
-  void unenforced(const std::string& pointer, const std::string& message) {
-    if (!options_.lenient) document_.fail(pointer, message + " (--json-schema-lenient ignores it)");
-    warnings_.push_back(Diagnostic{SourceLocation{document_.where(pointer), 0, 0},
-                                   message + ": ignored (lenient), the grammar accepts more"});
-  }
-
-  // ---- generic JSON ----------------------------------------------------------------------------
-
-  std::string any_value() {
-    if (!any_value_.empty()) return any_value_;
-    any_value_ = nonterminal("json_value");
-    const std::string object = nonterminal("json_object");
-    const std::string members = nonterminal("json_members");
-    const std::string array = nonterminal("json_array");
-    const std::string items = nonterminal("json_items");
-    const std::string string = terminal(any_json_string_regex(), "STRING");
-    for (const std::string& symbol :
-         {object, array, string, terminal(any_json_number_regex(), "NUMBER"), true_symbol(),
-          false_symbol(), null_symbol()})
-      rule(any_value_, {symbol});
-    rule(object, {lbrace(), rbrace()});
-    rule(object, {lbrace(), members, rbrace()});
-    rule(members, {string, colon(), any_value_});
-    rule(members, {members, comma(), string, colon(), any_value_});
-    rule(array, {lsqb(), rsqb()});
-    rule(array, {lsqb(), items, rsqb()});
-    rule(items, {any_value_});
-    rule(items, {items, comma(), any_value_});
-    return any_value_;
-  }
-
-  // ---- schemas ---------------------------------------------------------------------------------
-
-  // The symbol deriving exactly the JSON texts that validate against `schema`.
-  std::string value(const JsonValue& schema, const std::string& pointer) {
-    if (schema.is_bool()) return schema.boolean ? any_value() : never();
-    if (!schema.is_object()) document_.fail(pointer, "a schema must be an object or a boolean");
-    // Identical schemas (and every $ref to one place) share one nonterminal, which also makes
-    // recursion through $ref finite: the nonterminal exists before its rules are made.
-    const std::string key = to_json_text(schema);
-    auto found = memo_.find(key);
-    if (found != memo_.end()) return found->second;
-    const std::string name = nonterminal("value");
-    memo_.emplace(key, name);
-    rule(name, {conjunction(schema, pointer)});
-    return name;
-  }
-
-  std::string conjunction(const JsonValue& schema, const std::string& pointer) {
-    JsonValue merged = flatten_conjunction(document_, schema, pointer);
-    if (merged.is_bool()) return merged.boolean ? any_value() : never();
-    if (merged.find("not") && !negation(merged, pointer)) return never();
-    for (const auto& [key, keyword] : merged.members)
-      if (is_unenforceable(key, keyword))
-        unenforced(pointer_append(pointer, key),
-                   fmt::format("keyword \"{}\" is not supported", key));
-    const JsonValue* any_of = merged.find("anyOf");
-    const JsonValue* one_of = merged.find("oneOf");
-    if (!any_of && !one_of) return plain(merged, pointer);
-    const std::string keyword = any_of ? "anyOf" : "oneOf";
-    const JsonValue& branches = any_of ? *any_of : *one_of;
-    const std::string where = pointer_append(pointer, keyword);
-    if (!branches.is_array() || branches.items.empty())
-      document_.fail(where, keyword + " must be a non-empty array of schemas");
-    // The keywords beside anyOf apply to every branch: (base ∧ (b1 ∨ b2)) = (base ∧ b1) ∨ ...
-    JsonValue base;
-    base.kind = Kind::kObject;
-    for (const auto& [key, keyword_value] : merged.members)
-      if (key != "anyOf" && key != "oneOf") base.members.emplace_back(key, keyword_value);
-    std::vector<JsonValue> flattened;
-    std::vector<std::string> symbols;
-    for (std::size_t i = 0; i < branches.items.size(); ++i) {
-      const std::string branch_pointer = pointer_append(where, std::to_string(i));
-      JsonValue both;
-      both.kind = Kind::kObject;
-      JsonValue list;
-      list.kind = Kind::kArray;
-      list.items = {base, branches.items[i]};
-      if (base.members.empty()) list.items.erase(list.items.begin());
-      both.members.emplace_back("allOf", std::move(list));
-      flattened.push_back(flatten_conjunction(document_, both, branch_pointer));
-      symbols.push_back(flattened.back().is_bool() && !flattened.back().boolean
-                            ? never()
-                            : value(flattened.back(), branch_pointer));
-    }
-    if (one_of) check_disjoint(flattened, where);
-    std::vector<std::string> live;
-    for (const std::string& symbol : symbols)
-      if (symbol != never_ || never_.empty()) live.push_back(symbol);
-    return alternatives("alternatives", live);
-  }
-
-  // ---- oneOf -----------------------------------------------------------------------------------
-
-  unsigned types_of(const JsonValue& schema) const {
-    if (schema.is_bool()) return schema.boolean ? kAllTypes : 0u;
-    unsigned types = kAllTypes;
-    if (const JsonValue* type = schema.find("type")) types = type_bits(*type);
-    if (const JsonValue* values = schema.find("enum")) {
-      unsigned of_values = 0;
-      for (const JsonValue& item : values->items) of_values |= bits_of_value(item);
-      types &= of_values;
-    }
-    if (const JsonValue* constant = schema.find("const")) types &= bits_of_value(*constant);
-    if (types & kNumber) types |= kInteger;
-    return types;
-  }
-
-  static unsigned bits_of_value(const JsonValue& item) {
-    switch (item.kind) {
-      case Kind::kNull:
-        return kNull;
-      case Kind::kBool:
-        return kBoolean;
-      case Kind::kNumber:
-        return kNumber | kInteger;
-      case Kind::kString:
-        return kString;
-      case Kind::kArray:
-        return kArray;
-      case Kind::kObject:
-        return kObject;
-    }
-    return 0;
-  }
-
-  unsigned type_bits(const JsonValue& type) const {
-    unsigned out = 0;
-    auto add = [&](const std::string& name) {
-      if (name == "null")
-        out |= kNull;
-      else if (name == "boolean")
-        out |= kBoolean;
-      else if (name == "object")
-        out |= kObject;
-      else if (name == "array")
-        out |= kArray;
-      else if (name == "string")
-        out |= kString;
-      else if (name == "number")
-        out |= kNumber | kInteger;
-      else if (name == "integer")
-        out |= kInteger;
-    };
-    if (type.is_string()) add(type.string);
-    for (const JsonValue& item : type.items)
-      if (item.is_string()) add(item.string);
-    return out;
-  }
-
-  // The constants a schema allows, when it is an enum or const.
-  static std::optional<std::vector<JsonValue>> constants_of(const JsonValue& schema) {
-    if (!schema.is_object()) return std::nullopt;
-    if (const JsonValue* constant = schema.find("const")) return std::vector<JsonValue>{*constant};
-    if (const JsonValue* values = schema.find("enum"); values && values->is_array())
-      return values->items;
-    return std::nullopt;
-  }
-
-  static bool disjoint_constants(const JsonValue& a, const JsonValue& b) {
-    const auto left = constants_of(a);
-    const auto right = constants_of(b);
-    if (!left || !right) return false;
-    for (const JsonValue& x : *left)
-      if (std::find(right->begin(), right->end(), x) != right->end()) return false;
-    return true;
-  }
-
-  static bool requires_name(const JsonValue& schema, const std::string& name) {
-    const JsonValue* required = schema.find("required");
-    if (!required) return false;
-    for (const JsonValue& item : required->items)
-      if (item.is_string() && item.string == name) return true;
-    return false;
-  }
-
-  // Objects that cannot both hold: a property both require with disjoint constants, or one that
-  // one side requires and the other forbids (additionalProperties false, not declared).
-  bool disjoint_objects(const JsonValue& a, const JsonValue& b) const {
-    for (int side = 0; side < 2; ++side) {
-      const JsonValue& x = side ? b : a;
-      const JsonValue& y = side ? a : b;
-      const JsonValue* required = x.find("required");
-      if (!required) continue;
-      for (const JsonValue& item : required->items) {
-        if (!item.is_string()) continue;
-        const JsonValue* y_additional = y.find("additionalProperties");
-        const JsonValue* y_properties = y.find("properties");
-        const JsonValue* y_property = y_properties ? y_properties->find(item.string) : nullptr;
-        if (!y_property && y_additional && y_additional->is_bool() && !y_additional->boolean &&
-            !y.find("patternProperties"))
-          return true;
-        const JsonValue* x_properties = x.find("properties");
-        const JsonValue* x_property = x_properties ? x_properties->find(item.string) : nullptr;
-        if (x_property && y_property && requires_name(y, item.string)) {
-          const JsonValue fx = flatten_conjunction(document_, *x_property, "");
-          const JsonValue fy = flatten_conjunction(document_, *y_property, "");
-          if (disjoint_constants(fx, fy) || (types_of(fx) & types_of(fy)) == 0) return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  // Whether the closed ranges [min_key, max_key] of two schemas cannot meet (a missing bound is
-  // open on that side). Exclusive bounds only make ranges smaller, so ignoring them is safe.
-  static bool disjoint_ranges(const JsonValue& a, const JsonValue& b, const char* min_key,
-                              const char* max_key) {
-    auto number = [](const JsonValue& schema, const char* key) -> std::optional<double> {
-      const JsonValue* value = schema.find(key);
-      if (value && value->is_number()) return value->number;
-      return std::nullopt;
-    };
-    const auto a_max = number(a, max_key);
-    const auto b_max = number(b, max_key);
-    const auto a_min = number(a, min_key);
-    const auto b_min = number(b, min_key);
-    return (a_max && b_min && *a_max < *b_min) || (b_max && a_min && *b_max < *a_min);
-  }
-
-  void check_disjoint(const std::vector<JsonValue>& branches, const std::string& where) {
-    for (std::size_t i = 0; i < branches.size(); ++i) {
-      for (std::size_t j = i + 1; j < branches.size(); ++j) {
-        const JsonValue& a = branches[i];
-        const JsonValue& b = branches[j];
-        if ((a.is_bool() && !a.boolean) || (b.is_bool() && !b.boolean)) continue;
-        unsigned common = types_of(a) & types_of(b);
-        if (common == 0 || disjoint_constants(a, b)) continue;
-        if (common == kObject && a.is_object() && b.is_object() && disjoint_objects(a, b)) continue;
-        if (a.is_object() && b.is_object() &&
-            ((common == kString && disjoint_ranges(a, b, "minLength", "maxLength")) ||
-             ((common & ~static_cast<unsigned>(kNumber | kInteger)) == 0 &&
-              disjoint_ranges(a, b, "minimum", "maximum"))))
-          continue;
-        unenforced(where, fmt::format("oneOf branches {} and {} may both match, so \"exactly one\" "
-                                      "cannot be enforced",
-                                      i, j));
-        return;
-      }
-    }
-  }
-
-  // ---- not
-
-  // Folds `not` into the other keywords where that is exact: not {} (nothing validates),
-  // not {"type": ...} (those types are removed), not {"required": [name]} (the property is
-  // forbidden). Returns false when nothing can validate. Other forms are refused.
-  bool negation(JsonValue& merged, const std::string& pointer) {
-    const std::string where = pointer_append(pointer, "not");
-    const JsonValue negated = flatten_conjunction(document_, *merged.find("not"), where);
-    std::erase_if(merged.members, [](const auto& member) { return member.first == "not"; });
-    if (negated.is_bool()) return !negated.boolean;
-    if (negated.members.empty()) return false;
-    if (negated.members.size() == 1 && negated.members[0].first == "not") {
-      // not not X = X: conjoin X.
-      JsonValue both{Kind::kObject, false, 0, false, 0, {}, {}, {}};
-      JsonValue list{Kind::kArray, false, 0, false, 0, {}, {merged, negated.members[0].second}, {}};
-      both.members.emplace_back("allOf", std::move(list));
-      merged = flatten_conjunction(document_, both, where);
-      if (merged.is_bool()) return merged.boolean;
-      return !merged.find("not") || negation(merged, pointer);
-    }
-    if (negated.members.size() == 1 && negated.members[0].first == "type") {
-      const unsigned excluded = type_bits(negated.members[0].second);
-      unsigned types = kAllTypes;
-      if (const JsonValue* type = merged.find("type")) types = type_bits(*type);
-      if ((excluded & kInteger) && !(excluded & kNumber) && (types & kNumber)) {
-        unenforced(where, "not {\"type\": \"integer\"} beside numbers is not supported");
-        return true;
-      }
-      types &= ~excluded;
-      if (excluded & kNumber) types &= ~static_cast<unsigned>(kInteger);
-      JsonValue list{Kind::kArray, false, 0, false, 0, {}, {}, {}};
-      for (const auto& [bit, name] : {std::pair<unsigned, const char*>{kNull, "null"},
-                                      {kBoolean, "boolean"},
-                                      {kObject, "object"},
-                                      {kArray, "array"},
-                                      {kString, "string"},
-                                      {kNumber, "number"},
-                                      {kInteger, "integer"}}) {
-        if ((types & bit) && !(bit == kInteger && (types & kNumber)))
-          list.items.push_back(JsonValue{Kind::kString, false, 0, false, 0, name, {}, {}});
-      }
-      if (list.items.empty()) return false;
-      std::erase_if(merged.members, [](const auto& member) { return member.first == "type"; });
-      merged.members.emplace_back("type", std::move(list));
-      return true;
-    }
-    const JsonValue* required = negated.find("required");
-    if (negated.members.size() == 1 && required && required->is_array() &&
-        required->items.size() == 1 && required->items[0].is_string()) {
-      JsonValue* forbidden = nullptr;
-      for (auto& [key, value] : merged.members)
-        if (key == kForbidden) forbidden = &value;
-      if (!forbidden) {
-        merged.members.emplace_back(kForbidden,
-                                    JsonValue{Kind::kArray, false, 0, false, 0, {}, {}, {}});
-        forbidden = &merged.members.back().second;
-      }
-      forbidden->items.push_back(required->items[0]);
-      return true;
-    }
-    unenforced(where, "this form of \"not\" is not supported");
-    return true;
-  }
-
-  // ---- one schema object without $ref / allOf / anyOf / oneOf
-  // ------------------------------------
-
-  std::string plain(const JsonValue& schema, const std::string& pointer) {
-    unsigned types = kAllTypes;
-    if (const JsonValue* type = schema.find("type")) {
-      if (!type->is_string() && !type->is_array())
-        document_.fail(pointer_append(pointer, "type"), "type must be a string or an array");
-      for (const JsonValue& item : type->items)
-        if (!item.is_string())
-          document_.fail(pointer_append(pointer, "type"), "type names must be strings");
-      types = type_bits(*type);
-      const std::vector<std::string> names = [&] {
-        std::vector<std::string> out;
-        if (type->is_string()) out.push_back(type->string);
-        for (const JsonValue& item : type->items) out.push_back(item.string);
-        return out;
-      }();
-      for (const std::string& name : names)
-        if (type_bits(JsonValue{Kind::kString, false, 0, false, 0, name, {}, {}}) == 0)
-          document_.fail(pointer_append(pointer, "type"), fmt::format("unknown type \"{}\"", name));
-    }
-    if (schema.find("enum") || schema.find("const")) return constants(schema, pointer, types);
-    std::vector<std::string> symbols;
-    if (types & kNull) symbols.push_back(null_symbol());
-    if (types & kBoolean) {
-      symbols.push_back(true_symbol());
-      symbols.push_back(false_symbol());
-    }
-    if (types & kNumber)
-      symbols.push_back(number(schema, pointer, false));
-    else if (types & kInteger)
-      symbols.push_back(number(schema, pointer, true));
-    if (types & kString) symbols.push_back(string(schema, pointer));
-    if (types & kArray) symbols.push_back(array(schema, pointer));
-    if (types & kObject) symbols.push_back(object(schema, pointer));
-    std::vector<std::string> live;
-    for (const std::string& symbol : symbols)
-      if (!symbol.empty()) live.push_back(symbol);
-    return alternatives("typed", live);
-  }
-
-  // ---- enum / const ----------------------------------------------------------------------------
-
-  std::string constants(const JsonValue& schema, const std::string& pointer, unsigned types) {
-    std::vector<JsonValue> values;
-    if (const JsonValue* constant = schema.find("const")) {
-      values.push_back(*constant);
-    } else {
-      const JsonValue& list = *schema.find("enum");
-      if (!list.is_array())
-        document_.fail(pointer_append(pointer, "enum"), "enum must be an array");
-      values = list.items;
-    }
-    // The other keywords of the schema still apply to the listed values. Those this filter does
-    // not evaluate are refused rather than trusted.
-    for (const auto& [key, keyword] : schema.members) {
-      if (key == "enum" || key == "const" || key == "type" || key == "minLength" ||
-          key == "maxLength" || key == "minimum" || key == "maximum" || key == "pattern" ||
-          key == "format")
-        continue;
-      unenforced(
-          pointer_append(pointer, key),
-          fmt::format("\"{}\" beside enum/const is not checked against the listed values", key));
-    }
-    std::vector<std::string> symbols;
-    for (const JsonValue& item : values)
-      if (constant_allowed(item, schema, types, pointer)) symbols.push_back(literal(item));
-    return alternatives("enum", symbols);
-  }
-
-  bool constant_allowed(const JsonValue& item, const JsonValue& schema, unsigned types,
-                        const std::string& pointer) {
-    unsigned bits = bits_of_value(item);
-    if (item.kind == Kind::kNumber) {
-      const bool integral = item.is_integer || std::floor(item.number) == item.number;
-      bits = integral ? (kNumber | kInteger) : kNumber;
-    }
-    if ((bits & types) == 0) return false;
-    if (item.is_string()) {
-      std::size_t length = 0;
-      for (unsigned char c : item.string)
-        if ((c & 0xC0) != 0x80) ++length;
-      if (const JsonValue* min = schema.find("minLength");
-          min && static_cast<double>(length) < min->number)
-        return false;
-      if (const JsonValue* max = schema.find("maxLength");
-          max && static_cast<double>(length) > max->number)
-        return false;
-      if (const JsonValue* pattern = schema.find("pattern"); pattern && pattern->is_string()) {
-        if (!ecma_search(pattern->string, item.string,
-                         document_.where(pointer_append(pointer, "pattern"))))
-          return false;
-      }
-      if (const JsonValue* format = schema.find("format"); format && format->is_string()) {
-        if (auto regex = format_regex(format->string)) {
-          // The format regexes are plain ASCII regexes that ECMAScript reads alike.
-          if (!ecma_search("^(?:" + regex->regex + ")$", item.string,
-                           document_.where(pointer_append(pointer, "format"))))
-            return false;
-        }
-      }
-    }
-    if (item.is_number()) {
-      if (const JsonValue* min = schema.find("minimum"); min && item.number < min->number)
-        return false;
-      if (const JsonValue* max = schema.find("maximum"); max && item.number > max->number)
-        return false;
-    }
-    return true;
-  }
-
-  // The exact JSON text of a value (canonical spelling), as symbols.
-  std::string literal(const JsonValue& item) {
-    switch (item.kind) {
-      case Kind::kNull:
-        return null_symbol();
-      case Kind::kBool:
-        return item.boolean ? true_symbol() : false_symbol();
-      case Kind::kNumber:
-        return terminal(number_constant_regex(item), "CONST_NUMBER");
-      case Kind::kString:
-        return terminal(json_string_literal_regex(item.string), "CONST_STRING");
-      case Kind::kArray: {
-        const std::string name = nonterminal("const_array");
-        std::vector<std::string> rhs = {lsqb()};
-        for (std::size_t i = 0; i < item.items.size(); ++i) {
-          if (i) rhs.push_back(comma());
-          rhs.push_back(literal(item.items[i]));
-        }
-        rhs.push_back(rsqb());
-        rule(name, rhs);
-        return name;
-      }
-      case Kind::kObject: {
-        const std::string name = nonterminal("const_object");
-        std::vector<std::string> rhs = {lbrace()};
-        for (std::size_t i = 0; i < item.members.size(); ++i) {
-          if (i) rhs.push_back(comma());
-          rhs.push_back(terminal(json_string_literal_regex(item.members[i].first), "KEY"));
-          rhs.push_back(colon());
-          rhs.push_back(literal(item.members[i].second));
-        }
-        rhs.push_back(rbrace());
-        rule(name, rhs);
-        return name;
-      }
-    }
-    return never();
-  }
-
-  // ---- numbers ---------------------------------------------------------------------------------
-
-  // Every plain spelling of one number: enum and const compare values, so 1 also matches 1.0 and
-  // 1.50 matches 1.5; 0 also matches -0. Exponents are not accepted (as for bounded numbers).
-  static std::string number_constant_regex(const JsonValue& item) {
-    std::string text;
-    if (item.is_integer) {
-      text = std::to_string(item.integer);
-    } else if (const std::optional<Decimal> decimal = decimal_of(item.number)) {
-      text = (decimal->negative ? "-" : "") + std::to_string(decimal->integer) +
-             (decimal->fraction.empty() ? "" : "." + decimal->fraction);
-    } else {
-      return escape_literal(to_json_text(item));
-    }
-    const bool zero = text == "0" || text == "-0";
-    if (zero) return R"(-?0(?:\.0+)?)";
-    if (text.find('.') == std::string::npos) return escape_literal(text) + R"((?:\.0+)?)";
-    return escape_literal(text) + "0*";
-  }
-
-  struct Bound {
-    std::optional<double> value;
-    bool exclusive = false;
-  };
-
-  Bound bound(const JsonValue& schema, const std::string& pointer, bool lower) {
-    const char* inclusive_key = lower ? "minimum" : "maximum";
-    const char* exclusive_key = lower ? "exclusiveMinimum" : "exclusiveMaximum";
-    Bound out;
-    if (const JsonValue* inclusive = schema.find(inclusive_key)) {
-      if (!inclusive->is_number())
-        document_.fail(pointer_append(pointer, inclusive_key), "must be a number");
-      out.value = inclusive->number;
-    }
-    if (const JsonValue* exclusive = schema.find(exclusive_key)) {
-      if (exclusive->is_bool()) {  // draft 4: a flag on minimum / maximum
-        out.exclusive = exclusive->boolean && out.value.has_value();
-      } else if (exclusive->is_number()) {
-        const bool tighter = !out.value || (lower ? exclusive->number >= *out.value
-                                                  : exclusive->number <= *out.value);
-        if (tighter) out = Bound{exclusive->number, true};
-      } else {
-        document_.fail(pointer_append(pointer, exclusive_key), "must be a number or a boolean");
-      }
-    }
-    return out;
-  }
-
-  static constexpr double kLimit = 9.0e18;  // bounds must fit in int64
-
-  std::string number(const JsonValue& schema, const std::string& pointer, bool integer) {
-    const Bound lower = bound(schema, pointer, true);
-    const Bound upper = bound(schema, pointer, false);
-    // From draft 6 on an integer is any number with a zero fractional part (5.0 is one); draft 4
-    // wants it written without a fraction. multipleOf 1 is met by 5.0 in every draft.
-    const bool zero_fraction = !integer || document_.draft() >= Draft::k6;
-    if (const JsonValue* multiple = schema.find("multipleOf")) {
-      const std::string where = pointer_append(pointer, "multipleOf");
-      if (!multiple->is_number() || multiple->number <= 0)
-        document_.fail(where, "multipleOf must be a positive number");
-      // multipleOf 1 makes a number an integer (written without fraction or exponent: sound).
-      // A power of ten below 1 bounds the fraction digits of an unbounded number.
-      const double m = multiple->number;
-      std::optional<int> decimals;
-      for (int d = 1; d <= 9; ++d)
-        if (std::fabs(m * std::pow(10.0, d) - 1.0) < 1e-9) decimals = d;
-      if (m == 1) {
-        integer = true;
-      } else if (!integer && decimals && !lower.value && !upper.value) {
-        return terminal(fmt::format(R"(-?(?:0|[1-9][0-9]*)(?:\.[0-9]{{1,{}}}0*)?)", *decimals),
-                        "NUMBER");
-      } else {
-        unenforced(where, "this multipleOf is not supported");
-      }
-    }
-    const std::string fraction = integer && zero_fraction ? R"((?:\.0+)?)" : "";
-    if (!lower.value && !upper.value)
-      return integer ? terminal(any_json_integer_regex() + fraction, "INTEGER")
-                     : terminal(any_json_number_regex(), "NUMBER");
-    for (const Bound* b : {&lower, &upper}) {
-      if (b->value && std::fabs(*b->value) > kLimit) {
-        unenforced(pointer_append(pointer, b == &lower ? "minimum" : "maximum"),
-                   "numeric bound beyond 64-bit integers is not supported");
-      }
-    }
-    auto as_int = [](double v) {
-      return static_cast<std::int64_t>(std::clamp(v, -kLimit, kLimit));
-    };
-    std::optional<std::int64_t> lo;
-    std::optional<std::int64_t> hi;
-    if (lower.value && std::fabs(*lower.value) <= kLimit) {
-      const double v = *lower.value;
-      lo = as_int(integer ? (lower.exclusive ? std::floor(v) + 1 : std::ceil(v))
-                          : (std::floor(v) == v ? v : std::floor(v)));
-    }
-    if (upper.value && std::fabs(*upper.value) <= kLimit) {
-      const double v = *upper.value;
-      hi = as_int(integer ? (upper.exclusive ? std::ceil(v) - 1 : std::floor(v))
-                          : (std::floor(v) == v ? v : std::ceil(v)));
-    }
-    std::optional<std::string> regex;
-    if (integer) {
-      regex = integer_range_regex(lo, hi);
-      if (regex) *regex += fraction;
-    } else {
-      std::optional<Decimal> lo_decimal;
-      std::optional<Decimal> hi_decimal;
-      for (const Bound* b : {&lower, &upper}) {
-        if (!b->value || std::fabs(*b->value) > kLimit) continue;
-        const std::string where = pointer_append(pointer, b == &lower ? "minimum" : "maximum");
-        const std::optional<Decimal> decimal = decimal_of(*b->value);
-        if (!decimal) {
-          unenforced(where, "a bound that needs an exponent is not supported");
-          continue;
-        }
-        (b == &lower ? lo_decimal : hi_decimal) = decimal;
-      }
-      try {
-        regex = number_range_regex(lo_decimal, lower.exclusive, hi_decimal, upper.exclusive);
-      } catch (const Error& e) {
-        unenforced(pointer_append(pointer, "minimum"), e.what());
-        regex = number_range_regex(std::nullopt, false, std::nullopt, false);
-      }
-    }
-    if (!regex) return "";
-    return terminal(*regex, integer ? "INTEGER" : "NUMBER");
-  }
-
-  // ---- strings ---------------------------------------------------------------------------------
-
-  // A minLength / maxLength / minItems / maxItems value, held to the repetition cap.
-  std::optional<std::size_t> count(const JsonValue& schema, const std::string& pointer,
-                                   const char* key) {
-    const JsonValue* value = schema.find(key);
-    if (!value) return std::nullopt;
-    if (!value->is_number() || value->number < 0 || std::floor(value->number) != value->number)
-      document_.fail(pointer_append(pointer, key), "must be a non-negative integer");
-    const double cap = static_cast<double>(options_.repetition_cap);
-    if (value->number <= cap) return static_cast<std::size_t>(value->number);
-    const std::string where = pointer_append(pointer, key);
-    if (std::string_view(key).substr(0, 3) == "min")
-      document_.fail(where, fmt::format("{} above the repetition cap {} is not supported", key,
-                                        options_.repetition_cap));
-    warnings_.push_back(
-        Diagnostic{SourceLocation{document_.where(where), 0, 0},
-                   fmt::format("{} lowered to the repetition cap {}: longer values are refused",
-                               key, options_.repetition_cap)});
-    return options_.repetition_cap;
-  }
-
-  std::string string(const JsonValue& schema, const std::string& pointer) {
-    const std::optional<std::size_t> min_length = count(schema, pointer, "minLength");
-    const std::optional<std::size_t> max_length = count(schema, pointer, "maxLength");
-    const bool has_length = (min_length && *min_length > 0) || max_length;
-    const JsonValue* pattern = schema.find("pattern");
-    if (pattern && !pattern->is_string())
-      document_.fail(pointer_append(pointer, "pattern"), "pattern must be a string");
-    std::optional<FormatRegex> format;
-    if (const JsonValue* name = schema.find("format"); name && name->is_string())
-      format = format_regex(name->string);  // unknown formats are annotations
-    if (min_length && max_length && *min_length > *max_length) return "";
-    if (pattern) {
-      if (format) unenforced(pointer_append(pointer, "format"), "format beside pattern");
-      if (has_length)
-        unenforced(pointer_append(pointer, max_length ? "maxLength" : "minLength"),
-                   "a length bound beside pattern");
-      return terminal("\"" +
-                          translate_pattern(pattern->string,
-                                            document_.where(pointer_append(pointer, "pattern"))) +
-                          "\"",
-                      "PATTERN");
-    }
-    if (format) {
-      const bool implied =
-          (!min_length || format->min_length >= *min_length) &&
-          (!max_length || (format->max_length && *format->max_length <= *max_length));
-      if (!implied)
-        unenforced(pointer_append(pointer, max_length ? "maxLength" : "minLength"),
-                   "a length bound beside format");
-      return terminal("\"" + format->regex + "\"", "FORMAT");
-    }
-    if (has_length)
-      return terminal(
-          "\"" + repeat_regex(canonical_any_char_regex(), min_length.value_or(0), max_length) +
-              "\"",
-          "STRING");
-    return terminal(any_json_string_regex(), "STRING");
-  }
-
-  // ---- arrays ----------------------------------------------------------------------------------
-
-  std::string array(const JsonValue& schema, const std::string& pointer) {
-    std::vector<std::pair<const JsonValue*, std::string>> prefix;
-    JsonValue true_schema{Kind::kBool, true, 0, false, 0, {}, {}, {}};
-    const JsonValue* rest = &true_schema;
-    std::string rest_pointer = pointer;
-    const JsonValue* items = schema.find("items");
-    if (const JsonValue* prefix_items = schema.find("prefixItems")) {
-      if (!prefix_items->is_array())
-        document_.fail(pointer_append(pointer, "prefixItems"), "prefixItems must be an array");
-      for (std::size_t i = 0; i < prefix_items->items.size(); ++i)
-        prefix.emplace_back(
-            &prefix_items->items[i],
-            pointer_append(pointer_append(pointer, "prefixItems"), std::to_string(i)));
-      if (items) {
-        rest = items;
-        rest_pointer = pointer_append(pointer, "items");
-      }
-    } else if (items && items->is_array()) {  // draft 4 tuple form
-      for (std::size_t i = 0; i < items->items.size(); ++i)
-        prefix.emplace_back(&items->items[i],
-                            pointer_append(pointer_append(pointer, "items"), std::to_string(i)));
-      if (const JsonValue* additional = schema.find("additionalItems")) {
-        rest = additional;
-        rest_pointer = pointer_append(pointer, "additionalItems");
-      }
-    } else if (items) {
-      rest = items;
-      rest_pointer = pointer_append(pointer, "items");
-    }
-    const std::size_t min_items = count(schema, pointer, "minItems").value_or(0);
-    std::optional<std::size_t> max_items = count(schema, pointer, "maxItems");
-    const bool rest_forbidden = rest->is_bool() && !rest->boolean;
-    if (rest_forbidden && (!max_items || *max_items > prefix.size())) max_items = prefix.size();
-    if (max_items && min_items > *max_items) return "";
-
-    std::vector<std::string> element_symbols;
-    for (const auto& [item, where] : prefix) element_symbols.push_back(value(*item, where));
-    const std::string rest_symbol = rest_forbidden ? "" : value(*rest, rest_pointer);
-    auto element = [&](std::size_t index) {
-      return index < element_symbols.size() ? element_symbols[index] : rest_symbol;
-    };
-
-    // from(j): the elements at positions j, j+1, ... and the closing bracket.
-    const std::string close = rsqb();
-    std::map<std::size_t, std::string> from;
-    std::string star;  // rest (, rest)* : left-recursive, keeps LR stacks shallow
-    std::size_t limit = max_items ? *max_items : std::max(prefix.size(), min_items);
-    std::vector<std::string> tail(limit + 1);
-    for (std::size_t j = limit + 1; j-- > 0;) {
-      const std::string name = nonterminal("items");
-      tail[j] = name;
-      const std::vector<std::string> separator =
-          j == 0 ? std::vector<std::string>{} : std::vector<std::string>{comma()};
-      if (j >= min_items) rule(name, {close});
-      if (j == limit) {
-        if (!max_items && !rest_symbol.empty()) {
-          if (star.empty()) {
-            star = nonterminal("item_list");
-            rule(star, {rest_symbol});
-            rule(star, {star, comma(), rest_symbol});
-          }
-          std::vector<std::string> rhs = separator;
-          rhs.push_back(star);
-          rhs.push_back(close);
-          rule(name, rhs);
-        }
-        continue;
-      }
-      const std::string symbol = element(j);
-      if (symbol.empty()) continue;
-      std::vector<std::string> rhs = separator;
-      rhs.push_back(symbol);
-      rhs.push_back(tail[j + 1]);
-      rule(name, rhs);
-    }
-    const std::string name = nonterminal("array");
-    rule(name, {lsqb(), tail[0]});
-    return name;
-  }
-
-  // ---- objects ---------------------------------------------------------------------------------
-
-  // A member an object may hold under one known name.
-  struct NamedMember {
-    std::string name;
-    std::string value_symbol;
-    bool required = false;
-  };
-
-  // Where an object's member chain stands. Each distinct state is one nonterminal deriving the
-  // rest of the object (its members and the closing brace).
-  struct ObjectState {
-    std::size_t position = 0;   // schema order: the next declared property that may come
-    std::uint64_t seen = 0;     // one bit per tracked name that has come
-    std::size_t count = 0;      // members so far, held at the count cap
-    bool first = true;          // no member yet, so no comma before the next one
-    bool after_extras = false;  // a list of extra members just ended here
-    auto operator<=>(const ObjectState&) const = default;
-  };
-
-  // How many names any-order objects track exactly (each at most once): 2^n states.
-  static constexpr std::size_t kExactAnyOrderNames = 6;
-  // How many names an object may track at all (required names in any order, undeclared required
-  // names in schema order).
-  static constexpr std::size_t kTrackedNames = 10;
-
-  std::string object(const JsonValue& schema, const std::string& pointer) {
-    const JsonValue* properties = schema.find("properties");
-    if (properties && !properties->is_object())
-      document_.fail(pointer_append(pointer, "properties"), "properties must be an object");
-    std::vector<std::string> required;  // in the order `required` lists them
-    if (const JsonValue* list = schema.find("required")) {
-      if (!list->is_array())
-        document_.fail(pointer_append(pointer, "required"), "required must be an array");
-      for (const JsonValue& item : list->items) {
-        if (!item.is_string())
-          document_.fail(pointer_append(pointer, "required"), "required names must be strings");
-        if (std::find(required.begin(), required.end(), item.string) == required.end())
-          required.push_back(item.string);
-      }
-    }
-    std::set<std::string> forbidden;  // by `not {"required": [name]}`
-    if (const JsonValue* names = schema.find(kForbidden))
-      for (const JsonValue& item : names->items) forbidden.insert(item.string);
-    for (const std::string& name : forbidden)
-      if (std::find(required.begin(), required.end(), name) != required.end()) return "";
-    std::size_t min_properties = 0;
-    if (const JsonValue* min = schema.find("minProperties")) {
-      if (!min->is_number() || min->number < 0 || std::floor(min->number) != min->number)
-        document_.fail(pointer_append(pointer, "minProperties"), "must be a non-negative integer");
-      if (min->number > 16)
-        unenforced(pointer_append(pointer, "minProperties"), "minProperties above 16");
-      else
-        min_properties = static_cast<std::size_t>(min->number);
-    }
-    JsonValue true_schema{Kind::kBool, true, 0, false, 0, {}, {}, {}};
-    const JsonValue* additional = schema.find("additionalProperties");
-    const std::string additional_pointer = pointer_append(pointer, "additionalProperties");
-    const JsonValue* patterns = schema.find("patternProperties");
-    if (patterns && !patterns->is_object())
-      document_.fail(pointer_append(pointer, "patternProperties"),
-                     "patternProperties must be an object");
-    const bool additional_forbidden = additional && additional->is_bool() && !additional->boolean;
-
-    // Declared properties in schema order; each value also obeys the patternProperties whose
-    // pattern its name matches.
-    auto pattern_matches = [&](const std::string& pattern_text, const std::string& name,
-                               const std::string& where) {
-      return ecma_search(pattern_text, name, document_.where(where));
-    };
-    auto matching_patterns = [&](const std::string& name) {
-      std::vector<JsonValue> parts;
-      if (patterns) {
-        for (const auto& [pattern_text, pattern_schema] : patterns->members)
-          if (pattern_matches(
-                  pattern_text, name,
-                  pointer_append(pointer_append(pointer, "patternProperties"), pattern_text)))
-            parts.push_back(pattern_schema);
-      }
-      return parts;
-    };
-    auto member_value = [&](const std::vector<JsonValue>& parts, const std::string& where) {
-      if (parts.size() == 1) return value(parts[0], where);
-      JsonValue all;
-      all.kind = Kind::kObject;
-      JsonValue list;
-      list.kind = Kind::kArray;
-      list.items = parts;
-      all.members.emplace_back("allOf", std::move(list));
-      return value(all, where);
-    };
-    std::vector<NamedMember> declared_members;
-    std::vector<std::string> declared;
-    if (properties) {
-      for (const auto& [name, property] : properties->members) {
-        const std::string where = pointer_append(pointer_append(pointer, "properties"), name);
-        declared.push_back(name);
-        if (forbidden.count(name)) continue;
-        std::vector<JsonValue> parts = {property};
-        for (JsonValue& part : matching_patterns(name)) parts.push_back(std::move(part));
-        const bool is_required =
-            std::find(required.begin(), required.end(), name) != required.end();
-        declared_members.push_back({name, member_value(parts, where), is_required});
-      }
-    }
-    // Required names that `properties` does not declare: their value obeys the patterns their
-    // name matches, or else additionalProperties. They may come in any order after the declared
-    // ones (JSON Schema gives them no order), each exactly once.
-    std::vector<NamedMember> undeclared_required;
-    for (const std::string& name : required) {
-      if (std::find(declared.begin(), declared.end(), name) != declared.end()) continue;
-      std::vector<JsonValue> parts = matching_patterns(name);
-      if (parts.empty()) {
-        if (additional_forbidden) return "";  // required, yet no member of that name may exist
-        parts.push_back(additional ? *additional : true_schema);
-      }
-      undeclared_required.push_back(
-          {name, member_value(parts, parts.size() == 1 && !patterns ? additional_pointer : pointer),
-           true});
-      declared.push_back(name);
-    }
-
-    // Extra members: keys matching a patternProperties pattern, or any other key when
-    // additionalProperties allows it.
-    std::string extra;  // one "key: value" pair, or empty when no extra member is allowed
-    if (patterns && !patterns->members.empty()) {
-      const JsonValue& first_schema = patterns->members.front().second;
-      for (const auto& [pattern_text, pattern_schema] : patterns->members) {
-        const std::string where =
-            pointer_append(pointer_append(pointer, "patternProperties"), pattern_text);
-        if (!(pattern_schema == first_schema))
-          unenforced(where, "patternProperties with different schemas per pattern");
-        for (const std::string& name : forbidden)
-          if (pattern_matches(pattern_text, name, where))
-            unenforced(where,
-                       fmt::format("a forbidden property \"{}\" matching the pattern", name));
-        for (const std::string& name : declared)
-          if (pattern_matches(pattern_text, name, where))
-            document_.fail(where, fmt::format("pattern matches the declared property \"{}\"; "
-                                              "not supported",
-                                              name));
-      }
-      if (!additional_forbidden) {
-        warnings_.push_back(Diagnostic{
-            SourceLocation{document_.where(pointer_append(pointer, "patternProperties")), 0, 0},
-            "keys matching no pattern are refused (a sound restriction of additionalProperties)"});
-      }
-      std::string key_regex;
-      for (const auto& [pattern_text, pattern_schema] : patterns->members) {
-        const std::string where = document_.where(
-            pointer_append(pointer_append(pointer, "patternProperties"), pattern_text));
-        key_regex += (key_regex.empty() ? "" : "|") + std::string("(?:") +
-                     translate_pattern(pattern_text, where) + ")";
-      }
-      const std::string key = terminal("\"(?:" + key_regex + ")\"", "KEY");
-      const std::string value_symbol =
-          value(first_schema, pointer_append(pointer_append(pointer, "patternProperties"),
-                                             patterns->members.front().first));
-      extra = nonterminal("member");
-      rule(extra, {key, colon(), value_symbol});
-    } else if (!additional_forbidden) {
-      std::vector<std::string> excluded = declared;
-      excluded.insert(excluded.end(), forbidden.begin(), forbidden.end());
-      const std::optional<std::string> key_regex = json_string_excluding_regex(excluded);
-      if (!key_regex)
-        document_.fail(pointer_append(pointer, "properties"),
-                       "a property name with '\"', '\\\\' or a control character, beside "
-                       "additional properties, is not supported");
-      const std::string value_symbol =
-          additional ? value(*additional, additional_pointer) : any_value();
-      if (value_symbol != never_ || never_.empty()) {
-        extra = nonterminal("member");
-        rule(extra, {terminal(*key_regex, "KEY"), colon(), value_symbol});
-      }
-    }
-
-    // The names whose presence the chain tracks, and how members may be ordered.
-    bool any_order = options_.property_order == PropertyOrder::kAny;
-    std::vector<const NamedMember*> tracked;
-    auto track = [&](const NamedMember& member) { tracked.push_back(&member); };
-    bool repeatable_optional = false;  // any order above the exact limit: optional names repeat
-    if (any_order) {
-      const std::size_t names = declared_members.size() + undeclared_required.size();
-      if (names <= kExactAnyOrderNames) {
-        for (const NamedMember& member : declared_members) track(member);
-      } else {
-        repeatable_optional = true;
-        for (const NamedMember& member : declared_members)
-          if (member.required) track(member);
-      }
-      for (const NamedMember& member : undeclared_required) track(member);
-      std::string why;
-      if (tracked.size() > kTrackedNames)
-        why = fmt::format("{} required properties", tracked.size());
-      else if (repeatable_optional && min_properties > tracked.size())
-        why =
-            "minProperties counts distinct names, and optional properties may repeat in "
-            "any order above " +
-            std::to_string(kExactAnyOrderNames) + " properties";
-      if (!why.empty()) {
-        warnings_.push_back(Diagnostic{SourceLocation{document_.where(pointer), 0, 0},
-                                       fmt::format("properties keep schema order here ({})", why)});
-        any_order = false;
-        repeatable_optional = false;
-        tracked.clear();
-      }
-    }
-    if (!any_order) {
-      for (const NamedMember& member : undeclared_required) track(member);
-      if (tracked.size() > kTrackedNames)
-        unenforced(pointer_append(pointer, "required"),
-                   fmt::format("{} required properties that `properties` does not declare",
-                               tracked.size()));
-    }
-    auto bit_of = [&](const NamedMember& member) -> std::optional<std::uint64_t> {
-      for (std::size_t i = 0; i < tracked.size() && i < kTrackedNames; ++i)
-        if (tracked[i] == &member) return std::uint64_t{1} << i;
-      return std::nullopt;
-    };
-    std::uint64_t required_bits = 0;
-    for (std::size_t i = 0; i < tracked.size() && i < kTrackedNames; ++i)
-      if (tracked[i]->required) required_bits |= std::uint64_t{1} << i;
-    // Counting is needed only for minProperties; above its value only "a member came" matters.
-    // With repeatable optional names every tracked name is required, comes exactly once and
-    // there are at least minProperties of them (checked above), so no count is kept.
-    const std::size_t count_cap = min_properties;
-    const bool count_members = count_cap > 0 && !repeatable_optional;
-
-    std::map<ObjectState, std::string> names;
-    std::vector<std::pair<ObjectState, std::string>> pending;
-    auto state_symbol = [&](const ObjectState& state) {
-      auto [it, inserted] = names.try_emplace(state);
-      if (inserted) {
-        it->second = nonterminal("members");
-        pending.emplace_back(state, it->second);
-      }
-      return it->second;
-    };
-    auto after_member = [&](ObjectState state) {
-      state.first = false;
-      state.after_extras = false;
-      if (count_members) state.count = std::min(state.count + 1, count_cap);
-      return state;
-    };
-    const std::string object_name = nonterminal("object");
-    rule(object_name, {lbrace(), state_symbol(ObjectState{})});
-    while (!pending.empty()) {
-      const auto [state, name] = pending.back();
-      pending.pop_back();
-      std::vector<std::string> separator;
-      if (!state.first) separator.push_back(comma());
-      auto member_rule = [&](const NamedMember& member, const ObjectState& next) {
-        std::vector<std::string> rhs = separator;
-        rhs.push_back(terminal(json_string_literal_regex(member.name), "KEY"));
-        rhs.push_back(colon());
-        rhs.push_back(member.value_symbol);
-        rhs.push_back(state_symbol(next));
-        rule(name, rhs);
-      };
-      const bool in_declared = !any_order && state.position < declared_members.size();
-      if (in_declared) {
-        const NamedMember& member = declared_members[state.position];
-        ObjectState next = after_member(state);
-        ++next.position;
-        member_rule(member, next);
-        if (!member.required) {
-          ObjectState skipped = state;
-          ++skipped.position;
-          rule(name, {state_symbol(skipped)});
-        }
-        continue;
-      }
-      // The rest: undeclared required names (and in any order every declared one) and extras.
-      // Declared required names are tracked in any order, and cannot be skipped in schema order.
-      const bool complete = (state.seen & required_bits) == required_bits &&
-                            (!count_members || state.count >= min_properties);
-      if (complete) rule(name, {rbrace()});
-      auto offer = [&](const NamedMember& member) {
-        const std::optional<std::uint64_t> bit = bit_of(member);
-        if (bit && (state.seen & *bit)) return;  // at most once
-        ObjectState next = after_member(state);
-        if (bit) next.seen |= *bit;
-        member_rule(member, next);
-      };
-      if (any_order)
-        for (const NamedMember& member : declared_members) offer(member);
-      for (const NamedMember& member : undeclared_required) offer(member);
-      if (!extra.empty()) {
-        if (count_members) {
-          std::vector<std::string> rhs = separator;
-          rhs.push_back(extra);
-          rhs.push_back(state_symbol(after_member(state)));
-          rule(name, rhs);
-        } else if (!state.after_extras) {
-          // A left-recursive list keeps LR stacks shallow over many extra members.
-          if (extra_list_.count(extra) == 0) {
-            const std::string list = nonterminal("member_list");
-            rule(list, {extra});
-            rule(list, {list, comma(), extra});
-            extra_list_[extra] = list;
-          }
-          ObjectState next = after_member(state);
-          next.after_extras = true;
-          std::vector<std::string> rhs = separator;
-          rhs.push_back(extra_list_[extra]);
-          rhs.push_back(state_symbol(next));
-          rule(name, rhs);
-        }
-      }
-    }
-    return object_name;
-  }
-
-  SchemaDocument document_;
-  SchemaOptions options_;
-  GrammarBuilder builder_;
-  std::string source_name_;
-  std::map<std::string, std::string> terminal_by_pattern_;
-  std::map<std::string, std::string> memo_;
-  std::vector<Diagnostic> warnings_;
-  std::string any_value_;
-  std::string never_;
-  std::map<std::string, std::string> extra_list_;  // an extra-member symbol -> its list
-  std::size_t nonterminal_count_ = 0;
-};
 
 }  // namespace
 
+unsigned type_bits(const JsonValue& type) {
+  unsigned out = 0;
+  if (type.is_string()) out |= type_name_bits(type.string);
+  for (const JsonValue& item : type.items)
+    if (item.is_string()) out |= type_name_bits(item.string);
+  return out;
+}
+
+unsigned value_type_bits(const JsonValue& value) {
+  switch (value.kind) {
+    case Kind::kNull:
+      return kNull;
+    case Kind::kBool:
+      return kBoolean;
+    case Kind::kNumber: {
+      const bool integral = value.is_integer || std::floor(value.number) == value.number;
+      return integral ? (kNumber | kInteger) : kNumber;
+    }
+    case Kind::kString:
+      return kString;
+    case Kind::kArray:
+      return kArray;
+    case Kind::kObject:
+      return kObject;
+  }
+  return 0;
+}
+
+unsigned schema_types(const JsonValue& schema) {
+  if (schema.is_bool()) return schema.boolean ? kAllTypes : 0u;
+  unsigned types = kAllTypes;
+  if (const JsonValue* type = schema.find("type")) types = type_bits(*type);
+  auto of_values = [](const std::vector<JsonValue>& values) {
+    unsigned bits = 0;
+    for (const JsonValue& item : values)
+      bits |= item.is_number() ? (kNumber | kInteger) : value_type_bits(item);
+    return bits;
+  };
+  if (const JsonValue* values = schema.find("enum"); values && values->is_array())
+    types &= of_values(values->items);
+  if (const JsonValue* constant = schema.find("const")) types &= of_values({*constant});
+  if (types & kNumber) types |= kInteger;
+  return types;
+}
+
+JsonValue type_value(unsigned bits) {
+  JsonValue list = make_array();
+  for (const auto& [bit, name] : {std::pair<unsigned, const char*>{kNull, "null"},
+                                  {kBoolean, "boolean"},
+                                  {kObject, "object"},
+                                  {kArray, "array"},
+                                  {kString, "string"},
+                                  {kNumber, "number"},
+                                  {kInteger, "integer"}}) {
+    if ((bits & bit) && !(bit == kInteger && (bits & kNumber)))
+      list.items.push_back(make_string(name));
+  }
+  return list;
+}
+
+SchemaCompiler::SchemaCompiler(const JsonValue& root, const std::string& source_name,
+                               const SchemaOptions& options)
+    : document_(root, source_name),
+      options_(options),
+      builder_(source_name),
+      source_name_(source_name) {}
+
+Grammar SchemaCompiler::compile() && {
+  const std::string top = value(document_.root(), "");
+  rule("start", {top});
+  builder_.add_nonterminal(Nonterminal{"start", {}, false, {}});
+  if (options_.whitespace == Whitespace::kFlexible) {
+    Terminal whitespace;
+    whitespace.name = "WS";
+    whitespace.pattern = R"([ \t\n\r]+)";
+    whitespace.ignored = true;
+    builder_.add_terminal(whitespace);
+  }
+  for (const Diagnostic& warning : warnings_) builder_.add_warning(warning);
+  try {
+    return std::move(builder_).build("start");
+  } catch (const GrammarError& e) {
+    // The builder removes what derives nothing; when that is the start, no value validates.
+    document_.fail("", fmt::format("no JSON value satisfies the schema ({})", e.message()));
+  }
+}
+
+// ---- symbols ------------------------------------------------------------------------------------
+
+std::string SchemaCompiler::terminal(const std::string& pattern, std::string_view hint) {
+  auto found = terminal_by_pattern_.find(pattern);
+  if (found != terminal_by_pattern_.end()) return found->second;
+  const std::string name = fmt::format("{}_{}", hint, terminal_by_pattern_.size());
+  Terminal t;
+  t.name = name;
+  t.pattern = pattern;
+  t.origin = SourceLocation{source_name_, 0, 0};
+  builder_.add_terminal(t);
+  terminal_by_pattern_.emplace(pattern, name);
+  return name;
+}
+
+std::string SchemaCompiler::punctuation(const std::string& name, const std::string& text) {
+  if (!builder_.has_symbol(name)) {
+    Terminal t;
+    t.name = name;
+    t.pattern = escape_literal(text);
+    t.is_literal = true;
+    t.literal = text;
+    t.origin = SourceLocation{source_name_, 0, 0};
+    builder_.add_terminal(t);
+  }
+  return name;
+}
+
+std::string SchemaCompiler::comma() {
+  return punctuation("COMMA", options_.whitespace == Whitespace::kDefault ? ", " : ",");
+}
+
+std::string SchemaCompiler::colon() {
+  return punctuation("COLON", options_.whitespace == Whitespace::kDefault ? ": " : ":");
+}
+
+std::string SchemaCompiler::nonterminal(std::string_view hint) {
+  const std::string name = fmt::format("{}_{}", hint, nonterminal_count_++);
+  builder_.add_nonterminal(Nonterminal{name, {}, true, SourceLocation{source_name_, 0, 0}});
+  return name;
+}
+
+std::string SchemaCompiler::never() {
+  if (never_.empty()) never_ = nonterminal("never");
+  return never_;
+}
+
+void SchemaCompiler::rule(const std::string& lhs, std::vector<std::string> rhs) {
+  RuleSpec spec;
+  spec.lhs = lhs;
+  spec.rhs = std::move(rhs);
+  builder_.add_rule(std::move(spec));
+}
+
+std::string SchemaCompiler::alternatives(std::string_view hint,
+                                         const std::vector<std::string>& symbols) {
+  std::vector<std::string> live;
+  for (const std::string& symbol : symbols)
+    if (!symbol.empty() && !is_never(symbol) &&
+        std::find(live.begin(), live.end(), symbol) == live.end())
+      live.push_back(symbol);
+  if (live.empty()) return never();
+  if (live.size() == 1) return live[0];
+  const std::string name = nonterminal(hint);
+  for (const std::string& symbol : live) rule(name, {symbol});
+  return name;
+}
+
+void SchemaCompiler::unenforced(const std::string& pointer, const std::string& message) {
+  if (!options_.lenient) document_.fail(pointer, message + " (--json-schema-lenient ignores it)");
+  warnings_.push_back(Diagnostic{SourceLocation{document_.where(pointer), 0, 0},
+                                 message + ": ignored (lenient), the grammar accepts more"});
+}
+
+void SchemaCompiler::warn(const std::string& pointer, const std::string& message) {
+  warnings_.push_back(Diagnostic{SourceLocation{document_.where(pointer), 0, 0}, message});
+}
+
+std::string SchemaCompiler::any_value() {
+  if (!any_value_.empty()) return any_value_;
+  any_value_ = nonterminal("json_value");
+  const std::string object = nonterminal("json_object");
+  const std::string members = nonterminal("json_members");
+  const std::string array = nonterminal("json_array");
+  const std::string items = nonterminal("json_items");
+  const std::string string = terminal(any_json_string_regex(), "STRING");
+  for (const std::string& symbol :
+       {object, array, string, terminal(any_json_number_regex(), "NUMBER"), true_symbol(),
+        false_symbol(), null_symbol()})
+    rule(any_value_, {symbol});
+  rule(object, {lbrace(), rbrace()});
+  rule(object, {lbrace(), members, rbrace()});
+  rule(members, {string, colon(), any_value_});
+  rule(members, {members, comma(), string, colon(), any_value_});
+  rule(array, {lsqb(), rsqb()});
+  rule(array, {lsqb(), items, rsqb()});
+  rule(items, {any_value_});
+  rule(items, {items, comma(), any_value_});
+  return any_value_;
+}
+
+// ---- schemas ------------------------------------------------------------------------------------
+
+std::string SchemaCompiler::value(const JsonValue& schema, const std::string& pointer) {
+  if (schema.is_bool()) return schema.boolean ? any_value() : never();
+  if (!schema.is_object()) document_.fail(pointer, "a schema must be an object or a boolean");
+  // Identical schemas (and every $ref to one place) share one nonterminal, which also makes
+  // recursion through $ref finite: the nonterminal exists before its rules are made.
+  const std::string key = to_json_text(schema);
+  auto found = memo_.find(key);
+  if (found != memo_.end()) return found->second;
+  const std::string name = nonterminal("value");
+  memo_.emplace(key, name);
+  const std::string body = conjunction(schema, pointer);
+  if (!is_never(body)) rule(name, {body});
+  return name;
+}
+
+std::string SchemaCompiler::conjunction(const JsonValue& schema, const std::string& pointer) {
+  JsonValue merged = flatten_conjunction(document_, schema, pointer);
+  if (merged.is_bool()) return merged.boolean ? any_value() : never();
+  if (std::optional<Alternatives> choice = take_combinator(merged, pointer)) {
+    // merged ∧ (b1 ∨ b2 ∨ ...) = (merged ∧ b1) ∨ (merged ∧ b2) ∨ ...
+    std::vector<std::string> symbols;
+    for (std::size_t i = 0; i < choice->branches.size(); ++i) {
+      if (++distributed_ > kMaxDistributed)
+        document_.fail(first_distributed_.empty() ? pointer : first_distributed_,
+                       fmt::format("distributing anyOf / oneOf / if / not (with the complements "
+                                   "\"exactly one\" and \"not\" need) makes more than {} "
+                                   "branches; not supported",
+                                   kMaxDistributed));
+      if (first_distributed_.empty() && choice->pointers[i].find("/not") != std::string::npos)
+        first_distributed_ = choice->pointers[i].substr(0, choice->pointers[i].find("/not"));
+      const JsonValue branch = flatten_conjunction(
+          document_, make_all_of({merged, choice->branches[i]}), choice->pointers[i]);
+      if (branch.is_bool() && !branch.boolean) continue;
+      symbols.push_back(value(branch, choice->pointers[i]));
+    }
+    return alternatives("alternatives", symbols);
+  }
+  for (const auto& [key, keyword] : merged.members)
+    if (key == "unevaluatedProperties" || key == "unevaluatedItems" || key == "$dynamicRef" ||
+        key == "$recursiveRef")
+      unenforced(pointer_append(pointer, key), fmt::format("keyword \"{}\" is not supported", key));
+  return plain(merged, pointer);
+}
+
+std::optional<SchemaCompiler::Alternatives> SchemaCompiler::take_combinator(
+    JsonValue& merged, const std::string& pointer) {
+  auto take = [&](std::string_view key) -> std::optional<JsonValue> {
+    for (auto it = merged.members.begin(); it != merged.members.end(); ++it) {
+      if (it->first != key) continue;
+      JsonValue value = std::move(it->second);
+      merged.members.erase(it);
+      return value;
+    }
+    return std::nullopt;
+  };
+  auto branch_list = [&](const JsonValue& list, const std::string& keyword) {
+    const std::string where = pointer_append(pointer, keyword);
+    if (!list.is_array() || list.items.empty())
+      document_.fail(where, keyword + " must be a non-empty array of schemas");
+    Alternatives out;
+    for (std::size_t i = 0; i < list.items.size(); ++i) {
+      out.branches.push_back(list.items[i]);
+      out.pointers.push_back(pointer_append(where, std::to_string(i)));
+    }
+    return out;
+  };
+  if (std::optional<JsonValue> any_of = take("anyOf")) return branch_list(*any_of, "anyOf");
+  if (std::optional<JsonValue> one_of = take("oneOf")) {
+    Alternatives out = branch_list(*one_of, "oneOf");
+    const std::string where = pointer_append(pointer, "oneOf");
+    // Exactly one: branch i and the complement of every branch that may overlap it. Branches a
+    // proof shows disjoint (types, constants, required vs forbidden names, ranges) need none.
+    std::vector<JsonValue> flat;
+    for (std::size_t i = 0; i < out.branches.size(); ++i)
+      flat.push_back(
+          flatten_conjunction(document_, make_all_of({merged, out.branches[i]}), out.pointers[i]));
+    std::vector<JsonValue> exact;
+    for (std::size_t i = 0; i < out.branches.size(); ++i) {
+      std::vector<JsonValue> parts = {out.branches[i]};
+      for (std::size_t j = 0; j < out.branches.size(); ++j) {
+        if (j == i || provably_disjoint(flat[i], flat[j])) continue;
+        try {
+          negate(out.branches[j], out.pointers[j]);
+        } catch (const Error& e) {
+          document_.fail(where, fmt::format("oneOf branches {} and {} may both match, and "
+                                            "\"exactly one\" needs the complement of branch {}, "
+                                            "which is not exact: {}",
+                                            i, j, j, e.what()));
+        }
+        parts.push_back(make_object({{"not", out.branches[j]}}));
+      }
+      exact.push_back(parts.size() == 1 ? parts[0] : make_all_of(std::move(parts)));
+    }
+    out.branches = std::move(exact);
+    return out;
+  }
+  if (std::optional<JsonValue> negated = take("not")) {
+    const std::string where = pointer_append(pointer, "not");
+    const JsonValue complement = negate(*negated, where);
+    Alternatives out;
+    if (complement.is_bool() && !complement.boolean) return out;
+    if (const JsonValue* any_of = complement.find("anyOf");
+        any_of && complement.members.size() == 1) {
+      for (const JsonValue& branch : any_of->items) {
+        out.branches.push_back(branch);
+        out.pointers.push_back(where);
+      }
+    } else {
+      out.branches.push_back(complement);
+      out.pointers.push_back(where);
+    }
+    return out;
+  }
+  if (std::optional<JsonValue> condition = take("if")) {
+    // (if ∧ then) ∨ (¬if ∧ else); a missing then / else is true.
+    const std::optional<JsonValue> then = take("then");
+    const std::optional<JsonValue> otherwise = take("else");
+    Alternatives out;
+    out.branches.push_back(make_all_of({*condition, then ? *then : make_bool(true)}));
+    out.pointers.push_back(pointer_append(pointer, then ? "then" : "if"));
+    out.branches.push_back(make_all_of(
+        {make_object({{"not", *condition}}), otherwise ? *otherwise : make_bool(true)}));
+    out.pointers.push_back(pointer_append(pointer, otherwise ? "else" : "if"));
+    return out;
+  }
+  take("then");  // without `if`, then and else do nothing
+  take("else");
+  for (auto& [key, value] : merged.members) {
+    if (key != "dependentSchemas" || !value.is_object() || value.members.empty()) continue;
+    // {a: S}: a absent, or a present and S.
+    auto [name, schema] = value.members.front();
+    value.members.erase(value.members.begin());
+    const std::string where = pointer_append(pointer_append(pointer, "dependentSchemas"), name);
+    Alternatives out;
+    out.branches.push_back(make_object({{internal::kForbidden, make_array({make_string(name)})}}));
+    out.pointers.push_back(where);
+    out.branches.push_back(
+        make_all_of({make_object({{"type", make_string("object")},
+                                  {"required", make_array({make_string(name)})}}),
+                     schema}));
+    out.pointers.push_back(where);
+    if (value.members.empty()) take("dependentSchemas");
+    return out;
+  }
+  take("dependentSchemas");
+  if (std::optional<JsonValue> also = take(internal::kAlso)) {
+    // One more conjunct of combinators: its keywords go to the top, the rest stay listed.
+    if (also->items.empty()) return take_combinator(merged, pointer);
+    JsonValue first = also->items.front();
+    also->items.erase(also->items.begin());
+    if (!also->items.empty()) merged.members.emplace_back(internal::kAlso, std::move(*also));
+    if (first.is_bool()) {
+      if (first.boolean) return take_combinator(merged, pointer);
+      return Alternatives{};
+    }
+    for (auto& member : first.members) merged.members.push_back(std::move(member));
+    return take_combinator(merged, pointer);
+  }
+  return std::nullopt;
+}
+
+std::string SchemaCompiler::plain(const JsonValue& schema, const std::string& pointer) {
+  unsigned types = kAllTypes;
+  if (const JsonValue* type = schema.find("type")) {
+    if (!type->is_string() && !type->is_array())
+      document_.fail(pointer_append(pointer, "type"), "type must be a string or an array");
+    for (const JsonValue& item : type->items)
+      if (!item.is_string())
+        document_.fail(pointer_append(pointer, "type"), "type names must be strings");
+    std::vector<std::string> names;
+    if (type->is_string()) names.push_back(type->string);
+    for (const JsonValue& item : type->items) names.push_back(item.string);
+    for (const std::string& name : names)
+      if (type_name_bits(name) == 0)
+        document_.fail(pointer_append(pointer, "type"), fmt::format("unknown type \"{}\"", name));
+    types = type_bits(*type);
+  }
+  if (schema.find("enum") || schema.find("const")) return constants(schema, pointer, types);
+  // Values the schema excludes one by one (from `not` of an enum or const).
+  std::vector<JsonValue> excluded;
+  if (const JsonValue* not_in = schema.find(internal::kNotIn)) excluded = not_in->items;
+  auto is_excluded = [&](const JsonValue& item) {
+    return std::any_of(excluded.begin(), excluded.end(),
+                       [&](const JsonValue& x) { return x == item; });
+  };
+  std::vector<std::string> symbols;
+  if ((types & kNull) && !is_excluded(JsonValue{})) symbols.push_back(null_symbol());
+  if (types & kBoolean) {
+    if (!is_excluded(make_bool(true))) symbols.push_back(true_symbol());
+    if (!is_excluded(make_bool(false))) symbols.push_back(false_symbol());
+  }
+  if (types & kNumber)
+    symbols.push_back(number(schema, pointer, false));
+  else if (types & kInteger)
+    symbols.push_back(number(schema, pointer, true));
+  if (types & kString) symbols.push_back(string(schema, pointer));
+  for (const JsonValue& item : excluded)
+    if ((item.is_array() && (types & kArray)) || (item.is_object() && (types & kObject)))
+      unenforced(pointer, "the complement of an array or object constant is not supported");
+  if (types & kArray) symbols.push_back(array(schema, pointer));
+  if (types & kObject) symbols.push_back(object(schema, pointer));
+  return alternatives("typed", symbols);
+}
+
+std::optional<std::size_t> SchemaCompiler::count(const JsonValue& schema,
+                                                 const std::string& pointer, const char* key) {
+  const JsonValue* value = schema.find(key);
+  if (!value) return std::nullopt;
+  if (!value->is_number() || value->number < 0 || std::floor(value->number) != value->number)
+    document_.fail(pointer_append(pointer, key), "must be a non-negative integer");
+  const double cap = static_cast<double>(options_.repetition_cap);
+  if (value->number <= cap) return static_cast<std::size_t>(value->number);
+  const std::string where = pointer_append(pointer, key);
+  if (std::string_view(key).substr(0, 3) == "min")
+    document_.fail(where, fmt::format("{} above the repetition cap {} is not supported", key,
+                                      options_.repetition_cap));
+  warn(where, fmt::format("{} lowered to the repetition cap {}: longer values are refused", key,
+                          options_.repetition_cap));
+  return options_.repetition_cap;
+}
+
+}  // namespace detail
+
 Grammar compile_json_schema(const JsonValue& schema, const std::string& source_name,
                             const SchemaOptions& options) {
-  return Compiler(schema, source_name, options).compile();
+  return detail::SchemaCompiler(schema, source_name, options).compile();
 }
 
 Grammar compile_json_schema_text(std::string_view schema_text, const std::string& source_name,
@@ -1230,10 +470,7 @@ Grammar load_json_schema_file(const std::filesystem::path& path, const SchemaOpt
 }
 
 Grammar json_grammar(const SchemaOptions& options) {
-  JsonValue any;
-  any.kind = JsonValue::Kind::kBool;
-  any.boolean = true;
-  return compile_json_schema(any, "<json>", options);
+  return compile_json_schema(make_bool(true), "<json>", options);
 }
 
 Whitespace parse_whitespace(std::string_view name) {

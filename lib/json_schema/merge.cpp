@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <array>
 
+#include "lib/json_schema/ecma_regex.h"
+#include "lib/json_schema/internal_keywords.h"
+
 namespace glrmask::json_schema {
 namespace {
 
@@ -54,6 +57,9 @@ constexpr std::array kValidationKeywords = {
     "$recursiveRef",
 };
 
+constexpr std::array kCombinatorKeywords = {"anyOf", "oneOf",           "not", "if", "then",
+                                            "else",  "dependentSchemas"};
+
 constexpr int kMaxDepth = 64;
 
 struct Part {
@@ -61,27 +67,20 @@ struct Part {
   std::string pointer;
 };
 
-JsonValue make_bool(bool value) {
-  JsonValue out;
-  out.kind = JsonValue::Kind::kBool;
-  out.boolean = value;
-  return out;
-}
-
-JsonValue make_all_of(JsonValue a, JsonValue b) {
-  JsonValue list;
-  list.kind = JsonValue::Kind::kArray;
-  list.items = {std::move(a), std::move(b)};
-  JsonValue out;
-  out.kind = JsonValue::Kind::kObject;
-  out.members.emplace_back("allOf", std::move(list));
-  return out;
-}
-
 JsonValue* find_member(JsonValue& object, std::string_view key) {
   for (auto& [name, member] : object.members)
     if (name == key) return &member;
   return nullptr;
+}
+
+// `dependencies` (drafts 4-7) as the two keywords that replaced it in 2019-09.
+void split_dependencies(const JsonValue& dependencies, JsonValue& rest) {
+  JsonValue required = make_object();
+  JsonValue schemas = make_object();
+  for (const auto& [name, value] : dependencies.members)
+    (value.is_array() ? required : schemas).members.emplace_back(name, value);
+  if (!required.members.empty()) rest.members.emplace_back("dependentRequired", required);
+  if (!schemas.members.empty()) rest.members.emplace_back("dependentSchemas", schemas);
 }
 
 void collect(const SchemaDocument& document, const JsonValue& schema, const std::string& pointer,
@@ -99,11 +98,15 @@ void collect(const SchemaDocument& document, const JsonValue& schema, const std:
     collect(document, document.at(target), target, depth + 1, parts);
     return;
   }
-  JsonValue rest;
-  rest.kind = JsonValue::Kind::kObject;
-  for (const auto& [key, value] : schema.members)
-    if (key != "$ref" && key != "allOf" && is_validation_keyword(key))
-      rest.members.emplace_back(key, value);
+  JsonValue rest = make_object();
+  for (const auto& [key, value] : schema.members) {
+    if (key == "$ref" || key == "allOf" || !is_validation_keyword(key)) continue;
+    if (key == "dependencies" && value.is_object()) {
+      split_dependencies(value, rest);
+      continue;
+    }
+    rest.members.emplace_back(key, value);
+  }
   if (!rest.members.empty()) parts.push_back({std::move(rest), pointer});
   if (ref) {
     const std::string target = document.resolve_ref(*ref, pointer_append(pointer, "$ref"));
@@ -133,31 +136,37 @@ JsonValue intersect_types(const JsonValue& a, const JsonValue& b) {
   auto has = [](const std::vector<std::string>& list, std::string_view name) {
     return std::find(list.begin(), list.end(), name) != list.end();
   };
-  JsonValue out;
-  out.kind = JsonValue::Kind::kArray;
+  JsonValue out = make_array();
   for (const std::string& name : left) {
-    bool keep = has(right, name) || (name == "integer" && has(right, "number"));
-    if (keep) {
-      JsonValue item;
-      item.kind = JsonValue::Kind::kString;
-      item.string = name;
-      out.items.push_back(item);
-    }
+    const bool keep = has(right, name) || (name == "integer" && has(right, "number"));
+    if (keep) out.items.push_back(make_string(name));
   }
-  if (has(left, "number") && has(right, "integer") && !has(left, "integer")) {
-    JsonValue item;
-    item.kind = JsonValue::Kind::kString;
-    item.string = "integer";
-    out.items.push_back(item);
-  }
+  if (has(left, "number") && has(right, "integer") && !has(left, "integer"))
+    out.items.push_back(make_string("integer"));
   return out;
 }
 
 bool is_lower_bound(std::string_view key) {
-  return key == "minLength" || key == "minItems" || key == "minProperties" || key == "minimum";
+  return key == "minLength" || key == "minItems" || key == "minProperties" || key == "minimum" ||
+         key == "minContains";
 }
 bool is_upper_bound(std::string_view key) {
-  return key == "maxLength" || key == "maxItems" || key == "maxProperties" || key == "maximum";
+  return key == "maxLength" || key == "maxItems" || key == "maxProperties" || key == "maximum" ||
+         key == "maxContains";
+}
+
+// Keywords whose values become an internal list when two parts disagree.
+const std::string* list_key(std::string_view key) {
+  if (key == "pattern") return &internal::kPatterns;
+  if (key == "format") return &internal::kFormats;
+  if (key == "multipleOf") return &internal::kMultiples;
+  if (key == "contains") return &internal::kContains;
+  return nullptr;
+}
+
+void append_unique(JsonValue& list, const JsonValue& item) {
+  if (std::find(list.items.begin(), list.items.end(), item) == list.items.end())
+    list.items.push_back(item);
 }
 
 // Combines one keyword present in two parts. Returns false when the parts contradict each other
@@ -170,17 +179,25 @@ bool combine(const SchemaDocument& document, const std::string& pointer, const s
     return !into.items.empty();
   }
   if (key == "required") {
-    for (const JsonValue& name : value.items)
-      if (std::find(into.items.begin(), into.items.end(), name) == into.items.end())
-        into.items.push_back(name);
+    for (const JsonValue& name : value.items) append_unique(into, name);
     return true;
   }
-  if (key == "properties") {
+  if (key == "properties" || key == "dependentSchemas" || key == "patternProperties") {
     for (const auto& [name, schema] : value.members) {
       if (JsonValue* existing = find_member(into, name))
-        *existing = make_all_of(*existing, schema);
+        *existing = make_all_of({*existing, schema});
       else
         into.members.emplace_back(name, schema);
+    }
+    return true;
+  }
+  if (key == "dependentRequired") {
+    for (const auto& [name, names] : value.members) {
+      if (JsonValue* existing = find_member(into, name)) {
+        for (const JsonValue& item : names.items) append_unique(*existing, item);
+      } else {
+        into.members.emplace_back(name, names);
+      }
     }
     return true;
   }
@@ -190,12 +207,31 @@ bool combine(const SchemaDocument& document, const std::string& pointer, const s
       document.fail(pointer_append(pointer, key),
                     "allOf: array-form items that differ cannot be combined");
     }
-    into = make_all_of(into, value);
+    into = make_all_of({into, value});
+    return true;
+  }
+  if (key == "prefixItems" && into.is_array() && value.is_array()) {
+    if (into.items.size() != value.items.size())
+      document.fail(pointer_append(pointer, key),
+                    "allOf: prefixItems of different lengths cannot be combined");
+    for (std::size_t i = 0; i < into.items.size(); ++i)
+      into.items[i] = make_all_of({into.items[i], value.items[i]});
     return true;
   }
   if ((is_lower_bound(key) || is_upper_bound(key)) && into.is_number() && value.is_number()) {
     const bool take = is_lower_bound(key) ? value.number > into.number : value.number < into.number;
     if (take) into = value;
+    return true;
+  }
+  if ((key == "exclusiveMinimum" || key == "exclusiveMaximum") && into.is_number() &&
+      value.is_number()) {
+    const bool take =
+        key == "exclusiveMinimum" ? value.number > into.number : value.number < into.number;
+    if (take) into = value;
+    return true;
+  }
+  if (key == "uniqueItems" && into.is_bool() && value.is_bool()) {
+    into.boolean = into.boolean || value.boolean;
     return true;
   }
   if (key == "enum" && into.is_array() && value.is_array()) {
@@ -207,6 +243,14 @@ bool combine(const SchemaDocument& document, const std::string& pointer, const s
     return !into.items.empty();
   }
   if (key == "const") return false;  // two different constants
+  if (internal::is_internal(key) && into.is_array() && value.is_array()) {
+    for (const JsonValue& item : value.items) append_unique(into, item);
+    return true;
+  }
+  if (key == internal::kNotInteger) {
+    into = make_bool(true);
+    return true;
+  }
   document.fail(pointer_append(pointer, key),
                 fmt::format("allOf: different values of \"{}\" cannot be combined", key));
 }
@@ -214,48 +258,122 @@ bool combine(const SchemaDocument& document, const std::string& pointer, const s
 }  // namespace
 
 bool is_validation_keyword(std::string_view keyword) {
-  // The compiler's own keywords (merge.h) start with a NUL, which no schema's key can hold.
-  if (!keyword.empty() && keyword[0] == '\0') return true;
+  if (internal::is_internal(keyword)) return true;
   return std::find(kValidationKeywords.begin(), kValidationKeywords.end(), keyword) !=
          kValidationKeywords.end();
+}
+
+bool is_combinator_keyword(std::string_view keyword) {
+  return keyword == internal::kAlso ||
+         std::find(kCombinatorKeywords.begin(), kCombinatorKeywords.end(), keyword) !=
+             kCombinatorKeywords.end();
 }
 
 JsonValue flatten_conjunction(const SchemaDocument& document, const JsonValue& schema,
                               const std::string& pointer) {
   std::vector<Part> parts;
   collect(document, schema, pointer, 0, parts);
-  JsonValue merged;
-  merged.kind = JsonValue::Kind::kObject;
   for (const Part& part : parts)
     if (part.schema.is_bool()) return make_bool(false);
+  if (parts.empty()) return make_object();
   if (parts.size() == 1) return parts[0].schema;
-  bool has_alternatives = false;
+  JsonValue merged = make_object();
+  bool combinators_placed = false;
+  std::vector<JsonValue> also;
+  std::vector<std::pair<std::string, JsonValue>> listed;
   for (const Part& part : parts) {
-    if (part.schema.find("anyOf") || part.schema.find("oneOf")) {
-      if (has_alternatives)
-        document.fail(part.pointer,
-                      "allOf: several anyOf / oneOf in one conjunction are not supported");
-      has_alternatives = true;
+    // A part's combinators stay together; the first part's at the top, the rest as conjuncts.
+    JsonValue combinators = make_object();
+    for (const auto& [key, value] : part.schema.members) {
+      if (key == internal::kAlso) {
+        for (const JsonValue& item : value.items) also.push_back(item);
+        continue;
+      }
+      if (!is_combinator_keyword(key)) continue;
+      combinators.members.emplace_back(key, value);
+    }
+    if (!combinators.members.empty()) {
+      if (!combinators_placed) {
+        for (auto& member : combinators.members) merged.members.push_back(std::move(member));
+        combinators_placed = true;
+      } else {
+        also.push_back(std::move(combinators));
+      }
     }
     for (const auto& [key, value] : part.schema.members) {
+      if (is_combinator_keyword(key)) continue;
       if (JsonValue* existing = find_member(merged, key)) {
+        if (const std::string* list = list_key(key); list && !(*existing == value)) {
+          // Both must hold: the first stays, the others go to the internal list.
+          listed.emplace_back(*list, value);
+          continue;
+        }
         if (!combine(document, part.pointer, key, *existing, value)) return make_bool(false);
       } else {
         merged.members.emplace_back(key, value);
       }
     }
   }
-  // A part's additionalProperties also governs the properties the other parts declare.
+  for (const auto& [list, value] : listed) {
+    JsonValue* existing = find_member(merged, list);
+    if (!existing) {
+      merged.members.emplace_back(list, make_array());
+      existing = &merged.members.back().second;
+    }
+    append_unique(*existing, value);
+  }
+  if (!also.empty()) merged.members.emplace_back(internal::kAlso, make_array(std::move(also)));
+
+  // A part's additionalProperties and patternProperties also govern the properties the other
+  // parts declare: a name the part does not declare takes the part's matching patterns, or else
+  // its additionalProperties.
   JsonValue* properties = find_member(merged, "properties");
+  std::size_t key_parts = 0;
   for (const Part& part : parts) {
     const JsonValue* additional = part.schema.find("additionalProperties");
-    if (!additional || (additional->is_bool() && additional->boolean) || !properties) continue;
-    if (part.schema.find("patternProperties"))
-      document.fail(part.pointer,
-                    "allOf: patternProperties with additionalProperties cannot be combined");
+    const JsonValue* patterns = part.schema.find("patternProperties");
+    if ((additional && !(additional->is_bool() && additional->boolean)) ||
+        (patterns && !patterns->members.empty()))
+      ++key_parts;
+    if (!properties) continue;
     const JsonValue* own = part.schema.find("properties");
-    for (auto& [name, value] : properties->members)
-      if (!own || !own->find(name)) value = make_all_of(value, *additional);
+    for (auto& [name, value] : properties->members) {
+      if (own && own->find(name)) continue;
+      std::vector<JsonValue> matching;
+      if (patterns) {
+        for (const auto& [pattern_text, pattern_schema] : patterns->members)
+          if (ecma_search(pattern_text, name,
+                          document.where(pointer_append(
+                              pointer_append(part.pointer, "patternProperties"), pattern_text))))
+            matching.push_back(pattern_schema);
+      }
+      if (!matching.empty()) {
+        // Declared elsewhere, matched by this part's pattern: the pattern's schema applies.
+        // (The merged patternProperties below apply it again through the declared names; the
+        // conjunction is the same.)
+        continue;
+      }
+      if (additional && !(additional->is_bool() && additional->boolean))
+        value = make_all_of({value, *additional});
+    }
+  }
+  // Extra keys of a conjunction whose parts disagree about them: each part's patterns and
+  // additionalProperties in a list the object compiler splits into key regions.
+  if (key_parts > 1) {
+    JsonValue list = make_array();
+    for (const Part& part : parts) {
+      const JsonValue* additional = part.schema.find("additionalProperties");
+      const JsonValue* patterns = part.schema.find("patternProperties");
+      if (!additional && !patterns) continue;
+      JsonValue entry = make_object();
+      if (patterns) entry.members.emplace_back("patternProperties", *patterns);
+      if (additional) entry.members.emplace_back("additionalProperties", *additional);
+      list.items.push_back(std::move(entry));
+    }
+    std::erase_if(merged.members, [](const auto& member) {
+      return member.first == "additionalProperties" || member.first == "patternProperties";
+    });
+    merged.members.emplace_back(internal::kKeyParts, std::move(list));
   }
   return merged;
 }

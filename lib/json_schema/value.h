@@ -24,6 +24,9 @@ struct JsonValue {
   std::string string;
   std::vector<JsonValue> items;
   std::vector<std::pair<std::string, JsonValue>> members;
+  // A number read from JSON text keeps that text ("0.10", "1e-7", "18446744073709551616"), so
+  // bounds and multiples are exact decimals; empty for numbers built in memory.
+  std::string number_text;
 
   bool is_object() const { return kind == Kind::kObject; }
   bool is_array() const { return kind == Kind::kArray; }
@@ -34,6 +37,14 @@ struct JsonValue {
   const JsonValue* find(std::string_view key) const;
   bool operator==(const JsonValue& other) const;
 };
+
+JsonValue make_bool(bool value);
+JsonValue make_number(double value);
+JsonValue make_string(std::string value);
+JsonValue make_array(std::vector<JsonValue> items = {});
+JsonValue make_object(std::vector<std::pair<std::string, JsonValue>> members = {});
+// {"allOf": [parts...]}.
+JsonValue make_all_of(std::vector<JsonValue> parts);
 
 // Parses JSON text. Throws glrmask::Error naming `source_name` and simdjson's reason.
 JsonValue parse_json(std::string_view text, const std::string& source_name);

@@ -1,0 +1,136 @@
+// enum and const: one terminal per string or number in its canonical spelling, arrays and objects
+// as rule sequences. The other keywords of the schema still apply: each listed value is kept
+// only when it validates against them (instance_check.h), whatever they are.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "lib/core/error.h"
+#include "lib/json_schema/exact_decimal.h"
+#include "lib/json_schema/instance_check.h"
+#include "lib/json_schema/regex.h"
+#include "lib/json_schema/schema_compiler.h"
+
+namespace glrmask::json_schema::detail {
+
+namespace {
+
+// Every plain spelling of one number: enum and const compare values, so 1 also matches 1.0 and
+// 1.50 matches 1.5; 0 also matches -0. Exponents are not accepted (as for bounded numbers).
+std::string number_constant_regex(const JsonValue& item) {
+  const std::optional<ExactDecimal> decimal = decimal_of_value(item);
+  if (!decimal) return escape_literal(to_json_text(item));
+  if (decimal->is_zero()) return R"(-?0(?:\.0+)?)";
+  const std::string text = decimal->text();
+  if (decimal->is_integral()) return escape_literal(text) + R"((?:\.0+)?)";
+  return escape_literal(text) + "0*";
+}
+
+}  // namespace
+
+std::string SchemaCompiler::constants(const JsonValue& schema, const std::string& pointer,
+                                      unsigned types) {
+  std::vector<JsonValue> values;
+  if (const JsonValue* constant = schema.find("const")) {
+    values.push_back(*constant);
+    if (const JsonValue* list = schema.find("enum")) {
+      if (!list->is_array())
+        document_.fail(pointer_append(pointer, "enum"), "enum must be an array");
+      if (std::none_of(list->items.begin(), list->items.end(),
+                       [&](const JsonValue& v) { return json_equal(v, *constant); }))
+        values.clear();
+    }
+  } else {
+    const JsonValue& list = *schema.find("enum");
+    if (!list.is_array()) document_.fail(pointer_append(pointer, "enum"), "enum must be an array");
+    values = list.items;
+  }
+  // The other keywords of the schema decide which listed values remain.
+  JsonValue rest = schema;
+  std::erase_if(rest.members, [](const auto& member) {
+    return member.first == "enum" || member.first == "const" || member.first == "type";
+  });
+  std::vector<std::string> symbols;
+  std::vector<JsonValue> kept;
+  for (const JsonValue& item : values) {
+    unsigned bits = value_type_bits(item);
+    if ((bits & types) == 0) continue;
+    if (!instance_validates(document_, rest, item, pointer)) continue;
+    if (std::any_of(kept.begin(), kept.end(),
+                    [&](const JsonValue& k) { return json_equal(k, item); }))
+      continue;
+    kept.push_back(item);
+    symbols.push_back(literal(item));
+  }
+  return alternatives("enum", symbols);
+}
+
+std::string SchemaCompiler::literal(const JsonValue& item) {
+  switch (item.kind) {
+    case JsonValue::Kind::kNull:
+      return null_symbol();
+    case JsonValue::Kind::kBool:
+      return item.boolean ? true_symbol() : false_symbol();
+    case JsonValue::Kind::kNumber:
+      return terminal(number_constant_regex(item), "CONST_NUMBER");
+    case JsonValue::Kind::kString:
+      return terminal(json_string_literal_regex(item.string), "CONST_STRING");
+    case JsonValue::Kind::kArray: {
+      const std::string name = nonterminal("const_array");
+      std::vector<std::string> rhs = {lsqb()};
+      for (std::size_t i = 0; i < item.items.size(); ++i) {
+        if (i) rhs.push_back(comma());
+        rhs.push_back(literal(item.items[i]));
+      }
+      rhs.push_back(rsqb());
+      rule(name, rhs);
+      return name;
+    }
+    case JsonValue::Kind::kObject: {
+      const std::size_t n = item.members.size();
+      if (options_.property_order == PropertyOrder::kAny && n > 1 && n <= 8) {
+        // Any order of the constant's members, each exactly once: one state per subset seen.
+        std::vector<std::string> keys, values;
+        for (const auto& [key, member] : item.members) {
+          keys.push_back(terminal(json_string_literal_regex(key), "KEY"));
+          values.push_back(literal(member));
+        }
+        std::vector<std::string> states(std::size_t{1} << n);
+        for (std::size_t seen = states.size(); seen-- > 0;) {
+          states[seen] = nonterminal("const_members");
+          if (seen + 1 == states.size()) {
+            rule(states[seen], {rbrace()});
+            continue;
+          }
+          for (std::size_t i = 0; i < n; ++i) {
+            if (seen >> i & 1) continue;
+            std::vector<std::string> rhs;
+            if (seen != 0) rhs.push_back(comma());
+            rhs.insert(rhs.end(),
+                       {keys[i], colon(), values[i], states[seen | (std::size_t{1} << i)]});
+            rule(states[seen], rhs);
+          }
+        }
+        const std::string name = nonterminal("const_object");
+        rule(name, {lbrace(), states[0]});
+        return name;
+      }
+      if (options_.property_order == PropertyOrder::kAny && n > 8)
+        warn("", "an object constant with more than 8 members keeps its member order");
+      const std::string name = nonterminal("const_object");
+      std::vector<std::string> rhs = {lbrace()};
+      for (std::size_t i = 0; i < item.members.size(); ++i) {
+        if (i) rhs.push_back(comma());
+        rhs.push_back(terminal(json_string_literal_regex(item.members[i].first), "KEY"));
+        rhs.push_back(colon());
+        rhs.push_back(literal(item.members[i].second));
+      }
+      rhs.push_back(rbrace());
+      rule(name, rhs);
+      return name;
+    }
+  }
+  return never();
+}
+
+}  // namespace glrmask::json_schema::detail

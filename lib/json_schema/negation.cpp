@@ -1,0 +1,296 @@
+// `not`: the complement of a schema, written as a schema (docs/json_schema.md, "not").
+//
+// A value fails a schema object when its type is not allowed, or when some keyword that applies
+// to its type fails. So the complement of {type: T, k1, k2, ...} is the anyOf of {type: not T}
+// and, for each keyword k, {type: k's type, the complement of k}. The complement of each keyword
+// is another keyword (minLength n -> maxLength n-1, minimum -> exclusiveMaximum, required [a] ->
+// a forbidden, properties {p: S} -> p present with not S, items S -> some item with not S, an
+// enum -> none of the values, a pattern -> matching none...), so the result is exact. Nested
+// schemas stay wrapped as {"not": S} and are complemented only when the compiler reaches them,
+// which keeps recursive schemas finite. Combinators: not (A and (B or C)) = not A, or (not B and
+// not C); not not X = X; not (if I then T
+// else E) = (I and not T) or (not I and not E); not of oneOf is "none of the branches, or two of
+// them at once".
+//
+// The complement of additionalProperties (or patternProperties) is "some member outside the
+// declared names and patterns (or matching the pattern) whose value fails the schema": a witness
+// the object compiler tracks with one bit (internal::kSomeMember).
+//
+// Refused (no exact complement here): propertyNames, uniqueItems (not context-free), items
+// after prefixItems, minContains / maxContains, and the complement of a witness.
+#include <fmt/format.h>
+
+#include "lib/core/error.h"
+#include "lib/json_schema/internal_keywords.h"
+#include "lib/json_schema/merge.h"
+#include "lib/json_schema/regex.h"
+#include "lib/json_schema/schema_compiler.h"
+
+namespace glrmask::json_schema::detail {
+
+namespace {
+
+JsonValue not_of(const JsonValue& schema) {
+  return make_object({{"not", schema}});
+}
+
+JsonValue any_of(std::vector<JsonValue> branches) {
+  std::erase_if(branches, [](const JsonValue& b) { return b.is_bool() && !b.boolean; });
+  if (branches.empty()) return make_bool(false);
+  if (branches.size() == 1) return branches[0];
+  return make_object({{"anyOf", make_array(std::move(branches))}});
+}
+
+bool is_true_schema(const JsonValue& schema) {
+  return (schema.is_bool() && schema.boolean) || (schema.is_object() && schema.members.empty());
+}
+
+}  // namespace
+
+JsonValue SchemaCompiler::negate(const JsonValue& schema, const std::string& pointer) {
+  JsonValue merged = flatten_conjunction(document_, schema, pointer);
+  if (merged.is_bool()) return make_bool(!merged.boolean);
+  auto take = [&](std::string_view key) -> std::optional<JsonValue> {
+    for (auto it = merged.members.begin(); it != merged.members.end(); ++it) {
+      if (it->first != key) continue;
+      JsonValue value = std::move(it->second);
+      merged.members.erase(it);
+      return value;
+    }
+    return std::nullopt;
+  };
+  // not (rest and C) = not rest, or not C.
+  std::optional<JsonValue> complement_of_combinator;
+  if (std::optional<JsonValue> any = take("anyOf")) {
+    std::vector<JsonValue> parts;
+    for (const JsonValue& branch : any->items) parts.push_back(not_of(branch));
+    complement_of_combinator = make_all_of(std::move(parts));
+  } else if (std::optional<JsonValue> one_of = take("oneOf")) {
+    std::vector<JsonValue> flat;
+    for (std::size_t i = 0; i < one_of->items.size(); ++i)
+      flat.push_back(
+          flatten_conjunction(document_, one_of->items[i],
+                              pointer_append(pointer_append(pointer, "oneOf"), std::to_string(i))));
+    bool disjoint = true;
+    for (std::size_t i = 0; i < flat.size() && disjoint; ++i)
+      for (std::size_t j = i + 1; j < flat.size() && disjoint; ++j)
+        disjoint = provably_disjoint(flat[i], flat[j]);
+    std::vector<JsonValue> parts;
+    for (const JsonValue& branch : one_of->items) parts.push_back(not_of(branch));
+    if (disjoint) {
+      complement_of_combinator = make_all_of(std::move(parts));
+    } else {
+      // Not exactly one: none, or two at once.
+      std::vector<JsonValue> branches = {make_all_of(std::move(parts))};
+      for (std::size_t i = 0; i < flat.size(); ++i)
+        for (std::size_t j = i + 1; j < flat.size(); ++j)
+          if (!provably_disjoint(flat[i], flat[j]))
+            branches.push_back(make_all_of({one_of->items[i], one_of->items[j]}));
+      complement_of_combinator = any_of(std::move(branches));
+    }
+  } else if (std::optional<JsonValue> inner = take("not")) {
+    complement_of_combinator = *inner;
+  } else if (std::optional<JsonValue> condition = take("if")) {
+    const std::optional<JsonValue> then = take("then");
+    const std::optional<JsonValue> otherwise = take("else");
+    std::vector<JsonValue> branches;
+    if (then) branches.push_back(make_all_of({*condition, not_of(*then)}));
+    if (otherwise) branches.push_back(make_all_of({not_of(*condition), not_of(*otherwise)}));
+    complement_of_combinator = any_of(std::move(branches));
+  } else if (std::optional<JsonValue> dependent = take("dependentSchemas")) {
+    std::vector<JsonValue> branches;
+    for (const auto& [name, dependency] : dependent->members)
+      branches.push_back(make_all_of({make_object({{"type", make_string("object")},
+                                                   {"required", make_array({make_string(name)})}}),
+                                      not_of(dependency)}));
+    complement_of_combinator = any_of(std::move(branches));
+  } else if (std::optional<JsonValue> also = take(internal::kAlso)) {
+    std::vector<JsonValue> branches;
+    for (const JsonValue& conjunct : also->items) branches.push_back(not_of(conjunct));
+    complement_of_combinator = any_of(std::move(branches));
+  }
+  if (complement_of_combinator) {
+    take("then");
+    take("else");
+    if (merged.members.empty()) return *complement_of_combinator;
+    return any_of({not_of(merged), *complement_of_combinator});
+  }
+  take("then");
+  take("else");
+  return negate_plain(merged, pointer);
+}
+
+JsonValue SchemaCompiler::negate_plain(const JsonValue& m, const std::string& pointer) {
+  std::vector<JsonValue> branches;
+  // Under --json-schema-lenient a keyword without an exact complement makes the whole complement
+  // `true`: ignoring the keyword would shrink the complement, and lenient mode only widens.
+  bool widened = false;
+  auto refuse = [&](const std::string& where, const std::string& message) {
+    unenforced(where, message);
+    widened = true;
+  };
+  unsigned types = kAllTypes;
+  if (const JsonValue* type = m.find("type")) types = type_bits(*type);
+  if ((types & kNumber)) types |= kInteger;
+  if (types != kAllTypes) {
+    unsigned others = kAllTypes & ~types;
+    if ((types & kInteger) && !(types & kNumber)) {
+      // integer only: the numbers with a fraction are outside.
+      others &= ~static_cast<unsigned>(kNumber | kInteger);
+      branches.push_back(
+          make_object({{"type", make_string("number")}, {internal::kNotInteger, make_bool(true)}}));
+    }
+    if (others) branches.push_back(make_object({{"type", type_value(others)}}));
+  }
+  auto scoped = [&](unsigned scope, std::vector<std::pair<std::string, JsonValue>> members) {
+    const unsigned allowed = scope & types;
+    if (!allowed) return;
+    members.insert(members.begin(), {"type", type_value(allowed)});
+    branches.push_back(make_object(std::move(members)));
+  };
+  const unsigned kNumbers = kNumber | kInteger;
+  auto each = [](const JsonValue& list) {
+    return list.is_array() ? list.items : std::vector<JsonValue>{list};
+  };
+  for (const auto& [key, value] : m.members) {
+    const std::string where = pointer_append(pointer, key);
+    if (key == "type") continue;
+    if (key == "enum" || key == "const") {
+      branches.push_back(
+          make_object({{internal::kNotIn, key == "const" ? make_array({value}) : value}}));
+    } else if (key == internal::kNotIn) {
+      branches.push_back(make_object({{"enum", value}}));
+    } else if (key == "minLength") {
+      if (value.is_number() && value.number >= 1)
+        scoped(kString, {{"maxLength", make_number(value.number - 1)}});
+    } else if (key == "maxLength") {
+      if (value.is_number()) scoped(kString, {{"minLength", make_number(value.number + 1)}});
+    } else if (key == "pattern" || key == internal::kPatterns) {
+      for (const JsonValue& p : each(value))
+        scoped(kString, {{internal::kNotPatterns, make_array({p})}});
+    } else if (key == internal::kNotPatterns) {
+      for (const JsonValue& p : value.items) scoped(kString, {{"pattern", p}});
+    } else if (key == "format" || key == internal::kFormats) {
+      for (const JsonValue& f : each(value))
+        if (f.is_string() && format_regex(f.string))
+          scoped(kString, {{internal::kNotFormats, make_array({f})}});
+    } else if (key == internal::kNotFormats) {
+      for (const JsonValue& f : value.items) scoped(kString, {{"format", f}});
+    } else if (key == "minimum" || key == "maximum") {
+      const bool lower = key == "minimum";
+      const JsonValue* flag = m.find(lower ? "exclusiveMinimum" : "exclusiveMaximum");
+      const bool exclusive = flag && flag->is_bool() && flag->boolean;
+      // not (x >= v) is x < v; not (x > v) is x <= v.
+      const char* complement = lower ? (exclusive ? "maximum" : "exclusiveMaximum")
+                                     : (exclusive ? "minimum" : "exclusiveMinimum");
+      scoped(kNumbers, {{complement, value}});
+    } else if (key == "exclusiveMinimum" || key == "exclusiveMaximum") {
+      if (value.is_number())
+        scoped(kNumbers, {{key == "exclusiveMinimum" ? "maximum" : "minimum", value}});
+    } else if (key == "multipleOf" || key == internal::kMultiples) {
+      for (const JsonValue& v : each(value))
+        scoped(kNumbers, {{internal::kNotMultiples, make_array({v})}});
+    } else if (key == internal::kNotMultiples) {
+      for (const JsonValue& v : value.items) scoped(kNumbers, {{"multipleOf", v}});
+    } else if (key == internal::kNotInteger) {
+      scoped(kInteger, {});
+    } else if (key == "required") {
+      for (const JsonValue& name : value.items)
+        scoped(kObject, {{internal::kForbidden, make_array({name})}});
+    } else if (key == internal::kForbidden) {
+      for (const JsonValue& name : value.items) scoped(kObject, {{"required", make_array({name})}});
+    } else if (key == "properties") {
+      for (const auto& [name, property] : value.members) {
+        if (is_true_schema(property)) continue;
+        scoped(kObject, {{"required", make_array({make_string(name)})},
+                         {"properties", make_object({{name, not_of(property)}})}});
+      }
+    } else if (key == "additionalProperties") {
+      // Some member outside properties and patternProperties whose value fails the schema.
+      if (is_true_schema(value)) continue;
+      JsonValue names = make_array();
+      if (const JsonValue* properties = m.find("properties"))
+        for (const auto& [name, property] : properties->members)
+          names.items.push_back(make_string(name));
+      JsonValue patterns = make_array();
+      if (const JsonValue* pattern_properties = m.find("patternProperties"))
+        for (const auto& [pattern_text, pattern_schema] : pattern_properties->members)
+          patterns.items.push_back(make_string(pattern_text));
+      scoped(kObject,
+             {{internal::kSomeMember,
+               make_array({make_object(
+                   {{"names", names}, {"patterns", patterns}, {"value", not_of(value)}})})}});
+    } else if (key == "patternProperties") {
+      // Some member matching a pattern whose value fails that pattern's schema.
+      for (const auto& [pattern_text, pattern_schema] : value.members) {
+        if (is_true_schema(pattern_schema)) continue;
+        scoped(kObject, {{internal::kSomeMember,
+                          make_array({make_object({{"matches", make_string(pattern_text)},
+                                                   {"value", not_of(pattern_schema)}})})}});
+      }
+    } else if (key == "propertyNames" || key == internal::kKeyParts ||
+               key == internal::kSomeMember) {
+      if (!is_true_schema(value) && (types & kObject))
+        refuse(where, fmt::format("the complement of \"{}\" is not supported",
+                                  internal::is_internal(key) ? "additionalProperties" : key));
+    } else if (key == "minProperties") {
+      if (value.is_number() && value.number >= 1)
+        scoped(kObject, {{"maxProperties", make_number(value.number - 1)}});
+    } else if (key == "maxProperties") {
+      if (value.is_number()) scoped(kObject, {{"minProperties", make_number(value.number + 1)}});
+    } else if (key == "dependentRequired") {
+      for (const auto& [name, names] : value.members)
+        for (const JsonValue& other : names.items)
+          scoped(kObject, {{"required", make_array({make_string(name)})},
+                           {internal::kForbidden, make_array({other})}});
+    } else if (key == "prefixItems" || (key == "items" && value.is_array())) {
+      for (std::size_t i = 0; i < value.items.size(); ++i) {
+        if (is_true_schema(value.items[i])) continue;
+        std::vector<JsonValue> positions(i, make_bool(true));
+        positions.push_back(not_of(value.items[i]));
+        scoped(kArray, {{"minItems", make_number(static_cast<double>(i + 1))},
+                        {"prefixItems", make_array(std::move(positions))}});
+      }
+    } else if (key == "items" || key == "additionalItems") {
+      if (is_true_schema(value)) continue;
+      const JsonValue* prefix =
+          key == "items"
+              ? m.find("prefixItems")
+              : (m.find("items") && m.find("items")->is_array() ? m.find("items") : nullptr);
+      if (key == "additionalItems" && !prefix) continue;  // needs an items array
+      if (prefix) {
+        if (value.is_bool() && !value.boolean) {
+          scoped(kArray,
+                 {{"minItems", make_number(static_cast<double>(prefix->items.size() + 1))}});
+        } else if (types & kArray) {
+          refuse(where, "the complement of items after prefixItems is not supported");
+        }
+        continue;
+      }
+      scoped(kArray, {{internal::kContains, make_array({not_of(value)})}});
+    } else if (key == "minItems") {
+      if (value.is_number() && value.number >= 1)
+        scoped(kArray, {{"maxItems", make_number(value.number - 1)}});
+    } else if (key == "maxItems") {
+      if (value.is_number()) scoped(kArray, {{"minItems", make_number(value.number + 1)}});
+    } else if (key == "uniqueItems") {
+      if (value.is_bool() && value.boolean && (types & kArray))
+        refuse(where, "the complement of uniqueItems (some item repeated) is not supported");
+    } else if (key == "contains" || key == internal::kContains) {
+      if (key == "contains" && (m.find("minContains") || m.find("maxContains"))) {
+        if (types & kArray)
+          refuse(where,
+                 "the complement of contains with minContains / maxContains is not "
+                 "supported");
+        continue;
+      }
+      for (const JsonValue& c : key == "contains" ? std::vector<JsonValue>{value} : value.items)
+        scoped(kArray, {{"items", not_of(c)}});
+    }
+    // Other keywords are annotations (or read with one above: exclusive* flags, minContains).
+  }
+  if (widened) return make_bool(true);
+  return any_of(std::move(branches));
+}
+
+}  // namespace glrmask::json_schema::detail
