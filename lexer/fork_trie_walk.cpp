@@ -38,7 +38,8 @@ void ForkTrieWalker::step(Branch branch, uint8_t byte, SubtrieWalk& out) {
       {node, dfa_.start_state(), final ? inhibitors : inhibitor_sets_.add(inhibitors, next)});
 }
 
-void ForkTrieWalker::record(uint32_t trie_node, uint32_t begin, uint32_t end) {
+void ForkTrieWalker::record(uint32_t trie_node, uint32_t begin, uint32_t end,
+                            const WalkFilter* filter) {
   if (!trie_.has_tokens(trie_node)) return;
   for (uint32_t i = begin; i < end; ++i) {
     const Branch& branch = branches_[i];
@@ -50,12 +51,14 @@ void ForkTrieWalker::record(uint32_t trie_node, uint32_t begin, uint32_t end) {
         (uint64_t{branch.node} << 32) | end_id, static_cast<uint32_t>(group_keys_.size()));
     if (new_group) group_keys_.emplace_back(branch.node, end_id);
     for (const TokenId token : trie_.tokens_at(trie_node)) {
+      if (filter && filter->skip_token && (*filter->skip_token)[token]) continue;
       memberships_.push_back((uint64_t{token} << 32) | group);
     }
   }
 }
 
-SubtrieWalk ForkTrieWalker::walk(uint32_t trie_node, const LexerFork& fork, bool descend) {
+SubtrieWalk ForkTrieWalker::walk(uint32_t trie_node, const LexerFork& fork, bool descend,
+                                 const WalkFilter* filter) {
   SubtrieWalk out;
   out.parent.push_back(UINT32_MAX);
   out.label.push_back(LexerDfa::kNoLabel);
@@ -69,7 +72,7 @@ SubtrieWalk ForkTrieWalker::walk(uint32_t trie_node, const LexerFork& fork, bool
   stack_.clear();
 
   branches_.push_back({0, fork.state, inhibitor_sets_.intern(fork.inhibitors)});
-  record(trie_node, 0, 1);
+  record(trie_node, 0, 1, filter);
   if (descend) stack_.push_back({trie_node, trie_.first_child(trie_node), 0, 1});
   while (!stack_.empty()) {
     Frame& frame = stack_.back();
@@ -79,6 +82,7 @@ SubtrieWalk ForkTrieWalker::walk(uint32_t trie_node, const LexerFork& fork, bool
       continue;
     }
     const uint32_t child = frame.next_child++;
+    if (filter && filter->enter_node && !(*filter->enter_node)[child]) continue;
     const uint8_t byte = trie_.byte(child);
     const auto begin = static_cast<uint32_t>(branches_.size());
     for (uint32_t i = frame.branches_begin; i < frame.branches_end; ++i) {
@@ -92,7 +96,7 @@ SubtrieWalk ForkTrieWalker::walk(uint32_t trie_node, const LexerFork& fork, bool
       branches_.erase(std::unique(branches_.begin() + begin, branches_.end()), branches_.end());
     }
     const auto end = static_cast<uint32_t>(branches_.size());
-    record(child, begin, end);
+    record(child, begin, end, filter);
     if (trie_.first_child(child) == trie_.child_end(child)) {
       branches_.resize(begin);  // a leaf: nothing to descend into
     } else {

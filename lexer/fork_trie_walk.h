@@ -33,14 +33,22 @@ struct SubtrieWalk {
   uint64_t steps = 0;         // branch steps taken
 };
 
+// Restricts a walk to part of the vocabulary (lazy_terminal_dwa.h: tokens that are not plain
+// string content). Both vectors are indexed like the trie's tokens and nodes.
+struct WalkFilter {
+  const std::vector<char>* skip_token = nullptr;  // tokens not recorded
+  const std::vector<char>* enter_node = nullptr;  // a child is walked only if set
+};
+
 // Reusable per thread: the scratch buffers and the inhibitor-set memo survive across walks.
 class ForkTrieWalker {
  public:
   ForkTrieWalker(const LexerDfa& dfa, const VocabularyTrie& trie);
 
   // The tokens of the subtrie below `trie_node` (those ending at it included), read from `fork`;
-  // with `descend` false only those ending at it.
-  SubtrieWalk walk(uint32_t trie_node, const LexerFork& fork, bool descend = true);
+  // with `descend` false only those ending at it. A filter leaves tokens and subtries out.
+  SubtrieWalk walk(uint32_t trie_node, const LexerFork& fork, bool descend = true,
+                   const WalkFilter* filter = nullptr);
 
  private:
   struct Branch {
@@ -57,7 +65,7 @@ class ForkTrieWalker {
 
   void step(Branch branch, uint8_t byte, SubtrieWalk& out);
   uint32_t label_child(uint32_t node, LabelId label, SubtrieWalk& out);
-  void record(uint32_t trie_node, uint32_t begin, uint32_t end);
+  void record(uint32_t trie_node, uint32_t begin, uint32_t end, const WalkFilter* filter);
   void build_groups(SubtrieWalk& out);
 
   const LexerDfa& dfa_;

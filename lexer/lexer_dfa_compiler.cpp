@@ -114,7 +114,7 @@ class LexerDfaAssembler {
         subset->next, subset->num_states, subset->classes.count(), initial_block, num_blocks);
     lay_out(*subset, block, num_blocks, subset_label);
     compute_final_states();
-    compute_viable_terminals();
+    compute_viable_terminals(subset->classes);
 
     LexerDfaStats& stats = dfa_.stats_;
     stats.terminals = terminals_.size();
@@ -202,16 +202,36 @@ class LexerDfaAssembler {
   }
 
   // Backward reachability from the accepting states of each terminal.
-  void compute_viable_terminals() {
+  void compute_viable_terminals(const ByteClasses& classes) {
     const uint32_t n = dfa_.num_states();
-    std::vector<std::vector<uint32_t>> predecessors(n);
+    // Predecessor lists in CSR form, one entry per distinct (state, successor): the bytes of one
+    // subset class move every state alike, so one representative byte per class suffices.
+    std::vector<uint32_t> successors;
+    std::vector<uint32_t> successor_begin = {0};
     for (uint32_t s = 0; s < n; ++s) {
-      const uint32_t* row = &dfa_.transitions_[size_t{s} * 256];
-      std::vector<uint32_t> successors(row, row + 256);
-      std::sort(successors.begin(), successors.end());
-      successors.erase(std::unique(successors.begin(), successors.end()), successors.end());
-      for (uint32_t t : successors) predecessors[t].push_back(s);
+      const size_t first = successors.size();
+      for (const uint8_t byte : classes.representative)
+        successors.push_back(dfa_.transitions_[size_t{s} * 256 + byte]);
+      std::sort(successors.begin() + static_cast<std::ptrdiff_t>(first), successors.end());
+      successors.erase(
+          std::unique(successors.begin() + static_cast<std::ptrdiff_t>(first), successors.end()),
+          successors.end());
+      successor_begin.push_back(static_cast<uint32_t>(successors.size()));
     }
+    std::vector<uint32_t> predecessor_begin(n + 1, 0);
+    for (const uint32_t t : successors) ++predecessor_begin[t + 1];
+    for (uint32_t s = 0; s < n; ++s) predecessor_begin[s + 1] += predecessor_begin[s];
+    std::vector<uint32_t> predecessor_list(successors.size());
+    {
+      std::vector<uint32_t> fill(predecessor_begin.begin(), predecessor_begin.end() - 1);
+      for (uint32_t s = 0; s < n; ++s)
+        for (uint32_t i = successor_begin[s]; i < successor_begin[s + 1]; ++i)
+          predecessor_list[fill[successors[i]]++] = s;
+    }
+    auto predecessors = [&](uint32_t t) {
+      return std::span<const uint32_t>(predecessor_list.data() + predecessor_begin[t],
+                                       predecessor_list.data() + predecessor_begin[t + 1]);
+    };
     std::vector<std::vector<uint32_t>> viable(n);
     std::vector<uint32_t> seen(n, UINT32_MAX);
     std::vector<uint32_t> queue;
@@ -226,7 +246,7 @@ class LexerDfaAssembler {
       }
       for (size_t i = 0; i < queue.size(); ++i) {
         viable[queue[i]].push_back(terminal);
-        for (uint32_t p : predecessors[queue[i]]) {
+        for (uint32_t p : predecessors(queue[i])) {
           if (seen[p] != terminal) {
             seen[p] = terminal;
             queue.push_back(p);

@@ -49,10 +49,12 @@ class SubsetBuilder {
     lists_.push_back(&start_list_);
 
     std::vector<uint32_t> next_list;
+    classes_ = &dfa.classes;
+    class_next_begin_.assign(nfa_.states.size(), kNoTable);
     for (uint32_t state = 0; state < lists_.size(); ++state) {
       if (lists_.size() > max_states) return std::nullopt;
       for (uint32_t c = 0; c < num_classes; ++c) {
-        step(*lists_[state], dfa.classes.representative[c], next_list);
+        step(*lists_[state], c, next_list);
         dfa.next.push_back(intern(next_list));
       }
     }
@@ -104,7 +106,28 @@ class SubsetBuilder {
     return false;
   }
 
-  void step(const std::vector<uint32_t>& threads, uint8_t byte, std::vector<uint32_t>& out) {
+  // The successor of a byte-reading NFA state on each byte class (kNoTable: none), tabulated the
+  // first time the state is stepped: a DFA state steps each of its threads once per class, and
+  // scanning the edges of a large Unicode class every time dominated the construction.
+  static constexpr uint32_t kNoTable = UINT32_MAX;
+  const uint32_t* class_next(uint32_t state) {
+    if (class_next_begin_[state] == kNoTable) {
+      const uint32_t num_classes = classes_->count();
+      class_next_begin_[state] = static_cast<uint32_t>(class_next_.size());
+      class_next_.resize(class_next_.size() + num_classes, kNoTable);
+      uint32_t* row = class_next_.data() + class_next_begin_[state];
+      const NfaState& nfa_state = nfa_.states[state];
+      for (uint32_t e = nfa_state.edge_begin; e < nfa_state.edge_end; ++e) {
+        const NfaEdge& edge = nfa_.edges[e];
+        // Class boundaries include every edge boundary, so an edge covers whole classes.
+        for (uint32_t c = classes_->class_of[edge.first]; c <= classes_->class_of[edge.last]; ++c)
+          row[c] = edge.next;
+      }
+    }
+    return class_next_.data() + class_next_begin_[state];
+  }
+
+  void step(const std::vector<uint32_t>& threads, uint32_t byte_class, std::vector<uint32_t>& out) {
     out.clear();
     ++epoch_;
     size_t i = 0;
@@ -114,17 +137,16 @@ class SubsetBuilder {
       for (; i < threads.size() && nfa_.states[threads[i]].terminal == terminal; ++i) {
         const NfaState& thread = nfa_.states[threads[i]];
         if (cut || thread.kind != NfaKind::kBytes) continue;  // a match has no successors
-        for (uint32_t e = thread.edge_begin; e < thread.edge_end; ++e) {
-          const NfaEdge& edge = nfa_.edges[e];
-          if (byte < edge.first || byte > edge.last) continue;
-          cut = add_closure(edge.next, out);
-          break;  // the edges of one state are disjoint
-        }
+        const uint32_t next = class_next(threads[i])[byte_class];
+        if (next != kNoTable) cut = add_closure(next, out);
       }
     }
   }
 
   const Nfa& nfa_;
+  const ByteClasses* classes_ = nullptr;
+  std::vector<uint32_t> class_next_begin_;  // per NFA state: its row in class_next_, or kNoTable
+  std::vector<uint32_t> class_next_;
   std::vector<uint32_t> mark_;
   uint32_t epoch_ = 0;
   std::vector<uint32_t> stack_;

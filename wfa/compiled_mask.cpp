@@ -22,11 +22,23 @@ std::shared_ptr<const CompiledMask> CompiledMask::compile(
     const ParserDwaOptions& options) {
   refuse_post_lexer(*grammar, "wfa");
   const auto started = std::chrono::steady_clock::now();
+  const lexer::VocabularyTrie trie = lexer::VocabularyTrie::build(vocabulary);
+  const double trie_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::shared_ptr<const CompiledMask> compiled =
+      compile(std::move(grammar), vocabulary, trie, options);
+  // The Terminal DWA's time includes the trie here, as it always has for this call.
+  std::const_pointer_cast<CompiledMask>(compiled)->stats_.terminal_dwa_seconds += trie_seconds;
+  return compiled;
+}
+
+std::shared_ptr<const CompiledMask> CompiledMask::compile(
+    std::shared_ptr<const glr::CompiledGrammar> grammar, const Vocabulary& vocabulary,
+    const lexer::VocabularyTrie& trie, const ParserDwaOptions& options) {
+  refuse_post_lexer(*grammar, "wfa");
+  const auto started = std::chrono::steady_clock::now();
   TokenSetPool pool(static_cast<std::uint32_t>(vocabulary.size()));
-  lexer::TerminalDwa terminal_dwa = [&] {
-    const lexer::VocabularyTrie trie = lexer::VocabularyTrie::build(vocabulary);
-    return lexer::build_terminal_dwa(grammar->dfa(), trie, pool);
-  }();
+  lexer::TerminalDwa terminal_dwa = lexer::build_terminal_dwa(grammar->dfa(), trie, pool);
   const auto lexed = std::chrono::steady_clock::now();
   std::shared_ptr<CompiledMask> result(
       new CompiledMask(std::move(grammar), std::move(pool), std::move(terminal_dwa)));

@@ -9,6 +9,7 @@
 
 #include "glr/compiled_grammar.h"
 #include "lexer/terminal_dwa.h"
+#include "lexer/vocabulary_trie.h"
 #include "lib/token_set/dense_sources.h"
 #include "lib/token_set/token_set.h"
 #include "lib/tokenizer/vocabulary.h"
@@ -34,6 +35,12 @@ class CompiledMask {
   static std::shared_ptr<const CompiledMask> compile(
       std::shared_ptr<const glr::CompiledGrammar> grammar, const Vocabulary& vocabulary,
       const ParserDwaOptions& options = {});
+  // The same with the vocabulary's trie built already (it depends on the vocabulary alone, so a
+  // process compiling many grammars builds it once; `trie` must be VocabularyTrie::build of
+  // `vocabulary`).
+  static std::shared_ptr<const CompiledMask> compile(
+      std::shared_ptr<const glr::CompiledGrammar> grammar, const Vocabulary& vocabulary,
+      const lexer::VocabularyTrie& trie, const ParserDwaOptions& options = {});
 
   const glr::CompiledGrammar& grammar() const { return *grammar_; }
   const std::shared_ptr<const glr::CompiledGrammar>& grammar_ptr() const { return grammar_; }

@@ -1,0 +1,108 @@
+// The lazy engine (wfa/lazy_walk_engine.h) against the oracle, bit for bit: after every viable
+// short prefix of the small session grammars with a hand-made vocabulary, and of JSON Schema
+// grammars (counted strings, patterns, keys) whose forks take the plain-token shortcut; the
+// shortcut itself against a walk of the whole vocabulary.
+#include "wfa/lazy_walk_engine.h"
+
+#include <catch2/catch.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "glr/compiled_grammar.h"
+#include "glr/session.h"
+#include "lexer/lazy_terminal_dwa.h"
+#include "lexer/vocabulary_trie.h"
+#include "lib/json_schema/compiler.h"
+#include "tests/support/wfa_engine_comparison.h"
+#include "wfa/oracle_engine.h"
+
+namespace glrmask {
+namespace {
+
+using glrmask::testing::engine_mask;
+
+// The engine with the vocabulary-level data it borrows.
+class OwningLazyEngine final : public wfa::MaskEngine {
+ public:
+  OwningLazyEngine(const std::shared_ptr<const glr::CompiledGrammar>& grammar,
+                   const Vocabulary& vocabulary, bool shortcut)
+      : trie_(lexer::VocabularyTrie::build(vocabulary)),
+        plain_(trie_),
+        engine_(grammar, vocabulary, trie_, shortcut ? &plain_ : nullptr) {}
+  std::string_view name() const override { return "lazy"; }
+  void fill_mask(const glr::Session& session, std::span<std::uint32_t> words) override {
+    engine_.fill_mask(session, words);
+  }
+  const wfa::LazyWalkEngine& engine() const { return engine_; }
+
+ private:
+  lexer::VocabularyTrie trie_;
+  lexer::PlainTokens plain_;
+  wfa::LazyWalkEngine engine_;
+};
+
+std::unique_ptr<wfa::MaskEngine> make_lazy(const std::shared_ptr<const glr::CompiledGrammar>& g,
+                                           const Vocabulary& v) {
+  return std::make_unique<OwningLazyEngine>(g, v, true);
+}
+
+TEST_CASE("lazy engine = oracle on small grammars with a hand-made vocabulary") {
+  using glrmask::testing::compare_on_prefixes;
+  CHECK(compare_on_prefixes(make_lazy, "../spanner_table/nested_list.lark", "[]1, ", 6) > 0);
+  CHECK(compare_on_prefixes(make_lazy, "ambiguous_sum.lark", "12+ ", 5) > 0);
+  CHECK(compare_on_prefixes(make_lazy, "fallback_dots.lark", "a. ", 6) > 0);
+  CHECK(compare_on_prefixes(make_lazy, "keyword_ties.lark", "ifa= ", 4) > 0);
+  CHECK(compare_on_prefixes(make_lazy, "ignored_tie.lark", "a# ;", 5) > 0);
+  CHECK(compare_on_prefixes(make_lazy, "epsilon_rules.lark", "xyz ", 5) > 0);
+  CHECK(compare_on_prefixes(make_lazy, "hidden_right_recursion.lark", "ab ", 6) > 0);
+  glr::ParseOptions skippable;
+  skippable.skippable = {"EOS"};
+  CHECK(compare_on_prefixes(make_lazy, "skippable_eos.lark", "a{}\n; ", 4, skippable) > 0);
+}
+
+// Every viable prefix over `alphabet` up to `max_prefix` bytes, for a schema grammar and a
+// vocabulary of strings over `alphabet`: the lazy engine with and without the shortcut, and the
+// oracle.
+std::size_t compare_schema(const std::string& schema, const std::string& alphabet,
+                           const std::vector<std::string>& extra_tokens, std::size_t max_prefix) {
+  INFO(schema);
+  const auto grammar =
+      glr::CompiledGrammar::compile(json_schema::compile_json_schema_text(schema, "test.json"));
+  std::vector<std::string> tokens;
+  for (const std::string& s : glrmask::testing::strings_up_to(alphabet, 2))
+    if (!s.empty()) tokens.push_back(s);
+  tokens.insert(tokens.end(), extra_tokens.begin(), extra_tokens.end());
+  const Vocabulary vocabulary = glrmask::testing::tiny_vocabulary(tokens);
+  wfa::OracleEngine oracle(vocabulary, {.sequential = true});
+  OwningLazyEngine shortcut(grammar, vocabulary, true);
+  OwningLazyEngine walked(grammar, vocabulary, false);
+  std::size_t compared = 0;
+  for (const std::string& prefix : glrmask::testing::strings_up_to(alphabet, max_prefix)) {
+    glr::Session session(grammar, &vocabulary);
+    if (!session.try_commit_bytes(prefix)) continue;
+    INFO("prefix " << prefix);
+    const DenseMask expected = engine_mask(oracle, session, vocabulary);
+    glrmask::testing::require_equal_masks(engine_mask(shortcut, session, vocabulary), expected,
+                                          vocabulary);
+    glrmask::testing::require_equal_masks(engine_mask(walked, session, vocabulary), expected,
+                                          vocabulary);
+    ++compared;
+  }
+  CHECK(shortcut.engine().dwa().stats().plain_forks > 0);
+  CHECK(walked.engine().dwa().stats().plain_forks == 0);
+  return compared;
+}
+
+TEST_CASE("lazy engine = oracle on schema grammars, with and without the plain-token shortcut") {
+  // A counted string: forks 13 per position, each through the shortcut.
+  CHECK(compare_schema(R"({"type": "string", "minLength": 2, "maxLength": 4})", "\"a\\u0é",
+                       {"\xc3", "\xa9", "ab\"", "\"ab", "aaaa", "a\xc3"}, 5) > 20);
+  // Keys, a pattern and a counted string beside each other; the start of a key is no shortcut.
+  CHECK(compare_schema(R"({"type": "object", "properties": {"ab": {"type": "string",
+                           "maxLength": 2}, "b": {"pattern": "^a+$"}}, "required": ["b"]})",
+                       "{}\"ab:, ", {"\"ab\": \"", "\": \"", "aa\"", "\"}"}, 5) > 5);
+}
+
+}  // namespace
+}  // namespace glrmask

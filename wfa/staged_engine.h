@@ -1,0 +1,80 @@
+// The staged engine: exact masks from the first step of a grammar never seen before, and the wfa
+// engine's speed once it is built. Once it has answered its first mask (or at construction) it
+// starts compiling the grammar for the wfa engine (CompiledMask: Terminal DWA, Parser DWA, mask
+// classes) on a thread of its own, and answers get_mask from the lazy engine
+// (lazy_walk_engine.h) until that is done; from then on the wfa engine answers. Both are exact, so
+// the switch changes no mask bit (both are checked against the oracle); it changes the cost of a
+// step.
+//
+// The vocabulary tables (vocabulary_tables.h) are shared with other grammars: a new grammar's
+// first mask costs its grammar compilation (lexer DFA, LR table) and the walk of one lexer fork,
+// not a whole automaton (docs/json_schema.md, "Time to first mask").
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "glr/compiled_grammar.h"
+#include "wfa/compiled_mask.h"
+#include "wfa/lazy_walk_engine.h"
+#include "wfa/mask_engine.h"
+#include "wfa/parser_dwa_builder.h"
+#include "wfa/vocabulary_tables.h"
+#include "wfa/wfa_engine.h"
+
+namespace glrmask::wfa {
+
+struct StagedOptions {
+  // false: never build the wfa engine (the lazy engine answers every step).
+  bool build_wfa = true;
+  // Start the build after the first mask has been answered, so that the first mask has the
+  // machine to itself (true), or at construction (false).
+  bool build_after_first_mask = true;
+  ParserDwaOptions parser_dwa;
+};
+
+class StagedEngine final : public MaskEngine {
+ public:
+  // `tables` must outlive the engine. The destructor waits for the background build.
+  StagedEngine(std::shared_ptr<const glr::CompiledGrammar> grammar, const VocabularyTables& tables,
+               const StagedOptions& options = {});
+  ~StagedEngine() override;
+  StagedEngine(const StagedEngine&) = delete;
+  StagedEngine& operator=(const StagedEngine&) = delete;
+
+  std::string_view name() const override { return "staged"; }
+  void fill_mask(const glr::Session& session, std::span<std::uint32_t> words) override;
+  std::span<const std::uint32_t> mask_view(const glr::Session& session,
+                                           std::span<std::uint32_t> scratch) override;
+  std::span<const EngineCounter> last_step_counters() const override;
+
+  // Whether the wfa engine answers now.
+  bool switched() const { return wfa_ready_.load(std::memory_order_acquire); }
+  // Blocks until the background build is over; then rethrows its error, if any (a grammar the
+  // wfa construction refuses: the lazy engine keeps answering).
+  void wait_for_wfa();
+  // Seconds the background build took (0 before it is done).
+  double wfa_build_seconds() const { return wfa_seconds_; }
+  const LazyWalkEngine& lazy() const { return lazy_; }
+  const CompiledMask* compiled() const { return compiled_.get(); }
+
+ private:
+  MaskEngine& current();
+  void start_build();
+
+  const VocabularyTables& tables_;
+  std::shared_ptr<const glr::CompiledGrammar> grammar_;
+  StagedOptions options_;
+  LazyWalkEngine lazy_;
+  std::shared_ptr<const CompiledMask> compiled_;
+  std::unique_ptr<WfaEngine> wfa_;
+  std::atomic<bool> wfa_ready_{false};
+  std::string wfa_error_;
+  double wfa_seconds_ = 0;
+  std::thread builder_;
+};
+
+}  // namespace glrmask::wfa
