@@ -139,6 +139,11 @@ int run_json_schema(const StudyOptions& options) {
   const std::string tokenizer = options.tokenizers.empty() ? "llama3" : options.tokenizers[0];
   const bool with_oracle =
       std::find(options.engines.begin(), options.engines.end(), "oracle") != options.engines.end();
+  // Without "wfa" among the engines (e.g. --engines lazy,oracle) the staged engine never builds
+  // the wfa engine: the lazy engine alone, from the first mask to the last.
+  const bool with_wfa =
+      options.engines.empty() ||
+      std::find(options.engines.begin(), options.engines.end(), "wfa") != options.engines.end();
   const std::filesystem::path tokenizer_path = resolve_tokenizer(tokenizer);
   const Vocabulary vocabulary = Vocabulary::load(tokenizer_path);
   const Encoder encoder = Encoder::load(tokenizer_path);
@@ -188,7 +193,9 @@ int run_json_schema(const StudyOptions& options) {
       Grammar model = json_schema::compile_json_schema_text(schema_text, row.id, schema_order);
       grammar = glr::CompiledGrammar::compile(std::move(model));
       row.grammar_ms = ms_since(started);
-      engine = std::make_unique<wfa::StagedEngine>(grammar, tables);
+      wfa::StagedOptions staged;
+      staged.build_wfa = with_wfa;
+      engine = std::make_unique<wfa::StagedEngine>(grammar, tables, staged);
       glr::Session session(grammar, &vocabulary);
       const auto walk_started = Clock::now();
       engine->mask_view(session, scratch);
@@ -204,14 +211,16 @@ int run_json_schema(const StudyOptions& options) {
       continue;
     }
     // The full compile the staged engine runs after the first mask.
-    try {
-      engine->wait_for_wfa();
-      row.wfa_built = true;
-      row.full_compile_ms = row.grammar_ms + engine->wfa_build_seconds() * 1000;
-      row.forks = engine->compiled()->terminal_dwa().stats().forks;
-    } catch (const Error& e) {
-      row.status = "no wfa";
-      row.reason = e.what();
+    if (with_wfa) {
+      try {
+        engine->wait_for_wfa();
+        row.wfa_built = true;
+        row.full_compile_ms = row.grammar_ms + engine->wfa_build_seconds() * 1000;
+        row.forks = engine->compiled()->terminal_dwa().stats().forks;
+      } catch (const Error& e) {
+        row.status = "no wfa";
+        row.reason = e.what();
+      }
     }
     row.lexer_states = grammar->dfa().num_states();
     row.rss_mib = resident_mib();
