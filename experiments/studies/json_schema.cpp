@@ -85,6 +85,8 @@ struct Row {
   std::size_t steps = 0, disagreements = 0, oracle_steps = 0, oracle_mismatches = 0;
   std::size_t lexer_states = 0, forks = 0, lazy_forks = 0;
   std::vector<double> wfa_us, lazy_us;
+  std::vector<double> lazy_warm_us;  // the lazy steps that walked no new fork
+  std::vector<double> lazy_cpu_us;   // the lazy steps in the thread's CPU time
   bool wfa_built = false;
 };
 
@@ -95,13 +97,22 @@ std::size_t force(wfa::MaskEngine& engine, const std::shared_ptr<const glr::Comp
                   const Vocabulary& vocabulary, const std::vector<TokenId>& ids,
                   std::vector<double>& micros, std::size_t& disagreements,
                   std::vector<std::uint32_t>& scratch, wfa::MaskEngine* oracle,
-                  std::size_t* oracle_mismatches) {
+                  std::size_t* oracle_mismatches, std::vector<double>* warm_micros = nullptr,
+                  std::vector<double>* cpu_micros = nullptr) {
   glr::Session session(g, &vocabulary);
   std::vector<std::uint32_t> expected(scratch.size());
   for (std::size_t i = 0; i <= ids.size(); ++i) {
     const auto started = Clock::now();
+    const double cpu_started = cpu_micros ? thread_cpu_ms() : 0;
     const std::span<const std::uint32_t> mask = engine.mask_view(session, scratch);
     micros.push_back(std::chrono::duration<double, std::micro>(Clock::now() - started).count());
+    if (cpu_micros) cpu_micros->push_back((thread_cpu_ms() - cpu_started) * 1000);
+    if (warm_micros) {
+      bool built = false;
+      for (const wfa::EngineCounter& counter : engine.last_step_counters())
+        built = built || (counter.name == "forks_built" && counter.value > 0);
+      if (!built) warm_micros->push_back(micros.back());
+    }
     auto test = [&](TokenId id) { return (mask[id / 32] >> (id % 32) & 1) != 0; };
     if (oracle) {
       oracle->fill_mask(session, expected);
@@ -262,7 +273,7 @@ int run_json_schema(const StudyOptions& options) {
       }
       const std::size_t lazy_steps =
           force(lazy, grammar, vocabulary, texts[i], row.lazy_us, row.disagreements, scratch,
-                compare ? oracle.get() : nullptr, mismatches);
+                compare ? oracle.get() : nullptr, mismatches, &row.lazy_warm_us, &row.lazy_cpu_us);
       if (!row.wfa_built) row.steps += lazy_steps;
       if (compare) row.oracle_steps += wfa_steps + lazy_steps;
     }
@@ -347,7 +358,8 @@ int run_json_schema(const StudyOptions& options) {
     std::size_t schemas = 0, compiled = 0, valid = 0, valid_accepted = 0, valid_any_order = 0,
                 invalid = 0, invalid_rejected = 0, invalid_of_compiled = 0, steps = 0,
                 disagreements = 0, oracle_steps = 0, oracle_mismatches = 0, with_oracle = 0;
-    std::vector<double> first_mask, first_mask_cpu, full_compile, wfa_us, lazy_us, rss_growth;
+    std::vector<double> first_mask, first_mask_cpu, full_compile, wfa_us, lazy_us, lazy_warm_us,
+        lazy_cpu_us, rss_growth;
   };
   std::map<std::string, Totals> by_category;
   Totals total;
@@ -373,6 +385,8 @@ int run_json_schema(const StudyOptions& options) {
       t->rss_growth.push_back(r.rss_growth_mib);
       t->wfa_us.insert(t->wfa_us.end(), r.wfa_us.begin(), r.wfa_us.end());
       t->lazy_us.insert(t->lazy_us.end(), r.lazy_us.begin(), r.lazy_us.end());
+      t->lazy_warm_us.insert(t->lazy_warm_us.end(), r.lazy_warm_us.begin(), r.lazy_warm_us.end());
+      t->lazy_cpu_us.insert(t->lazy_cpu_us.end(), r.lazy_cpu_us.begin(), r.lazy_cpu_us.end());
     }
   }
   auto pct = [](const std::vector<double>& v, double p) {
@@ -399,6 +413,11 @@ int run_json_schema(const StudyOptions& options) {
                        "wfa get_mask µs mean",
                        "p99",
                        "lazy µs mean",
+                       "p50",
+                       "p99",
+                       "lazy µs, no fork walked: p50",
+                       "p99",
+                       "lazy CPU µs p50",
                        "p99",
                        "steps",
                        "disagreements"});
@@ -421,7 +440,12 @@ int run_json_schema(const StudyOptions& options) {
                      format_fixed(mean(t.wfa_us), 2),
                      format_fixed(pct(t.wfa_us, 99), 2),
                      format_fixed(mean(t.lazy_us), 1),
+                     format_fixed(pct(t.lazy_us, 50), 1),
                      format_fixed(pct(t.lazy_us, 99), 1),
+                     format_fixed(pct(t.lazy_warm_us, 50), 1),
+                     format_fixed(pct(t.lazy_warm_us, 99), 1),
+                     format_fixed(pct(t.lazy_cpu_us, 50), 1),
+                     format_fixed(pct(t.lazy_cpu_us, 99), 1),
                      std::to_string(t.steps),
                      std::to_string(t.disagreements)});
   };
