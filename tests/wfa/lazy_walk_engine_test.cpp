@@ -16,6 +16,8 @@
 #include "lib/json_schema/compiler.h"
 #include "tests/support/wfa_engine_comparison.h"
 #include "wfa/oracle_engine.h"
+#include "wfa/staged_engine.h"
+#include "wfa/vocabulary_tables.h"
 
 namespace glrmask {
 namespace {
@@ -59,6 +61,41 @@ TEST_CASE("lazy engine = oracle on small grammars with a hand-made vocabulary") 
   glr::ParseOptions skippable;
   skippable.skippable = {"EOS"};
   CHECK(compare_on_prefixes(make_lazy, "skippable_eos.lark", "a{}\n; ", 4, skippable) > 0);
+}
+
+TEST_CASE("staged engine = oracle before and after its switch to the wfa engine") {
+  const auto grammar = glr::CompiledGrammar::compile(json_schema::compile_json_schema_text(
+      R"({"type": "object", "properties": {"ab": {"type": "string", "maxLength": 3}},
+          "required": ["ab"]})",
+      "test.json"));
+  std::vector<std::string> tokens;
+  for (const std::string& s : glrmask::testing::strings_up_to("{}\"ab: ", 2))
+    if (!s.empty()) tokens.push_back(s);
+  tokens.push_back("\"ab\": \"");
+  const Vocabulary vocabulary = glrmask::testing::tiny_vocabulary(tokens);
+  const wfa::VocabularyTables tables(vocabulary);
+  wfa::OracleEngine oracle(vocabulary, {.sequential = true});
+  wfa::StagedEngine staged(grammar, tables);
+  // Every prefix of a few instances (strings of length 0 to 3).
+  std::vector<std::string> viable;
+  for (const std::string text : {R"({"ab": "aab"})", R"({"ab": ""})", R"({"ab": "b"})"}) {
+    for (std::size_t n = 0; n <= text.size(); ++n) {
+      glr::Session session(grammar, &vocabulary);
+      if (session.try_commit_bytes(text.substr(0, n))) viable.push_back(text.substr(0, n));
+    }
+  }
+  REQUIRE(viable.size() == 14 + 11 + 12);
+  auto compare = [&](const std::string& prefix) {
+    INFO("prefix " << prefix << (staged.switched() ? " (wfa)" : " (lazy or switching)"));
+    glr::Session session(grammar, &vocabulary);
+    REQUIRE(session.try_commit_bytes(prefix));
+    glrmask::testing::require_equal_masks(engine_mask(staged, session, vocabulary),
+                                          engine_mask(oracle, session, vocabulary), vocabulary);
+  };
+  for (const std::string& prefix : viable) compare(prefix);  // from the first mask on
+  staged.wait_for_wfa();
+  REQUIRE(staged.switched());
+  for (const std::string& prefix : viable) compare(prefix);  // the wfa engine answers
 }
 
 // Every viable prefix over `alphabet` up to `max_prefix` bytes, for a schema grammar and a
