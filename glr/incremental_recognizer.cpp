@@ -246,6 +246,11 @@ std::string IncrementalRecognizer::describe_terminal(SymbolId terminal) const {
   return t.name;
 }
 
+std::string IncrementalRecognizer::terminal_name(SymbolId terminal) const {
+  if (terminal == parser_.end_of_input()) return "$END";
+  return grammar_->grammar().terminal(terminal).name;
+}
+
 std::string IncrementalRecognizer::describe_expected(std::span<const GssNodeRef> heads) const {
   constexpr std::size_t kMaxListed = 40;
   const std::vector<SymbolId> terminals = parser_.shiftable_terminals(heads);

@@ -97,6 +97,8 @@ class IncrementalRecognizer {
   std::string describe_terminal(SymbolId terminal) const;
   // The terminals some stack can shift, and "end of input" when it accepts, as one line.
   std::string describe_expected(std::span<const GssNodeRef> heads) const;
+  // The grammar's name of a terminal ("$END" for the end of input), for programs.
+  std::string terminal_name(SymbolId terminal) const;
 
  private:
   // Whether, after the labels that produced `heads`, the lexer fork lets the text go on: some
