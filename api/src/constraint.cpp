@@ -51,7 +51,8 @@ void make_engines(Constraint::Impl& impl) {
 
 // Tries the engines in order, from the requested one (kAuto: wfa) down to the oracle; a refusal
 // of kind kUnsupported moves on under kAuto and is thrown otherwise.
-void choose_engine(Constraint::Impl& impl, const CompileOptions& compile) {
+void choose_engine(Constraint::Impl& impl, const CompileOptions& compile,
+                   const wfa::ParserDwaOptions* dwa_options) {
   const Clock::time_point start = Clock::now();
   const bool automatic = compile.engine == Engine::kAuto;
   const Engine first = automatic ? Engine::kWfa : compile.engine;
@@ -61,7 +62,8 @@ void choose_engine(Constraint::Impl& impl, const CompileOptions& compile) {
       if (engine == Engine::kWfa) {
         wfa::ParserDwaOptions options;
         options.threads = compile.build_threads;
-        impl.compiled = wfa::CompiledMask::compile(impl.grammar, impl.vocabulary(), options);
+        impl.compiled = wfa::CompiledMask::compile(impl.grammar, impl.vocabulary(),
+                                                   dwa_options ? *dwa_options : options);
       }
       make_engines(impl);
       break;
@@ -121,7 +123,8 @@ const Constraint::Impl::ByteClasses& Constraint::Impl::byte_classes() const {
 
 std::shared_ptr<const Constraint::Impl> build_constraint(ConstraintSource source,
                                                          const Tokenizer& tokenizer,
-                                                         const CompileOptions& compile) {
+                                                         const CompileOptions& compile,
+                                                         const wfa::ParserDwaOptions* dwa_options) {
   auto impl = std::make_shared<Constraint::Impl>(tokenizer);
   impl->source = std::move(source);
   const Clock::time_point start = Clock::now();
@@ -129,7 +132,7 @@ std::shared_ptr<const Constraint::Impl> build_constraint(ConstraintSource source
   impl->recognizer = std::make_shared<const glr::IncrementalRecognizer>(impl->grammar);
   impl->statistics.grammar_seconds = seconds_since(start);
   impl->statistics.lr_states = impl->grammar->table().num_states();
-  choose_engine(*impl, compile);
+  choose_engine(*impl, compile, dwa_options);
   impl->statistics.peak_memory_bytes = peak_memory_bytes();
   return impl;
 }
@@ -181,27 +184,22 @@ Constraint Constraint::from_regex(std::string_view pattern, const Tokenizer& tok
 }
 
 void Constraint::save(const std::filesystem::path& path) const {
-  std::string source = impl_->source.serialize();
-  source.push_back(static_cast<char>(impl_->engine));
-  wfa::write_artifact(*impl_->grammar, impl_->compiled.get(), impl_->vocabulary(), source, path);
+  const StoredConstraint stored{impl_->source, impl_->engine};
+  wfa::write_artifact(*impl_->grammar, impl_->compiled.get(), impl_->vocabulary(),
+                      stored.serialize(), path);
 }
 
 Constraint Constraint::load(const std::filesystem::path& path, const Tokenizer& tokenizer) {
   const Clock::time_point start = Clock::now();
   const wfa::ArtifactFile file = wfa::ArtifactFile::open(path);
-  const std::string_view stored = file.source();
-  if (stored.empty())
-    throw Error(fmt::format("{}: the artifact holds no constraint source (it was written by an "
-                            "older `glrmask compile`); compile it again",
-                            path.string()),
-                ErrorCode::kArtifact, ErrorLocation::in_file(path.string()));
-  const auto engine = static_cast<Engine>(static_cast<std::uint8_t>(stored.back()));
-  if (engine == Engine::kAuto || engine > Engine::kOracle ||
-      (engine == Engine::kWfa) != file.has_compiled_mask())
-    throw Error(fmt::format("{}: the artifact names no engine it can serve with", path.string()),
+  StoredConstraint stored = StoredConstraint::parse(file.source(), path.string());
+  const Engine engine = stored.engine;
+  if ((engine == Engine::kWfa) != file.has_compiled_mask())
+    throw Error(fmt::format("{}: the artifact's automata do not match its engine ({})",
+                            path.string(), engine_name(engine)),
                 ErrorCode::kArtifact, ErrorLocation::in_file(path.string()));
   auto impl = std::make_shared<Constraint::Impl>(tokenizer);
-  impl->source = ConstraintSource::parse(stored.substr(0, stored.size() - 1), path.string());
+  impl->source = std::move(stored.source);
   impl->grammar = impl->source.compile();
   impl->recognizer = std::make_shared<const glr::IncrementalRecognizer>(impl->grammar);
   impl->statistics.grammar_seconds = seconds_since(start);

@@ -48,9 +48,11 @@ struct Constraint::Impl {
 };
 
 // Builds the constraint: the grammar, then the engine (`compile.engine`, or under kAuto the first
-// of wfa, spanner, oracle that supports the grammar). Throws glrmask::Error.
-std::shared_ptr<const Constraint::Impl> build_constraint(ConstraintSource source,
-                                                         const Tokenizer& tokenizer,
-                                                         const CompileOptions& compile);
+// of wfa, spanner, oracle that supports the grammar). `dwa_options`, when given, replaces the
+// Parser DWA options the compile options imply (glrmask's studies vary them). Throws
+// glrmask::Error.
+std::shared_ptr<const Constraint::Impl> build_constraint(
+    ConstraintSource source, const Tokenizer& tokenizer, const CompileOptions& compile,
+    const wfa::ParserDwaOptions* dwa_options = nullptr);
 
 }  // namespace glrmask

@@ -74,8 +74,8 @@ glr::ParseOptions ConstraintSource::parse_options() const {
   options.policy = grammar.policy == ConflictPolicy::kLark ? glr::ConflictPolicy::kLark
                                                            : glr::ConflictPolicy::kKeepAll;
   options.skippable = grammar.skippable;
-  options.postlex =
-      grammar.postlex == PostLexer::kPython ? glr::PostLexer::kPythonIndenter : glr::PostLexer::kNone;
+  options.postlex = grammar.postlex == PostLexer::kPython ? glr::PostLexer::kPythonIndenter
+                                                          : glr::PostLexer::kNone;
   return options;
 }
 
@@ -124,6 +124,29 @@ ConstraintSource ConstraintSource::parse(std::string_view bytes, const std::stri
   source.json.lenient = small("JSON lenient flag", 1) != 0;
   if (!in.at_end()) in.fail("unexpected bytes after the constraint source");
   return source;
+}
+
+std::string StoredConstraint::serialize() const {
+  std::string bytes = source.serialize();
+  bytes.push_back(static_cast<char>(engine));
+  return bytes;
+}
+
+StoredConstraint StoredConstraint::parse(std::string_view bytes, const std::string& file) {
+  if (bytes.empty())
+    throw Error(fmt::format("{}: the artifact holds no constraint source (it was written without "
+                            "one); compile it again",
+                            file),
+                ErrorCode::kArtifact, ErrorLocation::in_file(file));
+  StoredConstraint stored;
+  stored.source = ConstraintSource::parse(bytes.substr(0, bytes.size() - 1), file);
+  const auto engine = static_cast<std::uint8_t>(bytes.back());
+  if (engine == static_cast<std::uint8_t>(Engine::kAuto) ||
+      engine > static_cast<std::uint8_t>(Engine::kOracle))
+    throw Error(fmt::format("{}: the artifact names no engine it can serve with", file),
+                ErrorCode::kArtifact, ErrorLocation::in_file(file));
+  stored.engine = static_cast<Engine>(engine);
+  return stored;
 }
 
 std::string ConstraintSource::description() const {

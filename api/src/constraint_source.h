@@ -36,4 +36,15 @@ struct ConstraintSource {
   std::string description() const;
 };
 
+// What a saved constraint stores as its artifact's source section (wfa/mask_artifact.h): the
+// source and the engine it serves with.
+struct StoredConstraint {
+  ConstraintSource source;
+  Engine engine = Engine::kWfa;
+
+  std::string serialize() const;
+  // Throws glrmask::Error (kArtifact) naming `file` for bytes serialize() did not write.
+  static StoredConstraint parse(std::string_view bytes, const std::string& file);
+};
+
 }  // namespace glrmask

@@ -28,7 +28,7 @@ enum class Engine : std::uint8_t {
   kSpanner,  // the token spanner table on the parse stack: tens of microseconds
   kOracle,   // tries every token: milliseconds; the reference the others are tested against
 };
-const char* engine_name(Engine engine) noexcept;
+GLRMASK_API const char* engine_name(Engine engine) noexcept;
 
 // How the LR table's conflicts are treated.
 enum class ConflictPolicy : std::uint8_t {
@@ -72,14 +72,14 @@ struct CompileOptions {
 
 // What compiling took, for logs and studies.
 struct CompileStatistics {
-  double grammar_seconds = 0;   // lexer and LR automaton
-  double engine_seconds = 0;    // the engine's automata (0 for the oracle)
+  double grammar_seconds = 0;  // lexer and LR automaton
+  double engine_seconds = 0;   // the engine's automata (0 for the oracle)
   std::size_t peak_memory_bytes = 0;
   std::size_t lr_states = 0;
   std::size_t automaton_states = 0;  // Parser DWA states (wfa), else 0
 };
 
-class Constraint {
+class GLRMASK_API Constraint {
  public:
   // A grammar in Lark syntax (Lark 1.1.5: rules, terminals, %import common, %ignore, %declare).
   // `name` names the grammar in messages (e.g. its file). Throws glrmask::Error
@@ -119,8 +119,10 @@ class Constraint {
   // One line: the grammar's name, its options and the engine.
   std::string description() const;
 
+  // glrmask's own tools reach the internals through these; the Impl type is not public.
   struct Impl;
   const Impl& impl() const { return *impl_; }
+  static Constraint wrap(std::shared_ptr<const Impl> impl) { return Constraint(std::move(impl)); }
 
  private:
   explicit Constraint(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "glrmask/export.hpp"
+
 namespace glrmask {
 
 // What kind of failure an Error reports. The numbers are stable: the C ABI returns them.
@@ -34,7 +36,7 @@ enum class ErrorCode : int {
 };
 
 // The name of a code as the C ABI and the messages spell it ("grammar", "rejected", ...).
-const char* error_code_name(ErrorCode code) noexcept;
+GLRMASK_API const char* error_code_name(ErrorCode code) noexcept;
 
 // Where an error applies. Fields that do not apply stay empty (strings) or at -1 / 0.
 struct ErrorLocation {
@@ -68,7 +70,7 @@ struct ErrorLocation {
   static ErrorLocation of_token(std::int64_t token) { return at_byte(-1, token); }
 };
 
-class Error : public std::runtime_error {
+class GLRMASK_API Error : public std::runtime_error {
  public:
   explicit Error(const std::string& message, ErrorCode code = ErrorCode::kInvalidArgument,
                  ErrorLocation where = {})
@@ -86,7 +88,7 @@ class Error : public std::runtime_error {
 // the offset of the first byte at which the text stopped being completable, where().token the
 // token id when a token was refused; expected() lists the grammar terminals that could have
 // started there (sorted names; empty when the text was already complete or ended).
-class RejectionError : public Error {
+class GLRMASK_API RejectionError : public Error {
  public:
   RejectionError(const std::string& message, ErrorLocation where, std::vector<std::string> expected)
       : Error(message, ErrorCode::kRejected, std::move(where)), expected_(std::move(expected)) {}

@@ -38,7 +38,7 @@ struct MaskCounter {
   double value = 0;
 };
 
-class Matcher {
+class GLRMASK_API Matcher {
  public:
   explicit Matcher(const Constraint& constraint, const MatcherOptions& options = {});
   ~Matcher();
@@ -120,11 +120,12 @@ class Matcher {
 // fill_next_token_bitmask() writes. `bitmask` must hold matchers.size() * row_words words. A null
 // matcher leaves its row untouched. Throws glrmask::Error (kInvalidArgument) for sizes that do not
 // fit.
-void fill_next_token_bitmasks(std::span<Matcher* const> matchers, std::span<std::int32_t> bitmask,
-                              std::size_t row_words);
+GLRMASK_API void fill_next_token_bitmasks(std::span<Matcher* const> matchers,
+                                          std::span<std::int32_t> bitmask, std::size_t row_words);
 
 // Sets logits[i] to -infinity where bit i of `row` is clear (the first min(logits, 32 * words)
 // entries; logits beyond the row are left as they are).
-void apply_token_bitmask_inplace(std::span<float> logits, std::span<const std::int32_t> row);
+GLRMASK_API void apply_token_bitmask_inplace(std::span<float> logits,
+                                             std::span<const std::int32_t> row);
 
 }  // namespace glrmask

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "glrmask/export.hpp"
+
 namespace glrmask {
 
 // How the token strings given to Tokenizer::from_vocab spell their bytes.
@@ -24,7 +26,7 @@ enum class VocabType : std::uint8_t {
   kByteLevel,     // GPT-2's byte alphabet (Llama-3, Qwen, gpt-oss): 'Ġ' is a space
 };
 
-class Tokenizer {
+class GLRMASK_API Tokenizer {
  public:
   // Loads a tokenizer.json (and the tokenizer_config.json beside it, for EOS). `name_or_path` is
   // a path, or the name of a tokenizer fetched by the project's setup script ("llama3", "qwen3",
