@@ -1,7 +1,7 @@
 // The interface every mask engine implements, so experiments and tests can swap them: given a
 // decoding session, fill the dense bitmask of the tokens that may come next.
 //
-// Contract (DESIGN.md §1): bit i of `words` (bit i % 32 of word i / 32) is set iff token i is not
+// Contract (docs/oracle.md): bit i of `words` (bit i % 32 of word i / 32) is set iff token i is not
 // special and the session's text followed by the token's bytes is still viable; the vocabulary's
 // EOS bit is set iff the text is already a complete sentence (Session::is_accepting()). Every
 // other bit, including those past the vocabulary size, is zero. A finished session (EOS
