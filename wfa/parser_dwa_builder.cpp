@@ -100,9 +100,9 @@ using ItemSetId = std::uint32_t;    // 0 = no items
 using GroupListId = std::uint32_t;  // 0 = no groups
 
 // Work that is valid only if some skippable terminals turn out NOT to be shiftable by the real
-// stack: the session drops such a terminal only when no stack can shift it (docs/wfa.md, "Guarded
-// items"). Each guard is the item set of a pending "can it be shifted?" check; the group dies as
-// soon as one guard accepts, and its held tokens and body items become unconditional once every
+// stack: the session drops such a terminal only when no stack can shift it (docs/wfa.md, "Skippable
+// terminals"). Each guard is the item set of a pending "can it be shifted?" check; the group dies
+// as soon as one guard accepts, and its held tokens and body items become unconditional once every
 // guard has died. Groups nest by uniting their guards, so a group's body is plain items.
 struct Group {
   std::vector<ItemSetId> guards;  // sorted, unique, non-empty
