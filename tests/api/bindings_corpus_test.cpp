@@ -1,9 +1,12 @@
-// The library's three entry points against the command line on real data: the C ABI (a program
-// compiled as C, tests/api/c_abi_test.c), the Python module (tests/api/python/teacher_force.py)
-// and `glrmask mask --engine wfa --steps` teacher-force the same texts with Llama-3 and must
-// report the same mask at every step (compared by the mask digest of docs/cli.md) — a Go program
-// under SynCode's convention (--policy lark --skippable EOS), a Java program and a MaskBench
-// instance.
+// The library's entry points against the command line on real data. The tree is installed
+// (`cmake --install` into a scratch prefix); a user's project (tests/api/external) is configured
+// with find_package(glrmask) and built against it, and the C self-checks are compiled with the
+// flags of the installed glrmask.pc. Then that project's program (the C++ API), the C ABI (a
+// program compiled as C, tests/api/c_abi_test.c), the Python module
+// (tests/api/python/teacher_force.py) and `glrmask mask --engine wfa --steps` teacher-force the
+// same texts with Llama-3 and must report the same mask at every step (compared by the mask digest
+// of docs/cli.md): a Go program under SynCode's convention (--policy lark --skippable EOS), a Java
+// program and a MaskBench instance.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <sstream>
@@ -54,8 +57,43 @@ std::vector<Step> parse_csv(const std::string& csv) {
   return steps;
 }
 
+// Installs the build tree into `prefix`, builds tests/api/external against it and returns its
+// program; also compiles and runs the C self-checks with the installed glrmask.pc's flags.
+fs::path install_and_build_external(const fs::path& scratch) {
+  const fs::path prefix = scratch / "prefix";
+  const auto install = run_command("cmake --install " + shell_quoted(fs::path(GLRMASK_BUILD_DIR)) +
+                                   " --prefix " + shell_quoted(prefix));
+  INFO(install.output);
+  REQUIRE(install.exit_code == 0);
+  REQUIRE(fs::exists(prefix / "include" / "glrmask" / "glrmask.hpp"));
+  const fs::path build = scratch / "external";
+  const auto configure =
+      run_command("cmake -S " + shell_quoted(testing::source_dir() / "tests/api/external") +
+                  " -B " + shell_quoted(build) +
+                  " -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=" + shell_quoted(prefix));
+  INFO(configure.output);
+  REQUIRE(configure.exit_code == 0);
+  const auto built = run_command("cmake --build " + shell_quoted(build));
+  INFO(built.output);
+  REQUIRE(built.exit_code == 0);
+
+  // pkg-config, as a Makefile user would: the C ABI's self-checks against the installed tree.
+  const fs::path pc = prefix / "lib" / "pkgconfig";
+  const fs::path libdir = fs::exists(pc) ? prefix / "lib" : prefix / "lib" / "x86_64-linux-gnu";
+  const auto c_program = run_command(
+      "PKG_CONFIG_PATH=" + shell_quoted(libdir / "pkgconfig") + " sh -c 'cc -std=c11 -Wall " +
+      "-Werror -o " + (scratch / "c_abi_test").string() + " " +
+      (testing::source_dir() / "tests/api/c_abi_test.c").string() +
+      " $(pkg-config --cflags --libs glrmask)' && LD_LIBRARY_PATH=" + shell_quoted(libdir) + " " +
+      shell_quoted(scratch / "c_abi_test"));
+  INFO(c_program.output);
+  REQUIRE(c_program.exit_code == 0);
+  CHECK_THAT(c_program.output, Catch::Contains("all C ABI checks passed"));
+  return build / "teacher_force";
+}
+
 void compare_entry_points(const std::string& kind, const fs::path& grammar, const fs::path& text,
-                          const std::string& options) {
+                          const std::string& options, const fs::path& external) {
   INFO(kind << " " << grammar << " on " << text);
   testing::ScratchDir scratch;
   const fs::path csv = scratch.path / "steps.csv";
@@ -83,18 +121,26 @@ void compare_entry_points(const std::string& kind, const fs::path& grammar, cons
   INFO(python.output.substr(0, 2000));
   REQUIRE(python.exit_code == 0);
   CHECK(parse_lines(python.output) == expected);
+
+  const auto user = run_command(shell_quoted(external) + " " + arguments);
+  INFO(user.output.substr(0, 2000));
+  REQUIRE(user.exit_code == 0);
+  CHECK(parse_lines(user.output) == expected);
 }
 
-TEST_CASE("bindings: C, Python and glrmask mask give the same masks on Go, Java and MaskBench") {
+TEST_CASE("bindings: an installed C++ project, C, Python and glrmask mask give the same masks") {
   if (!testing::require_tokenizer("llama3")) return;
+  testing::ScratchDir install;
+  const fs::path external = install_and_build_external(install.path);
   if (!testing::require_data_dir("api bindings corpus test (Go, Java, MaskBench)")) return;
   const fs::path data = data_dir();
   const fs::path grammars = data / "grammars" / "syncode";
   compare_entry_points("lark", grammars / "go_grammar.lark",
                        data / "programs" / "go" / "sort__exchangesort.go",
-                       "--policy lark --skippable EOS");
+                       "--policy lark --skippable EOS", external);
   compare_entry_points("lark", grammars / "java_grammar.lark",
-                       data / "programs" / "java" / "nocomments" / "maths__TwinPrime.java", "");
+                       data / "programs" / "java" / "nocomments" / "maths__TwinPrime.java", "",
+                       external);
 
   // A MaskBench schema and its first valid instance, written as the benchmark writes them.
   testing::ScratchDir scratch;
@@ -110,7 +156,7 @@ TEST_CASE("bindings: C, Python and glrmask mask give the same masks on Go, Java 
   INFO(extracted.output);
   REQUIRE(extracted.exit_code == 0);
   compare_entry_points("json_schema", scratch.path / "schema.json", scratch.path / "instance.json",
-                       "");
+                       "", external);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "lib/core/error.h"
+#include "glrmask/error.hpp"
 
 namespace glrmask {
 
