@@ -208,6 +208,17 @@ size_t glrmask_tokenizer_vocab_size(const glrmask_tokenizer* tokenizer) {
   return tokenizer == nullptr ? 0 : tokenizer->tokenizer.vocab_size();
 }
 
+void glrmask_tokenizer_stop_ids(const glrmask_tokenizer* tokenizer, const int32_t** ids,
+                                size_t* count) {
+  if (ids == nullptr || count == nullptr) return;
+  *ids = nullptr;
+  *count = 0;
+  if (tokenizer == nullptr) return;
+  const std::span<const std::int32_t> stops = tokenizer->tokenizer.stop_ids();
+  *ids = stops.data();
+  *count = stops.size();
+}
+
 size_t glrmask_tokenizer_bitmask_words(const glrmask_tokenizer* tokenizer) {
   return tokenizer == nullptr ? 0 : tokenizer->tokenizer.bitmask_words();
 }

@@ -130,6 +130,9 @@ GLRMASK_EXPORT glrmask_status glrmask_tokenizer_from_vocab(
     size_t num_special_ids, glrmask_tokenizer** out);
 GLRMASK_EXPORT void glrmask_tokenizer_free(glrmask_tokenizer* tokenizer);
 GLRMASK_EXPORT size_t glrmask_tokenizer_vocab_size(const glrmask_tokenizer* tokenizer);
+/* The ids that end a text (*ids points into the tokenizer); the first is the primary EOS. */
+GLRMASK_EXPORT void glrmask_tokenizer_stop_ids(const glrmask_tokenizer* tokenizer,
+                                               const int32_t** ids, size_t* count);
 /* 32-bit words of one bitmask row: ceil(vocab_size / 32). */
 GLRMASK_EXPORT size_t glrmask_tokenizer_bitmask_words(const glrmask_tokenizer* tokenizer);
 /* Text -> ids (only for a tokenizer loaded from tokenizer.json); *ids is freed by glrmask_free. */
