@@ -282,9 +282,9 @@ int run_psc_tables_child(int argc, char** argv) {
     const auto compiled = wfa::CompiledMask::compile(grammar, vocabulary);
     const double mask_cpu = cpu_seconds() - cpu, mask_wall = seconds_since(wall);
     stage = "writing the artifact";
-    const std::size_t bytes =
-        wfa::write_artifact(*grammar, compiled.get(), vocabulary,
-                            StoredConstraint{constraint_source, Engine::kWfa}.serialize(), artifact);
+    const std::size_t bytes = wfa::write_artifact(
+        *grammar, compiled.get(), vocabulary,
+        StoredConstraint{constraint_source, Engine::kWfa}.serialize(), artifact);
     fmt::print("ok\t{:.3f}\t{:.3f}\t{:.3f}\t{:.3f}\t{:.1f}\t{:.1f}\t{}\n", grammar_cpu,
                grammar_wall, mask_cpu, mask_wall, inputs_mib, peak_memory_mib(), bytes);
     return 0;

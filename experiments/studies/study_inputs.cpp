@@ -91,7 +91,8 @@ glr::ParseOptions corpus_parse_options(const Corpus& corpus, const StudyOptions&
 
 std::shared_ptr<const glr::CompiledGrammar> compile_corpus_grammar(const Corpus& corpus,
                                                                    const StudyOptions& options) {
-  return glr::CompiledGrammar::load_lark(corpus.grammar_path, corpus_parse_options(corpus, options));
+  return glr::CompiledGrammar::load_lark(corpus.grammar_path,
+                                         corpus_parse_options(corpus, options));
 }
 
 std::unique_ptr<wfa::MaskEngine> make_engine(const std::string& name,
