@@ -4,10 +4,14 @@
 // 128k vocabulary), so one per matcher would cost a server with hundreds of sequences gigabytes.
 // The pool keeps engines apart from matchers instead: a call borrows one, computes the mask and
 // gives it back, so there are only as many engines as calls running at once, and a recurring mask
-// cached for one sequence serves the others. Borrowing is a short locked pop (uncontended: tens of
-// nanoseconds against the microsecond of a mask).
+// cached for one sequence serves the others.
+//
+// A get_mask step costs a few hundred nanoseconds when its mask is cached, so borrowing must cost
+// a few: the last engine given back waits in a one-slot "hot" place taken and refilled with a
+// single atomic exchange each; only a second concurrent borrower goes to the locked free list.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
@@ -62,7 +66,17 @@ class EnginePool {
   std::mutex mutex_;
   std::condition_variable returned_;
   std::vector<std::unique_ptr<wfa::MaskEngine>> idle_;
-  std::size_t engines_ = 0;  // idle or lent
+  std::size_t engines_ = 0;  // idle (in `idle_` or `hot_`) or lent
+  // Borrowers blocked by max_engines_ (read without the lock; a missed wake-up costs a waiter
+  // one short timed wait, see borrow()).
+  std::atomic<std::size_t> waiting_{0};
+  std::atomic<wfa::MaskEngine*> hot_{nullptr};  // an idle engine, owned by the pool
+
+  // Gives `engine` back: into the hot slot when it is free, else to the free list.
+  void give_back(std::unique_ptr<wfa::MaskEngine> engine);
+
+ public:
+  ~EnginePool();
 };
 
 }  // namespace glrmask

@@ -29,11 +29,14 @@ Matcher::Impl::Impl(const Constraint& constraint_in, glr::SessionOptions options
     : constraint(constraint_in),
       options(options_in),
       session(constraint_in.impl().recognizer, &constraint_in.impl().vocabulary(), options_in),
+      engines(constraint_in.impl().engines.get()),
+      word_count(constraint_in.tokenizer().bitmask_words()),
+      several_stops(constraint_in.tokenizer().stop_ids().size() > 1),
       scratch(static_cast<std::uint32_t>(constraint_in.impl().vocabulary().size())) {}
 
 void Matcher::Impl::add_stop_ids(std::span<std::uint32_t> words) const {
+  if (!several_stops) return;
   const std::vector<std::int32_t>& stops = data().tokenizer.impl().stop_ids;
-  if (stops.size() < 2) return;
   const auto first = static_cast<std::size_t>(stops.front());
   if (((words[first / 32] >> (first % 32)) & 1u) == 0) return;
   for (std::size_t i = 1; i < stops.size(); ++i) {
@@ -44,13 +47,13 @@ void Matcher::Impl::add_stop_ids(std::span<std::uint32_t> words) const {
 
 void Matcher::Impl::record_counters(const wfa::MaskEngine& engine) {
   const std::span<const wfa::EngineCounter> from = engine.last_step_counters();
-  counters.resize(from.size());
-  for (std::size_t i = 0; i < from.size(); ++i) counters[i] = {from[i].name, from[i].value};
+  num_counters = std::min(from.size(), kMaxCounters);
+  for (std::size_t i = 0; i < num_counters; ++i) counters[i] = {from[i].name, from[i].value};
 }
 
 void Matcher::Impl::fill(std::span<std::uint32_t> words) {
-  view_engine.release();
-  EnginePool::Lease engine = data().engines->borrow();
+  if (view_engine) view_engine.release();
+  EnginePool::Lease engine = engines->borrow();
   engine->fill_mask(session, words);
   record_counters(*engine);
   add_stop_ids(words);
@@ -71,7 +74,7 @@ Matcher Matcher::clone() const {
 }
 
 std::size_t Matcher::bitmask_words() const {
-  return impl_->scratch.words().size();
+  return impl_->word_count;
 }
 
 void Matcher::fill_next_token_bitmask(std::span<std::uint32_t> row) {
@@ -89,11 +92,11 @@ void Matcher::fill_next_token_bitmask(std::span<std::int32_t> row) {
 
 std::span<const std::uint32_t> Matcher::next_token_mask() {
   Impl& impl = *impl_;
-  if (!impl.view_engine) impl.view_engine = impl.data().engines->borrow();
+  if (!impl.view_engine) impl.view_engine = impl.engines->borrow();
   std::span<const std::uint32_t> view =
       impl.view_engine->mask_view(impl.session, impl.scratch.words());
   impl.record_counters(*impl.view_engine);
-  if (impl.data().tokenizer.impl().stop_ids.size() > 1) {
+  if (impl.several_stops) {
     // The engine's cached mask is shared: add the other stop ids to a copy.
     if (view.data() != impl.scratch.words().data())
       std::copy(view.begin(), view.end(), impl.scratch.words().begin());
@@ -104,7 +107,7 @@ std::span<const std::uint32_t> Matcher::next_token_mask() {
 }
 
 std::span<const MaskCounter> Matcher::last_mask_counters() const {
-  return impl_->counters;
+  return std::span<const MaskCounter>(impl_->counters.data(), impl_->num_counters);
 }
 
 bool Matcher::accept_token(std::int32_t token) {

@@ -3,6 +3,7 @@
 // next_token_mask() call and the next call (the view points into that engine).
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include "api/src/constraint_impl.h"
@@ -17,9 +18,16 @@ struct Matcher::Impl {
   Constraint constraint;
   glr::SessionOptions options;
   glr::Session session;
+  // Read on every mask call, so kept here rather than reached through the constraint.
+  EnginePool* engines;
+  std::size_t word_count;
+  bool several_stops;
   EnginePool::Lease view_engine;  // held from next_token_mask() until the next call
   DenseMask scratch;              // the view's words when the engine keeps no copy
-  std::vector<MaskCounter> counters;
+  // The engine's counters of the last mask (a fixed array: copying them costs no allocation).
+  static constexpr std::size_t kMaxCounters = 16;
+  std::array<MaskCounter, kMaxCounters> counters{};
+  std::size_t num_counters = 0;
 
   Impl(const Constraint& constraint_in, glr::SessionOptions options_in);
 
