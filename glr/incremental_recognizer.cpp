@@ -72,12 +72,12 @@ bool IncrementalRecognizer::advance(ParsePosition& position, std::string_view by
                                     Rejection* why) const {
   if (indenter_ != nullptr) return advance_indented(position, bytes, why);
   const lexer::LexerDfa& dfa = grammar_->dfa();
-  std::vector<lexer::EmittedToken> tokens;
+  std::vector<lexer::EmittedLexeme> tokens;
   const std::optional<lexer::LexFailure> failure = lexer::feed(dfa, position.lexer, bytes, tokens);
   // Tokens that became final before a lexing failure are parsed first: an earlier syntax error
   // is the one to report.
   const auto chunk_begin = static_cast<std::int64_t>(position.offset);
-  for (const lexer::EmittedToken& token : tokens) {
+  for (const lexer::EmittedLexeme& token : tokens) {
     const auto end = static_cast<std::uint64_t>(chunk_begin + token.end);
     if (why != nullptr) why->heads = position.heads;
     if (!feed_token(position.heads, token.label)) {
@@ -229,11 +229,11 @@ bool IncrementalRecognizer::fork_allows(const lexer::LexerFork& fork,
 bool IncrementalRecognizer::is_accepting(const ParsePosition& position) const {
   if (indenter_ != nullptr) return is_accepting_indented(position);
   lexer::LexerConfiguration lexer = position.lexer;
-  std::vector<lexer::EmittedToken> tokens;
+  std::vector<lexer::EmittedLexeme> tokens;
   if (lexer::finish(grammar_->dfa(), lexer, tokens)) return false;
   if (tokens.empty()) return parser_.accepts_end(position.heads);
   GssHeads heads = position.heads;
-  for (const lexer::EmittedToken& token : tokens)
+  for (const lexer::EmittedLexeme& token : tokens)
     if (!feed_token(heads, token.label)) return false;
   return parser_.accepts_end(heads);
 }

@@ -204,10 +204,10 @@ bool IncrementalRecognizer::advance_indented(ParsePosition& position, std::strin
   const std::uint64_t window_begin = position.offset - carried.size();
   const IndentScan accepted = position.accepted_scan;
   const std::uint64_t first_lexeme_begin = position.lexeme_begin;
-  std::vector<lexer::EmittedToken> tokens;
+  std::vector<lexer::EmittedLexeme> tokens;
   const std::optional<lexer::LexFailure> failure = lexer::feed(dfa, position.lexer, bytes, tokens);
   const auto chunk_begin = static_cast<std::int64_t>(position.offset);
-  for (const lexer::EmittedToken& token : tokens) {
+  for (const lexer::EmittedLexeme& token : tokens) {
     const auto end = static_cast<std::uint64_t>(chunk_begin + token.end);
     const IndentScan text =
         token_scan(accepted, carried, bytes, window_begin, position.lexeme_begin, end, tab_len);
@@ -369,11 +369,11 @@ bool IncrementalRecognizer::is_accepting_indented(const ParsePosition& position)
   lexer::LexerConfiguration lexer = position.lexer;
   const std::string& carried = position.lexer.pending;
   const std::uint64_t window_begin = position.offset - carried.size();
-  std::vector<lexer::EmittedToken> tokens;
+  std::vector<lexer::EmittedLexeme> tokens;
   if (lexer::finish(grammar_->dfa(), lexer, tokens)) return false;
   std::vector<IndentedStacks> branches = position.branches;
   std::uint64_t begin = position.lexeme_begin;
-  for (const lexer::EmittedToken& token : tokens) {
+  for (const lexer::EmittedLexeme& token : tokens) {
     const auto end =
         static_cast<std::uint64_t>(static_cast<std::int64_t>(position.offset) + token.end);
     const IndentScan text = token_scan(position.accepted_scan, carried, {}, window_begin, begin,

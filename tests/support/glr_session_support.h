@@ -1,6 +1,6 @@
 // Independent references for the GLR session tests: an Earley recognizer written from the
-// grammar model alone (no LR tables, no GSS), fed the tokens of the project's lexer, with the same
-// token semantics the session documents (docs/glr.md): each token is a set of alternative
+// grammar model alone (no LR tables, no GSS), fed the lexemes of the project's lexer, with the same
+// lexeme semantics the session documents (docs/glr.md): each lexeme is a set of alternative
 // terminals, an %ignore'd alternative means "skip", and a skippable terminal that cannot be
 // scanned is skipped.
 #pragma once
@@ -29,8 +29,8 @@ namespace glrmask::testing {
 class Earley {
  public:
   struct Outcome {
-    bool viable = false;    // every token was consumed and some continuation may follow
-    bool accepted = false;  // the tokens form a sentence
+    bool viable = false;    // every lexeme was consumed and some continuation may follow
+    bool accepted = false;  // the lexemes form a sentence
   };
 
   Earley(const Grammar& grammar, std::vector<SymbolId> skippable)
@@ -47,16 +47,16 @@ class Earley {
     }
   }
 
-  // `tokens[i]` lists the alternatives of token i (terminal ids).
-  Outcome run(const std::vector<std::vector<SymbolId>>& tokens) const {
-    std::vector<std::set<Item>> charts(tokens.size() + 1);
+  // `lexemes[i]` lists the alternatives of lexeme i (terminal ids).
+  Outcome run(const std::vector<std::vector<SymbolId>>& lexemes) const {
+    std::vector<std::set<Item>> charts(lexemes.size() + 1);
     const auto rules = grammar_.rules();
     for (std::size_t r = 0; r < rules.size(); ++r)
       if (rules[r].lhs == grammar_.start()) charts[0].insert(Item{r, 0, 0});
     close(charts, 0);
-    for (std::size_t k = 0; k < tokens.size(); ++k) {
+    for (std::size_t k = 0; k < lexemes.size(); ++k) {
       std::set<Item>& next = charts[k + 1];
-      for (const SymbolId terminal : tokens[k]) {
+      for (const SymbolId terminal : lexemes[k]) {
         if (grammar_.terminal(terminal).ignored) {
           next.insert(charts[k].begin(), charts[k].end());
           continue;
@@ -130,18 +130,18 @@ class Earley {
 };
 
 // The reference verdict on a whole text: the project's lexer (lex_text, tested on its own) turns it
-// into tokens, Earley decides. A lexing error means "not a sentence, not viable".
+// into lexemes, Earley decides. A lexing error means "not a sentence, not viable".
 inline Earley::Outcome reference_verdict(const glr::CompiledGrammar& grammar,
                                          std::string_view text) {
-  std::vector<lexer::Token> tokens;
+  std::vector<lexer::Lexeme> lexemes;
   try {
-    tokens = lexer::lex_text(grammar.dfa(), text);
+    lexemes = lexer::lex_text(grammar.dfa(), text);
   } catch (const Error&) {
     return {};
   }
   std::vector<std::vector<SymbolId>> alternatives;
-  for (const lexer::Token& token : tokens) {
-    const auto terminals = grammar.dfa().label_terminals(token.label);
+  for (const lexer::Lexeme& lexeme : lexemes) {
+    const auto terminals = grammar.dfa().label_terminals(lexeme.label);
     alternatives.emplace_back(terminals.begin(), terminals.end());
   }
   return Earley(grammar.grammar(), grammar.skippable_terminals()).run(alternatives);

@@ -63,7 +63,7 @@ struct Fixture {
       for (const LexerConfiguration& configuration : layer) {
         for (const std::string& token : texts) {
           LexerConfiguration after = configuration;
-          std::vector<lexer::EmittedToken> out;
+          std::vector<lexer::EmittedLexeme> out;
           if (lexer::feed(dfa, after, token, out)) continue;
           if (seen.insert(after).second) next.push_back(after);
         }
@@ -179,7 +179,7 @@ TEST_CASE("LexerEntryCache leaves configurations with long pending bytes uncache
           "[wfa][lexer_entry_cache]") {
   const Fixture fixture;
   LexerConfiguration inside_comment = lexer::initial_configuration(fixture.dfa);
-  std::vector<lexer::EmittedToken> out;
+  std::vector<lexer::EmittedLexeme> out;
   REQUIRE_FALSE(lexer::feed(fixture.dfa, inside_comment, "/* xyzxyzxyzxyzxyzxyzxyzxyz", out));
   REQUIRE(inside_comment.pending.size() > LexerEntryCache::kMaxPending);
   const std::vector<DwaEntry> entries = fixture.dwa.enter(inside_comment);
