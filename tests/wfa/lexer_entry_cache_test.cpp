@@ -86,7 +86,8 @@ struct Fixture {
 std::vector<LexerEntryCache::Entry> made_entries(const std::vector<DwaEntry>& entries) {
   std::vector<LexerEntryCache::Entry> made;
   for (const DwaEntry& entry : entries) {
-    const auto one = LexerEntryCache::make_entry(entry.fork, entry.labels, entry.fork % 4 == 0);
+    const auto one =
+        LexerEntryCache::make_entry(wfa::DwaStateId{entry.fork}, entry.labels, entry.fork % 4 == 0);
     if (!one) return {};
     made.push_back(*one);
   }
@@ -98,7 +99,7 @@ bool same_entries(std::span<const LexerEntryCache::Entry> cached,
   if (cached.size() != expected.size()) return false;
   for (size_t i = 0; i < cached.size(); ++i) {
     const auto labels = cached[i].early_labels();
-    if (cached[i].start != expected[i].fork) return false;
+    if (cached[i].start != wfa::DwaStateId{expected[i].fork}) return false;
     if (cached[i].early != (expected[i].fork % 4 == 0)) return false;
     if (!std::equal(labels.begin(), labels.end(), expected[i].labels.begin(),
                     expected[i].labels.end()))
