@@ -240,7 +240,7 @@ bool IncrementalRecognizer::is_accepting(const ParsePosition& position) const {
 
 std::string IncrementalRecognizer::describe_terminal(SymbolId terminal) const {
   if (terminal == parser_.end_of_input()) return "end of input";
-  const Terminal& t = grammar_->grammar().terminal(terminal);
+  const Terminal& t = grammar_->grammar().terminal(grammar_terminal(terminal));
   if (t.is_literal && t.flags.find('i') == std::string::npos)
     return fmt::format("\"{}\"", t.literal);
   return t.name;

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <ostream>
 #include <ranges>
 
 namespace glrmask {
@@ -29,6 +30,7 @@ class StrongId {
 
   friend constexpr bool operator==(StrongId, StrongId) = default;
   friend constexpr auto operator<=>(StrongId, StrongId) = default;
+  friend std::ostream& operator<<(std::ostream& out, StrongId id) { return out << id.value_; }
   // Found by Boost's containers through argument-dependent lookup.
   friend std::size_t hash_value(StrongId id) { return std::hash<Rep>{}(id.value_); }
 

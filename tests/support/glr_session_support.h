@@ -39,10 +39,10 @@ class Earley {
     for (bool changed = true; changed;) {
       changed = false;
       for (const Rule& rule : grammar.rules()) {
-        if (nullable_[rule.lhs]) continue;
+        if (nullable_[rule.lhs.value()]) continue;
         bool all = true;
-        for (SymbolId s : rule.rhs) all = all && !grammar.is_terminal(s) && nullable_[s];
-        if (all) nullable_[rule.lhs] = changed = true;
+        for (SymbolId s : rule.rhs) all = all && !grammar.is_terminal(s) && nullable_[s.value()];
+        if (all) nullable_[rule.lhs.value()] = changed = true;
       }
     }
   }
@@ -111,7 +111,7 @@ class Earley {
         if (grammar_.is_terminal(next)) continue;
         for (std::size_t r = 0; r < rules.size(); ++r)
           if (rules[r].lhs == next) add(Item{r, 0, k});
-        if (nullable_[next]) add(Item{item.rule, item.dot + 1, item.origin});
+        if (nullable_[next.value()]) add(Item{item.rule, item.dot + 1, item.origin});
       } else {
         const SymbolId lhs = rules[item.rule].lhs;
         const std::vector<Item> waiting(charts[item.origin].begin(), charts[item.origin].end());
@@ -141,10 +141,14 @@ inline Earley::Outcome reference_verdict(const glr::CompiledGrammar& grammar,
   }
   std::vector<std::vector<SymbolId>> alternatives;
   for (const lexer::Lexeme& lexeme : lexemes) {
-    const auto terminals = grammar.dfa().label_terminals(lexeme.label);
-    alternatives.emplace_back(terminals.begin(), terminals.end());
+    alternatives.emplace_back();
+    for (const std::uint32_t terminal : grammar.dfa().label_terminals(lexeme.label))
+      alternatives.back().push_back(grammar.grammar().terminal_id(terminal));
   }
-  return Earley(grammar.grammar(), grammar.skippable_terminals()).run(alternatives);
+  std::vector<SymbolId> skippable;
+  for (const glr::SymbolId terminal : grammar.skippable_terminals())
+    skippable.push_back(glr::grammar_terminal(terminal));
+  return Earley(grammar.grammar(), std::move(skippable)).run(alternatives);
 }
 
 inline std::shared_ptr<const glr::CompiledGrammar> compile_lark(std::string_view text,
