@@ -224,7 +224,8 @@ void Session::throw_rejection(std::string_view bytes, std::string_view what,
                            printable(why.lexeme), why.begin);
       break;
     case Rejection::Kind::kIndentation:
-      reason = fmt::format("{} (the token at byte offsets {}..{})", why.detail, why.begin, why.end);
+      reason =
+          fmt::format("{} (the lexeme at byte offsets {}..{})", why.detail, why.begin, why.end);
       break;
     case Rejection::Kind::kDeadEnd:
     case Rejection::Kind::kIncomplete:

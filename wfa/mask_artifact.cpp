@@ -289,11 +289,10 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
                                         result->terminal_dwa_.num_forks(), token_sets);
   result->weight_classes_ = WeightClassRows::read(in, token_sets);
   // Transition by transition (mask_weights() would sort a million of them on every load).
-  for (DwaStateId state = 0; state < result->parser_dwa_.num_states(); ++state)
-    for (const ParserDwaTransition& t : result->parser_dwa_.transitions(state))
-      if (!t.weight.is_empty() && result->weight_classes_.row(t.weight) == nullptr)
-        in.fail(fmt::format("token set {} weighs a Parser DWA transition but has no class row",
-                            t.weight.value()));
+  for (const ParserDwaTransition& t : result->parser_dwa_.all_transitions())
+    if (!t.weight.is_empty() && result->weight_classes_.row(t.weight) == nullptr)
+      in.fail(fmt::format("token set {} weighs a Parser DWA transition but has no class row",
+                          t.weight.value()));
   result->stats_ = in.get<CompileStats>("compile statistics");
   if (!in.at_end()) in.fail("unexpected bytes after the last section");
   result->index_weights();
