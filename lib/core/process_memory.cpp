@@ -27,4 +27,12 @@ std::size_t resident_memory_bytes() {
   return status_field("VmRSS:");
 }
 
+std::size_t private_memory_bytes() {
+  return status_field("RssAnon:");
+}
+
+std::size_t file_backed_memory_bytes() {
+  return status_field("RssFile:");
+}
+
 }  // namespace glrmask
