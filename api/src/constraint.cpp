@@ -204,12 +204,14 @@ Constraint Constraint::load(const std::filesystem::path& path, const Tokenizer& 
   impl->recognizer = std::make_shared<const glr::IncrementalRecognizer>(impl->grammar);
   impl->statistics.grammar_seconds = seconds_since(start);
   impl->statistics.lr_states = impl->grammar->table().num_states();
-  file.check_fingerprints(*impl->grammar, impl->vocabulary());
   const Clock::time_point engine_start = Clock::now();
   impl->engine = engine;
   if (engine == Engine::kWfa) {
+    // compiled_mask() checks the fingerprints first (a vocabulary's costs a pass over it).
     impl->compiled = file.compiled_mask(impl->grammar, impl->vocabulary());
     impl->statistics.automaton_states = impl->compiled->parser_dwa().num_states();
+  } else {
+    file.check_fingerprints(*impl->grammar, impl->vocabulary());
   }
   make_engines(*impl);
   impl->statistics.engine_seconds = seconds_since(engine_start);

@@ -1,8 +1,11 @@
 // The library facade (api/): a matcher's bitmask against the oracle at every viable prefix of the
 // project's fixture grammars, with each engine; accepting, refusing (state unchanged), rollback,
 // reset, clone, stop ids, padded rows, batches and the typed errors.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -137,6 +140,41 @@ TEST_CASE("api: kAuto serves with the first of wfa, spanner, oracle that support
   }
   CHECK(refused < 3);
   CHECK(Constraint::from_lark_file(grammar, tokenizer, options).engine() == first);
+}
+
+TEST_CASE(
+    "api: a saved constraint loads with its engine, gives the same masks, and is refused "
+    "for another tokenizer or grammar") {
+  const FixtureVocab vocab = fixture_vocab("ab: \n");
+  const Tokenizer tokenizer = fixture_tokenizer(vocab);
+  const Tokenizer other = fixture_tokenizer(fixture_vocab("abc: \n"));
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("glrmask_api_saved_" + std::to_string(::getpid()));
+  for (const Engine engine : {Engine::kWfa, Engine::kSpanner, Engine::kOracle}) {
+    INFO(static_cast<int>(engine));
+    const Constraint constraint =
+        Constraint::from_lark("start: \"a\"+ \" \"? \"b\"\n", tokenizer, {}, {.engine = engine});
+    constraint.save(path);
+    const Constraint loaded = Constraint::load(path, tokenizer);
+    CHECK(loaded.engine() == engine);
+    for (const std::string prefix : {"", "a", "aa ", "ab"}) {
+      Matcher a(constraint), b(loaded);
+      REQUIRE(a.accept_bytes(prefix));
+      REQUIRE(b.accept_bytes(prefix));
+      std::vector<std::uint32_t> row_a(a.bitmask_words()), row_b(b.bitmask_words());
+      a.fill_next_token_bitmask(row_a);
+      b.fill_next_token_bitmask(row_b);
+      CHECK(row_a == row_b);
+    }
+    try {
+      (void)Constraint::load(path, other);
+      FAIL("an artifact loaded for another tokenizer");
+    } catch (const Error& e) {
+      CHECK(e.code() == ErrorCode::kArtifact);
+      CHECK(std::string(e.what()).find("tokenizer") != std::string::npos);
+    }
+  }
+  std::filesystem::remove(path);
 }
 
 TEST_CASE("api: accepting, refusing without a change, rollback, reset and clone") {
