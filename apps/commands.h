@@ -22,6 +22,7 @@ int run_mask(const CommandArgs& args);
 int run_generate(const CommandArgs& args);
 int run_compile(const CommandArgs& args);
 int run_schema2lark(const CommandArgs& args);
+int run_parse(const CommandArgs& args);
 
 struct Command {
   std::string_view name;
@@ -81,6 +82,12 @@ inline constexpr Command kCommands[] = {
      "random walks: draw each token uniformly from the mask until EOS or N tokens; prints each "
      "text and how it ended",
      run_generate},
+    {"parse",
+     "glrmask parse GRAMMAR FILE [--forest dot|json] [--trees N] [--shape lark|none] [--start S] "
+     "[--policy glr|lark] [--skippable T,...]",
+     "the parse forest of FILE over the grammar as written: the number of derivations (exact, or "
+     "infinite), the forest as DOT or JSON, up to N distinct trees in Lark's notation",
+     run_parse},
     {"schema2lark",
      "glrmask schema2lark FILE [--json-whitespace default|compact|flexible] "
      "[--json-schema-lenient]",
