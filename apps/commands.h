@@ -53,8 +53,11 @@ inline constexpr Command kCommands[] = {
     {"lex", "glrmask lex GRAMMAR FILE [--start S] [--chunk N] [--keep-ignored] [--postlex python]",
      "the terminal stream of FILE (or -): NAME<TAB>begin<TAB>end<TAB>text per token, ties as A|B",
      run_lex},
-    {"conflicts", "glrmask conflicts GRAMMAR [--start S] [--policy glr|lark]",
-     "every LALR(1) table cell with several actions: items, example prefix, what Lark keeps",
+    {"conflicts",
+     "glrmask conflicts GRAMMAR [--start S] [--policy glr|lark] [--counterexamples "
+     "[--max-lookahead K] [--max-length N] [--max-configurations C] [--time-limit SECONDS]]",
+     "every LALR(1) table cell with several actions: items, example prefix, what Lark keeps; "
+     "--counterexamples classifies each: ambiguous, needs more lookahead, undecided",
      run_conflicts},
     {"stats",
      "glrmask stats GRAMMAR [--start S] [--policy glr|lark] [--skippable T,...] "

@@ -133,6 +133,21 @@ class TreeEnumerator {
   std::vector<std::unique_ptr<std::vector<TreeRef>>> scratch_;
 };
 
+void append_brackets(const DerivationTree& tree, const LrGrammar& grammar,
+                     const std::function<std::string(SymbolId)>& name, std::string& out) {
+  if (tree.is_leaf()) {
+    out += name(tree.symbol);
+    return;
+  }
+  out += '[';
+  out += grammar.name(tree.symbol);
+  for (const TreeRef& child : tree.children) {
+    out += ' ';
+    append_brackets(*child, grammar, name, out);
+  }
+  out += ']';
+}
+
 }  // namespace
 
 std::vector<SymbolId> tree_yield(const DerivationTree& tree) {
@@ -197,6 +212,13 @@ std::vector<TreeRef> enumerate_trees(const ParseForest& forest, ForestNodeId nod
   if (limit == 0) return {};
   TreeEnumerator enumerator(forest, node, limit);
   return enumerator.trees(node);
+}
+
+std::string format_tree_brackets(const DerivationTree& tree, const LrGrammar& grammar,
+                                 const std::function<std::string(SymbolId)>& name) {
+  std::string out;
+  append_brackets(tree, grammar, name, out);
+  return out;
 }
 
 }  // namespace glrmask::glr

@@ -5,10 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "glr/ids.h"
@@ -54,5 +56,9 @@ bool same_tree(const DerivationTree& a, const DerivationTree& b);
 // taken at most once on a path: finitely many).
 std::vector<TreeRef> enumerate_trees(const ParseForest& forest, ForestNodeId node,
                                      std::size_t limit);
+
+// One line, for counterexamples: `[start "i" [start "a"]]`, leaves named by `name`.
+std::string format_tree_brackets(const DerivationTree& tree, const LrGrammar& grammar,
+                                 const std::function<std::string(SymbolId)>& name);
 
 }  // namespace glrmask::glr

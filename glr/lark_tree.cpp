@@ -77,21 +77,6 @@ void append_pretty(const LarkTree& tree, int level, std::string& out) {
   }
 }
 
-void append_brackets(const DerivationTree& tree, const LrGrammar& grammar,
-                     const std::function<std::string(SymbolId)>& name, std::string& out) {
-  if (tree.is_leaf()) {
-    out += name(tree.symbol);
-    return;
-  }
-  out += '[';
-  out += grammar.name(tree.symbol);
-  for (const TreeRef& child : tree.children) {
-    out += ' ';
-    append_brackets(*child, grammar, name, out);
-  }
-  out += ']';
-}
-
 }  // namespace
 
 LarkTree shape_tree(const DerivationTree& tree, const ForestGrammar& grammar,
@@ -103,13 +88,6 @@ std::string lark_pretty(const LarkTree& tree) {
   if (tree.is_token) return tree.value + "\n";
   std::string out;
   append_pretty(tree, 0, out);
-  return out;
-}
-
-std::string format_tree_brackets(const DerivationTree& tree, const LrGrammar& grammar,
-                                 const std::function<std::string(SymbolId)>& name) {
-  std::string out;
-  append_brackets(tree, grammar, name, out);
   return out;
 }
 

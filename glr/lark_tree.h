@@ -44,8 +44,4 @@ LarkTree shape_tree(const DerivationTree& tree, const ForestGrammar& grammar,
 // (`name<TAB>value`). A bare token prints as its value.
 std::string lark_pretty(const LarkTree& tree);
 
-// One line, for counterexamples: `[start "i" [start "a"]]`, leaves named by `name`.
-std::string format_tree_brackets(const DerivationTree& tree, const LrGrammar& grammar,
-                                 const std::function<std::string(SymbolId)>& name);
-
 }  // namespace glrmask::glr

@@ -120,5 +120,42 @@ TEST_CASE("parse: errors name the place and exit with 2") {
   fs::remove(scratch);
 }
 
+TEST_CASE("conflicts --counterexamples classifies the fixtures' cells") {
+  const Run dangling = glrmask({"conflicts", fixture("dangling_else.lark"), "--counterexamples"});
+  INFO(dangling.err);
+  REQUIRE(dangling.exit_code == 0);
+  CHECK(
+      has_line(dangling.out, "  verdict ambiguous: 9 terminals, 2 trees (checked on the forest)"));
+  CHECK(
+      has_line(dangling.out,
+               "    sentence \"if\" \"c\" \"then\" \"if\" \"c\" \"then\" \"s\" . \"else\" \"s\""));
+  CHECK(dangling.out.find("\ncounterexamples: 1 cells: 1 ambiguous, 0 need more lookahead") !=
+        std::string::npos);
+  const Run lr2 = glrmask({"conflicts", fixture("lr2.lark"), "--counterexamples"});
+  CHECK(
+      lr2.out.find("  verdict needs more lookahead: 2 tokens separate the actions (LR(2) here)") !=
+      std::string::npos);
+  CHECK(has_line(lr2.out, "      \"c\" . \"x\" \"y\""));
+  CHECK(has_line(lr2.out, "      \"c\" . \"x\" \"z\""));
+  const Run expr = glrmask({"conflicts", fixture("expr.lark"), "--counterexamples"});
+  CHECK(occurrences(expr.out, "  verdict ambiguous: 5 terminals, 2 trees") == 4);
+  // A bound too small to find anything: undecided, naming what was searched.
+  const Run bounded =
+      glrmask({"conflicts", fixture("expr.lark"), "--counterexamples", "--max-length", "4"});
+  CHECK(occurrences(bounded.out,
+                    "  verdict undecided within the bound: no unifying "
+                    "counterexample of up to 4 terminals") == 4);
+}
+
+TEST_CASE("conflicts: bad counterexample options exit with 2") {
+  const Run zero =
+      glrmask({"conflicts", fixture("expr.lark"), "--counterexamples", "--max-length", "0"});
+  CHECK(zero.exit_code == 2);
+  CHECK(zero.err.find("--max-length") != std::string::npos);
+  const Run lonely = glrmask({"conflicts", fixture("expr.lark"), "--max-length", "5"});
+  CHECK(lonely.exit_code == 2);
+  CHECK(lonely.err.find("needs --counterexamples") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace glrmask::testing
