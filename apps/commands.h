@@ -23,6 +23,7 @@ int run_generate(const CommandArgs& args);
 int run_compile(const CommandArgs& args);
 int run_schema2lark(const CommandArgs& args);
 int run_parse(const CommandArgs& args);
+int run_ambiguity(const CommandArgs& args);
 
 struct Command {
   std::string_view name;
@@ -91,6 +92,12 @@ inline constexpr Command kCommands[] = {
      "the parse forest of FILE over the grammar as written: the number of derivations (exact, or "
      "infinite), the forest as DOT or JSON, up to N distinct trees in Lark's notation",
      run_parse},
+    {"ambiguity",
+     "glrmask ambiguity GRAMMAR [--max-length N] [--max-lookahead K] [--max-configurations C] "
+     "[--time-limit SECONDS] [--start S] [--policy glr|lark]",
+     "the grammar's shortest ambiguous sentences (one per conflict cell), grouped by the "
+     "nonterminal whose derivations differ, as terminals and text; the lexer's ties",
+     run_ambiguity},
     {"schema2lark",
      "glrmask schema2lark FILE [--json-whitespace default|compact|flexible] "
      "[--json-schema-lenient]",

@@ -147,6 +147,22 @@ TEST_CASE("conflicts --counterexamples classifies the fixtures' cells") {
                     "counterexample of up to 4 terminals") == 4);
 }
 
+TEST_CASE("ambiguity: nonterminals, sentences as terminals and text, lexical ties") {
+  const Run expr = glrmask({"ambiguity", fixture("expr.lark")});
+  INFO(expr.err);
+  REQUIRE(expr.exit_code == 0);
+  CHECK(has_line(expr.out, "ambiguous nonterminals: 1"));
+  CHECK(has_line(expr.out, "e: NUM \"+\" NUM \"+\" NUM has two derivations (text \"0 + 0 + 0\")"));
+  CHECK(has_line(expr.out, "shortest ambiguous sentences, one per conflict cell: 4"));
+  CHECK(expr.out.find("lexical ambiguity: 0 ties") != std::string::npos);
+  const Run ties =
+      glrmask({"ambiguity", (fixtures_dir() / "glr_session" / "keyword_ties.lark").string()});
+  CHECK(has_line(ties.out, "  IF | NAME: e.g. \"if\""));
+  const Run bad = glrmask({"ambiguity", fixture("expr.lark"), "--max-length", "x"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("--max-length") != std::string::npos);
+}
+
 TEST_CASE("conflicts: bad counterexample options exit with 2") {
   const Run zero =
       glrmask({"conflicts", fixture("expr.lark"), "--counterexamples", "--max-length", "0"});
