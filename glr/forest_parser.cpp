@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <functional>
 #include <unordered_map>
 #include <utility>
 
@@ -137,6 +139,30 @@ std::optional<ForestNodeId> ForestParser::finish() {
 
 DerivationCount ForestParser::live_readings() {
   return count_stacks(heads_, builder_, counter_);
+}
+
+std::vector<std::vector<ForestNodeId>> ForestParser::stack_tops(std::size_t limit,
+                                                                std::size_t depth) const {
+  std::vector<std::vector<ForestNodeId>> tops;
+  std::vector<ForestNodeId> path;
+  auto seen = [&](const std::vector<ForestNodeId>& top) {
+    return std::find(tops.begin(), tops.end(), top) != tops.end();
+  };
+  std::function<void(const GssNode*)> walk = [&](const GssNode* node) {
+    if (tops.size() >= limit) return;
+    if (path.size() == depth || node->below().empty()) {
+      if (!seen(path)) tops.push_back(path);
+      return;
+    }
+    for (const GssNode* below : node->below()) {
+      path.push_back(builder_.label(node, below));
+      walk(below);
+      path.pop_back();
+      if (tops.size() >= limit) return;
+    }
+  };
+  for (const GssNodeRef& head : heads_) walk(head.get());
+  return tops;
 }
 
 DerivationCount ForestParser::derivations() {

@@ -50,6 +50,11 @@ class ForestParser {
   // The number of trees of the root (after a successful finish()).
   DerivationCount derivations();
 
+  // Up to `limit` distinct readings of the stacks' tops: per GSS path from a head, the forest
+  // nodes its top `depth` edges carry (top first; fewer where the stack is shorter). Paths whose
+  // tops carry the same nodes are one reading here.
+  std::vector<std::vector<ForestNodeId>> stack_tops(std::size_t limit, std::size_t depth) const;
+
  private:
   const ForestGrammar& grammar_;
   GlrParser parser_;

@@ -116,34 +116,23 @@ double percentile(std::vector<double> values, double p) {
   return values[std::min(values.size() - 1, rank == 0 ? 0 : rank - 1)];
 }
 
-// Up to `limit` parser stacks of the forest parser, each as its symbols (bottom first, the last
-// `width` of them), so that a reader sees how the readings differ.
+// Up to `limit` readings of the stacks' tops, each as its symbols with the tokens they span,
+// bottom first: `e[0..5) PLUS[5] NUM[6]` (no commas: the cell stays unquoted in CSV).
 std::vector<std::string> show_stacks(const glr::ForestParser& parser,
                                      const glr::ForestGrammar& grammar, std::size_t limit,
                                      std::size_t width) {
   std::vector<std::string> shown;
-  const glr::Lr0Automaton& lr0 = grammar.automaton().lr0();
-  std::vector<std::string> symbols;
-  // Depth-first over GSS paths from each head; ε-cycles are cut by the depth bound.
-  std::function<void(const glr::GssNode*, std::size_t)> walk = [&](const glr::GssNode* node,
-                                                                   std::size_t depth) {
-    if (shown.size() >= limit) return;
-    if (node->below().empty() || depth > 400) {
-      // `symbols` holds the path top first; the reading is printed bottom first.
-      const std::size_t shown_width = std::min(width, symbols.size());
-      std::string text = symbols.size() > width ? "..." : "";
-      for (std::size_t i = shown_width; i-- > 0;) text += (text.empty() ? "" : " ") + symbols[i];
-      shown.push_back(text);
-      return;
+  for (const std::vector<glr::ForestNodeId>& top : parser.stack_tops(limit, width)) {
+    std::string text = top.size() == width ? "..." : "";
+    for (std::size_t i = top.size(); i-- > 0;) {
+      const glr::ParseForest::SymbolNode& node = parser.forest().node(top[i]);
+      const std::string name = grammar.lr_grammar().name(node.symbol);
+      text += (text.empty() ? "" : " ") +
+              (node.is_leaf ? fmt::format("{}[{}]", name, node.start)
+                            : fmt::format("{}[{}..{})", name, node.start, node.end));
     }
-    for (const glr::GssNode* below : node->below()) {
-      symbols.push_back(grammar.lr_grammar().name(lr0.accessing_symbol(node->state())));
-      walk(below, depth + 1);
-      symbols.pop_back();
-      if (shown.size() >= limit) return;
-    }
-  };
-  for (const glr::GssNodeRef& head : parser.heads()) walk(head.get(), 0);
+    shown.push_back(text);
+  }
   return shown;
 }
 
@@ -281,7 +270,7 @@ int run_ambiguity(const StudyOptions& options) {
               step.pairs_visited = counter(engine->last_step_counters(), "gss_pairs_visited");
               step.depth_read = counter(engine->last_step_counters(), "stack_depth_read");
               if (step.top_paths >= 2 || step.readings.infinite || step.readings.value >= 3)
-                step.shown = show_stacks(forest, forest_grammar, 4, 8);
+                step.shown = show_stacks(forest, forest_grammar, 3, 6);
               steps_file << csv_line(
                   {step.grammar, step.setting, step.engine, tokenizer->name, step.program,
                    std::to_string(step.step), std::to_string(step.byte_offset),
@@ -465,7 +454,9 @@ int run_ambiguity(const StudyOptions& options) {
   report.add_table("by_width", "Mask latency by GSS width: distinct stack tops of 8 states (µs)",
                    by_heads);
   report.add_table("by_readings", "Mask latency by live readings (µs)", by_readings);
-  report.add_table("widest", "The widest steps, with their readings (stack symbols, bottom first)",
+  report.add_table("widest",
+                   "The widest steps, with up to three readings of the stacks' tops (symbols with "
+                   "the tokens they span, bottom first)",
                    widest_table);
   if (!failures.rows().empty()) report.add_table("failures", "Programs that stopped", failures);
 

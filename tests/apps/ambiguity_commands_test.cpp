@@ -86,7 +86,7 @@ TEST_CASE("parse --trees prints distinct trees in Lark's notation, --shape none 
   CHECK(cyclic.out.find("infinitely many trees") != std::string::npos);
 }
 
-TEST_CASE("parse --forest dot shows packed nodes; --forest json holds the count") {
+TEST_CASE("parse --forest dot shows packed nodes, --forest json holds the count") {
   const Run dot = glrmask({"parse", fixture("expr.lark"), fixture("expr.txt"), "--forest", "dot"});
   REQUIRE(dot.exit_code == 0);
   CHECK(dot.out.rfind("digraph forest {", 0) == 0);
