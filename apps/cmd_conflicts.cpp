@@ -91,7 +91,7 @@ int run_conflicts(const CommandArgs& argv) {
   const Grammar& model = grammar->grammar();
   auto name = [&](glr::SymbolId terminal) -> std::string {
     if (terminal == grammar->end_of_input()) return "$END";
-    const Terminal& t = model.terminal(terminal);
+    const Terminal& t = model.terminal(glr::grammar_terminal(terminal));
     if (t.is_literal && t.flags.find('i') == std::string::npos)
       return fmt::format("{:?}", t.literal);
     return t.name;

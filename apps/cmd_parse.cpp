@@ -64,7 +64,7 @@ int run_parse(const CommandArgs& argv) {
     throw Error(fmt::format("{}: {}", file, e.what()));
   }
   auto token_text = [&](std::uint32_t token) {
-    const lexer::Token& t = parse.tokens[token];
+    const lexer::Lexeme& t = parse.lexemes[token];
     return text.substr(t.begin, t.end - t.begin);
   };
   glr::ForestNaming naming{&grammar.lr_grammar(),
@@ -91,7 +91,7 @@ int run_parse(const CommandArgs& argv) {
     packed_nodes += packed;
     if (packed > 1) ++ambiguous_nodes;
   }
-  fmt::print("tokens: {}\n", parse.tokens.size());
+  fmt::print("lexemes: {}\n", parse.lexemes.size());
   fmt::print("derivations: {}\n", parse.derivations.str());
   fmt::print("forest: {} symbol nodes, {} packed nodes, {} ambiguous symbol nodes\n", symbol_nodes,
              packed_nodes, ambiguous_nodes);

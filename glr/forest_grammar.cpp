@@ -25,7 +25,7 @@ ForestGrammar::ForestGrammar(std::shared_ptr<const CompiledGrammar> compiled)
 std::string ForestGrammar::describe_symbol(SymbolId symbol) const {
   const LrGrammar& lr = lr_grammar();
   if (!lr.is_terminal(symbol) || symbol == lr.end_of_input()) return lr.name(symbol);
-  const Terminal& terminal = grammar().terminal(symbol);
+  const Terminal& terminal = grammar().terminal(grammar_terminal(symbol));
   if (terminal.is_literal && terminal.flags.find('i') == std::string::npos)
     return fmt::format("{:?}", terminal.literal);
   return terminal.name;

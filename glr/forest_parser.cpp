@@ -95,11 +95,11 @@ ForestParser::ForestParser(const ForestGrammar& grammar)
   }
 }
 
-bool ForestParser::feed(const lexer::Token& token) {
+bool ForestParser::feed(const lexer::Lexeme& token) {
   if (finished_) throw Error("internal error: ForestParser::feed after finish");
   const lexer::LexerDfa& dfa = grammar_.compiled().dfa();
   if (dfa.label_is_ignored(token.label)) return true;
-  const auto position = static_cast<std::uint32_t>(tokens_.size());
+  const auto position = static_cast<std::uint32_t>(lexemes_.size());
   builder_.set_position(position);
   counter_.set_complete_before(position);
   GssHeads merged;
@@ -119,7 +119,7 @@ bool ForestParser::feed(const lexer::Token& token) {
   if (keep_unchanged) merged = GlrParser::merge(merged, heads_, &builder_);
   if (merged.empty()) return false;
   heads_ = std::move(merged);
-  tokens_.push_back(token);
+  lexemes_.push_back(token);
   // No later step ends a derivation at this position.
   counter_.set_complete_before(position + 1);
   return true;
@@ -128,7 +128,7 @@ bool ForestParser::feed(const lexer::Token& token) {
 std::optional<ForestNodeId> ForestParser::finish() {
   if (finished_) throw Error("internal error: ForestParser::finish twice");
   finished_ = true;
-  const auto position = static_cast<std::uint32_t>(tokens_.size());
+  const auto position = static_cast<std::uint32_t>(lexemes_.size());
   builder_.set_position(position);
   counter_.set_complete_before(position);
   std::optional<ForestNodeId> root = parser_.accept(heads_, builder_);
@@ -171,9 +171,9 @@ DerivationCount ForestParser::derivations() {
 }
 
 ForestParse parse_forest(const ForestGrammar& grammar, std::string_view text) {
-  const std::vector<lexer::Token> tokens = lexer::lex_text(grammar.compiled().dfa(), text);
+  const std::vector<lexer::Lexeme> tokens = lexer::lex_text(grammar.compiled().dfa(), text);
   ForestParser parser(grammar);
-  for (const lexer::Token& token : tokens) {
+  for (const lexer::Lexeme& token : tokens) {
     if (!parser.feed(token)) {
       throw Error(fmt::format("syntax error at byte offset {}: the token {:?} ({}) cannot follow",
                               token.begin, text.substr(token.begin, token.end - token.begin),
@@ -189,7 +189,7 @@ ForestParse parse_forest(const ForestGrammar& grammar, std::string_view text) {
   ForestParse parse;
   parse.derivations = parser.derivations();
   parse.root = *parser.forest().root();
-  parse.tokens = parser.tokens();
+  parse.lexemes = parser.lexemes();
   parse.forest = parser.forest();
   return parse;
 }
@@ -204,7 +204,7 @@ std::optional<ForestParse> parse_terminals(const LrTable& table,
     builder.set_position(static_cast<std::uint32_t>(i));
     heads = parser.shift(heads, terminals[i], builder);
     if (heads.empty()) return std::nullopt;
-    parse.tokens.push_back({0, i, i + 1});
+    parse.lexemes.push_back({0, i, i + 1});
   }
   builder.set_position(static_cast<std::uint32_t>(terminals.size()));
   const std::optional<ForestNodeId> root = parser.accept(heads, builder);

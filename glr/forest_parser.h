@@ -33,13 +33,13 @@ class ForestParser {
 
   // Feeds the next token of the lexer (its label's terminals are the alternatives). False when
   // no alternative parses: the token is a syntax error and the parser keeps its stacks.
-  bool feed(const lexer::Token& token);
+  bool feed(const lexer::Lexeme& token);
   // Ends the input: the forest's root when the tokens form a sentence (also set as
   // forest().root()), else nullopt. Feeding after finish() is an error.
   std::optional<ForestNodeId> finish();
 
   const ParseForest& forest() const { return forest_; }
-  const std::vector<lexer::Token>& tokens() const { return tokens_; }
+  const std::vector<lexer::Lexeme>& lexemes() const { return lexemes_; }
   const GssHeads& heads() const { return heads_; }
 
   // The number of distinct parser stacks with their trees over the tokens so far: the sum over
@@ -62,7 +62,7 @@ class ForestParser {
   ForestBuilder builder_;
   DerivationCounter counter_;
   GssHeads heads_;
-  std::vector<lexer::Token> tokens_;
+  std::vector<lexer::Lexeme> lexemes_;
   std::vector<char> ignored_;    // per terminal
   std::vector<char> skippable_;  // per terminal
   bool finished_ = false;
@@ -70,7 +70,7 @@ class ForestParser {
 
 struct ForestParse {
   ParseForest forest;
-  std::vector<lexer::Token> tokens;  // what the parser was fed (the lexer's, %ignore'd dropped)
+  std::vector<lexer::Lexeme> lexemes;  // what the parser was fed (the lexer's, %ignore'd dropped)
   ForestNodeId root = 0;
   DerivationCount derivations;
 };

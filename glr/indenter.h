@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "glr/ids.h"
 #include "lib/grammar/grammar.h"
 
 namespace glrmask::glr {

@@ -29,13 +29,14 @@ class Shaper {
         rule.alias.empty() ? std::string(grammar_.lr_grammar().name(tree.symbol)) : rule.alias;
     for (const TreeRef& child : tree.children) {
       if (child->is_leaf()) {
-        const Terminal& terminal = grammar_.grammar().terminal(child->symbol);
+        const Terminal& terminal = grammar_.grammar().terminal(grammar_terminal(child->symbol));
         if (!lark_ || rule.shape.keep_all_tokens || !filtered_out(terminal))
           result.children.push_back(token(*child));
         continue;
       }
       LarkTree built = build(*child);
-      const SymbolId grammar_symbol = grammar_.lr_grammar().to_cfg_symbol(child->symbol);
+      // A child is a nonterminal of the grammar model (never $accept, which is only at the root).
+      const GrammarSymbolId grammar_symbol = *grammar_.lr_grammar().to_cfg_symbol(child->symbol);
       const bool splice = lark_ && !built.is_token &&
                           grammar_.grammar().nonterminal(grammar_symbol).shape.inline_always;
       if (splice) {

@@ -81,7 +81,7 @@ std::optional<std::string> TerminalText::terminal_example(SymbolId terminal) con
 std::optional<std::string> TerminalText::realize(std::span<const SymbolId> terminals) const {
   auto lexes_back = [&](const std::string& text) {
     try {
-      const std::vector<lexer::Token> tokens = lexer::lex_text(dfa_, text);
+      const std::vector<lexer::Lexeme> tokens = lexer::lex_text(dfa_, text);
       if (tokens.size() != terminals.size()) return false;
       for (std::size_t i = 0; i < tokens.size(); ++i) {
         const auto label = dfa_.label_terminals(tokens[i].label);

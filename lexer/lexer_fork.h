@@ -10,14 +10,14 @@
 // other, so the labels leave with the token and the state left behind is finite.
 //
 // A fork is (state, inhibitors):
-//  - `state`: the DFA state of the current lexeme (start_state() at a token boundary);
-//  - `inhibitors`: for each token this fork emitted while a longer match was still possible, the
-//    DFA state of that token's lexeme continued over the bytes read since. If one of them reaches
+//  - `state`: the DFA state of the current lexeme (start_state() at a lexeme boundary);
+//  - `inhibitors`: for each lexeme this fork emitted while a longer match was still possible, the
+//    DFA state of that lexeme continued over the bytes read since. If one of them reaches
 //    an accepting state, a longer match exists, the early emission was wrong and the fork dies;
 //    if it dies in the DFA, the emission is confirmed and it is dropped.
 // Reading a byte that makes `state` accepting with label L splits the fork: one branch emits L
 // and restarts (inhibited by the new state unless it is final), the other keeps extending. A
-// branch whose `state` dies without accepting dies. At the end of input only forks at a token
+// branch whose `state` dies without accepting dies. At the end of input only forks at a lexeme
 // boundary survive, and exactly one fork survives any complete input: the deterministic lexer's.
 #pragma once
 
@@ -60,7 +60,7 @@ struct ForkedLexing {
 
 LexerFork initial_fork(const LexerDfa& dfa);
 
-// The input may end here (the fork is at a token boundary).
+// The input may end here (the fork is at a lexeme boundary).
 inline bool can_finish(const LexerDfa& dfa, const LexerFork& fork) {
   return fork.state == dfa.start_state();
 }

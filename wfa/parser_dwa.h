@@ -25,11 +25,14 @@
 #include "glr/ids.h"
 #include "lexer/terminal_dwa.h"
 #include "lib/core/binary_io.h"
+#include "lib/core/strong_id.h"
 #include "lib/token_set/token_set_id.h"
 
 namespace glrmask::wfa {
 
-using DwaStateId = std::uint32_t;
+// A state of the Parser DWA. Runs read LR states (glr::StateId) and move between these, often
+// side by side in one call, so the two numberings are distinct types.
+using DwaStateId = StrongId<struct DwaStateTag>;
 
 struct ParserDwaTransition {
   glr::StateId read;  // the LR state read from the stack
@@ -63,7 +66,7 @@ struct ParserDwaStats {
 
 class ParserDwa {
  public:
-  static constexpr DwaStateId kDeadState = 0xffffffffu;
+  static constexpr DwaStateId kDeadState{0xffffffffu};
 
   std::size_t num_states() const { return transition_begin_.size() - 1; }
   std::size_t num_forks() const { return start_states_.size(); }
@@ -80,9 +83,11 @@ class ParserDwa {
   // The transition of `state` on reading `read`, or nullptr when that state cannot be below.
   const ParserDwaTransition* find(DwaStateId state, glr::StateId read) const;
   std::span<const ParserDwaTransition> transitions(DwaStateId state) const {
-    return {transitions_.data() + transition_begin_[state],
-            transitions_.data() + transition_begin_[state + 1]};
+    return {transitions_.data() + transition_begin_[state.value()],
+            transitions_.data() + transition_begin_[state.value() + 1]};
   }
+  // Every state's transitions, state after state.
+  std::span<const ParserDwaTransition> all_transitions() const { return transitions_; }
 
   const ParserDwaStats& stats() const { return stats_; }
   std::size_t size_in_bytes() const;

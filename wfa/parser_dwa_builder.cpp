@@ -267,7 +267,7 @@ struct ParserDwaShared {
   // A Parser DWA state is suspended work; the numbering here is provisional (it follows which
   // worker got there first) until ParserDwaBuilder renumbers the states canonically.
   SpinMutex states_mutex;
-  lexer::FlatU64Map state_ids;  // work -> state
+  lexer::BasicFlatU64Map<DwaStateId> state_ids;  // work -> state
   tbb::concurrent_vector<WorkId> states;
 
   ItemSetId items_of(WorkId work) const {
@@ -279,7 +279,7 @@ struct ParserDwaShared {
   DwaStateId state_for(WorkId work) {
     const std::lock_guard lock(states_mutex);
     const auto [state, added] =
-        state_ids.find_or_insert(work, static_cast<DwaStateId>(states.size()));
+        state_ids.find_or_insert(work, DwaStateId{static_cast<std::uint32_t>(states.size())});
     if (added) states.push_back(work);
     return state;
   }
@@ -359,12 +359,15 @@ void require_single_stack_for_skippables(const ParserDwaShared& shared) {
                : std::string("$END");
   };
   const auto refuse = [&](const std::string& fork) {
-    throw Error(fmt::format(
-        "wfa: the skippable terminal '{}' is dropped only when no stack can shift it, a condition "
-        "over all stacks together, but the Parser DWA decides it per stack; the two agree only "
-        "when the session never holds two stacks, and {} (use --policy lark, or the spanner "
-        "engine)",
-        skippable, fork));
+    throw Error(
+        fmt::format(
+            "wfa: the skippable terminal '{}' is dropped only when no stack can shift it, a "
+            "condition "
+            "over all stacks together, but the Parser DWA decides it per stack; the two agree only "
+            "when the session never holds two stacks, and {} (use --policy lark, or the spanner "
+            "engine)",
+            skippable, fork),
+        ErrorCode::kUnsupported);
   };
   for (StateId state = 0; state < table.num_states(); ++state)
     for (std::uint32_t cell = table.row_begin(state); cell < table.row_end(state); ++cell)
@@ -593,7 +596,7 @@ class ParserDwaWorker {
   std::vector<std::uint32_t> checks_at_top_;
   lexer::FlatU64Map decided_memo_;     // (pending tokens, accepted) -> decided_by()
   lexer::FlatU64Map known_item_sets_;  // content hash -> item set this worker interned or met
-  lexer::FlatU64Map known_states_;     // work -> state, as met by this worker
+  lexer::BasicFlatU64Map<DwaStateId> known_states_;  // work -> state, as met by this worker
   std::size_t max_virtual_depth_ = 0;
 
   lexer::FlatU64Map requested_;                           // (state, read) asked of this worker
@@ -647,7 +650,7 @@ ItemSetId ParserDwaWorker::intern_items(std::span<Item> items) {
 }
 
 DwaStateId ParserDwaWorker::state_for(WorkId work) {
-  if (const std::uint32_t* known = known_states_.find(work)) return *known;
+  if (const DwaStateId* known = known_states_.find(work)) return *known;
   const DwaStateId state = shared_.state_for(work);
   known_states_.find_or_insert(work, state);
   return state;
@@ -698,7 +701,8 @@ WorkId ParserDwaWorker::make_work(ItemSetId items, GroupListId groups) {
                                          static_cast<std::uint32_t>(shared_.guarded_work.size()))
                          .first;
   if (index == shared_.guarded_work.size()) shared_.guarded_work.emplace_back(items, groups);
-  if (index >= kGuardedWork) throw Error("wfa: too many guarded Parser DWA configurations");
+  if (index >= kGuardedWork)
+    throw Error("wfa: too many guarded Parser DWA configurations", ErrorCode::kLimit);
   return kGuardedWork | index;
 }
 
@@ -782,7 +786,8 @@ LookaheadId ParserDwaWorker::intern_lookahead(std::span<SymbolId> terminals) {
   scratch_terminals_.assign(terminals.begin(), std::unique(terminals.begin(), terminals.end()));
   const LookaheadId id =
       shared_.lookaheads.intern(scratch_terminals_, ItemsHash{}(scratch_terminals_));
-  if ((id & kLabelItem) != 0) throw Error("wfa: more than 2^31 lookaheads in one Parser DWA build");
+  if ((id & kLabelItem) != 0)
+    throw Error("wfa: more than 2^31 lookaheads in one Parser DWA build", ErrorCode::kLimit);
   return id;
 }
 
@@ -997,7 +1002,8 @@ Outcome ParserDwaWorker::feed(LookaheadId lookahead, std::uint32_t cont, Virtual
                           ? shared_.grammar.grammar().terminals()[terminal].name
                           : std::string("$END"),
                       rule, shared_.grammar.lalr().grammar().rule_text(rule),
-                      shared_.grammar.lalr().grammar().origin(rule)));
+                      shared_.grammar.lalr().grammar().origin(rule)),
+          ErrorCode::kUnsupported);
     }
     merge(collector, feed(reduced, cont, pushed));
   }
@@ -1014,10 +1020,12 @@ void ParserDwaWorker::throw_endless_reductions(LookaheadId lookahead) const {
                    ? "'" + shared_.grammar.grammar().terminals()[first].name + "'"
                    : std::string("$END");
   }
-  throw Error(fmt::format(
-      "wfa: the reductions on {} never end: they return to the same stack without consuming "
-      "input (a derivation cycle such as a rule A: A A with A nullable, or A =>+ A)",
-      terminal));
+  throw Error(
+      fmt::format(
+          "wfa: the reductions on {} never end: they return to the same stack without consuming "
+          "input (a derivation cycle such as a rule A: A A with A nullable, or A =>+ A)",
+          terminal),
+      ErrorCode::kUnsupported);
 }
 
 std::uint32_t ParserDwaWorker::pair_id(std::uint32_t cont, LookaheadId lookahead) {
@@ -1030,10 +1038,10 @@ std::uint32_t ParserDwaWorker::pair_id(std::uint32_t cont, LookaheadId lookahead
 std::uint32_t ParserDwaWorker::item_id(const Item& item) {
   // Rules are short and symbol ids small; the packing below relies on both.
   if (item.pops >= 256 || (item.lhs != glr::kNoSymbol && item.lhs >= 0xffffffu))
-    throw Error(
-        fmt::format("wfa: grammar too large for the Parser DWA's item packing ({} pops, "
-                    "symbol {})",
-                    item.pops, item.lhs));
+    throw Error(fmt::format("wfa: grammar too large for the Parser DWA's item packing ({} pops, "
+                            "symbol {})",
+                            item.pops, item.lhs),
+                ErrorCode::kLimit);
   const std::uint32_t lhs = item.lhs == glr::kNoSymbol ? 0xffffffu : item.lhs;
   const std::uint64_t key =
       std::uint64_t{pair_id(item.cont, item.lookahead)} << 32 | item.pops << 24 | lhs;
@@ -1069,7 +1077,7 @@ Outcome ParserDwaWorker::step(const Item& item, std::uint32_t id, StateId read) 
 }
 
 std::pair<DwaStateId, TokenSetId> ParserDwaWorker::transition(DwaStateId state, StateId read) {
-  const Outcome outcome = read_below(shared_.states[state], read);
+  const Outcome outcome = read_below(shared_.states[state.value()], read);
   const DwaStateId target = outcome.work == 0 ? ParserDwa::kDeadState : state_for(outcome.work);
   return {target, outcome.accepted};
 }
@@ -1209,7 +1217,8 @@ std::size_t ParserDwaWorker::request(DwaStateId state, std::span<const StateId> 
 }
 
 bool ParserDwaWorker::enqueue(const Request& request) {
-  if (!requested_.find_or_insert(std::uint64_t{request.state} << 32 | request.read, 1).second)
+  if (!requested_.find_or_insert(std::uint64_t{request.state.value()} << 32 | request.read, 1)
+           .second)
     return false;
   std::vector<DwaStateId>& bucket = pending_by_read_[request.read];
   if (bucket.empty()) reads_with_work_.push_back(request.read);
@@ -1369,12 +1378,12 @@ ParserDwa ParserDwaBuilder::build() {
 void ParserDwaBuilder::assemble(ParserDwa& result, std::vector<FoundTransition> found) const {
   const std::size_t states = shared_.states.size();
   std::vector<std::uint32_t> begin(states + 1, 0);
-  for (const FoundTransition& t : found) ++begin[t.state + 1];
+  for (const FoundTransition& t : found) ++begin[t.state.value() + 1];
   for (std::size_t s = 0; s < states; ++s) begin[s + 1] += begin[s];
   std::vector<FoundTransition> by_state(found.size());
   {
     std::vector<std::uint32_t> next(begin.begin(), begin.end() - 1);
-    for (const FoundTransition& t : found) by_state[next[t.state]++] = t;
+    for (const FoundTransition& t : found) by_state[next[t.state.value()]++] = t;
   }
   std::vector<FoundTransition>().swap(found);
 
@@ -1382,16 +1391,16 @@ void ParserDwaBuilder::assemble(ParserDwa& result, std::vector<FoundTransition> 
   std::vector<DwaStateId> order;  // provisional ids in canonical order
   order.reserve(states);
   const auto visit = [&](DwaStateId state) {
-    if (canonical[state] != ParserDwa::kDeadState) return;
-    canonical[state] = static_cast<DwaStateId>(order.size());
+    if (canonical[state.value()] != ParserDwa::kDeadState) return;
+    canonical[state.value()] = DwaStateId{static_cast<std::uint32_t>(order.size())};
     order.push_back(state);
   };
   for (const DwaStateId state : result.start_states_) visit(state);
   for (const EarlyStart& start : result.early_starts_) visit(start.state);
   for (std::size_t i = 0; i < order.size(); ++i) {
     const DwaStateId state = order[i];
-    const auto first = by_state.begin() + begin[state];
-    const auto last = by_state.begin() + begin[state + 1];
+    const auto first = by_state.begin() + begin[state.value()];
+    const auto last = by_state.begin() + begin[state.value() + 1];
     std::sort(first, last,
               [](const FoundTransition& a, const FoundTransition& b) { return a.read < b.read; });
     for (auto t = first; t != last; ++t)
@@ -1404,15 +1413,16 @@ void ParserDwaBuilder::assemble(ParserDwa& result, std::vector<FoundTransition> 
   result.transitions_.reserve(by_state.size());
   result.transition_begin_.assign(1, 0);
   for (const DwaStateId state : order) {
-    for (std::uint32_t i = begin[state]; i < begin[state + 1]; ++i) {
+    for (std::uint32_t i = begin[state.value()]; i < begin[state.value() + 1]; ++i) {
       const FoundTransition& t = by_state[i];
       result.transitions_.push_back(
-          {t.read, t.target == ParserDwa::kDeadState ? t.target : canonical[t.target], t.weight});
+          {t.read, t.target == ParserDwa::kDeadState ? t.target : canonical[t.target.value()],
+           t.weight});
     }
     result.transition_begin_.push_back(static_cast<std::uint32_t>(result.transitions_.size()));
   }
-  for (DwaStateId& state : result.start_states_) state = canonical[state];
-  for (EarlyStart& start : result.early_starts_) start.state = canonical[start.state];
+  for (DwaStateId& state : result.start_states_) state = canonical[state.value()];
+  for (EarlyStart& start : result.early_starts_) start.state = canonical[start.state.value()];
 }
 
 ParserDwa build_parser_dwa(const glr::CompiledGrammar& grammar, const lexer::TerminalDwa& dwa,

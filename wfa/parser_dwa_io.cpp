@@ -44,17 +44,18 @@ ParserDwa ParserDwa::read(BinaryReader& in, std::uint32_t lr_states, std::size_t
     in.fail("the Parser DWA's transition offsets are inconsistent");
   const std::size_t states = dwa.num_states();
   for (const DwaStateId start : dwa.start_states_)
-    if (start >= states) in.fail(fmt::format("a start state {} of {} states", start, states));
+    if (start.value() >= states)
+      in.fail(fmt::format("a start state {} of {} states", start.value(), states));
   for (std::size_t i = 0; i < dwa.early_starts_.size(); ++i) {
     const EarlyStart& e = dwa.early_starts_[i];
-    if (e.fork >= forks || e.state >= states)
+    if (e.fork >= forks || e.state.value() >= states)
       in.fail(fmt::format("early-label start state {} points outside the automaton", i));
     if (i > 0 && std::pair{dwa.early_starts_[i - 1].label, dwa.early_starts_[i - 1].fork} >=
                      std::pair{e.label, e.fork})
       in.fail("the Parser DWA's early-label start states are not in ascending order");
   }
   for (const ParserDwaTransition& t : dwa.transitions_) {
-    if ((t.target != kDeadState && t.target >= states) || t.read >= lr_states)
+    if ((t.target != kDeadState && t.target.value() >= states) || t.read >= lr_states)
       in.fail("a Parser DWA transition points outside the automaton");
     if (t.weight.value() >= token_sets)
       in.fail(fmt::format("a Parser DWA transition weighs token set {} of {}", t.weight.value(),

@@ -247,9 +247,8 @@ TokenPartition partition_tokens(const TokenSetPool& pool, std::span<const TokenS
 
 std::vector<TokenSetId> mask_weights(const ParserDwa& dwa) {
   std::vector<TokenSetId> weights;
-  for (DwaStateId state = 0; state < dwa.num_states(); ++state)
-    for (const ParserDwaTransition& t : dwa.transitions(state))
-      if (!t.weight.is_empty()) weights.push_back(t.weight);
+  for (const ParserDwaTransition& t : dwa.all_transitions())
+    if (!t.weight.is_empty()) weights.push_back(t.weight);
   std::sort(weights.begin(), weights.end());
   weights.erase(std::unique(weights.begin(), weights.end()), weights.end());
   return weights;

@@ -220,7 +220,7 @@ int run_ambiguity(const StudyOptions& options) {
             progress(study, fmt::format("{}: {} ({} of {}, {} tokens)", group, text.text->name,
                                         t + 1, texts.size(), text.tokens.size()));
             // The lexemes of the whole text; a step's readings cover those inside its prefix.
-            std::vector<lexer::Token> lexemes;
+            std::vector<lexer::Lexeme> lexemes;
             try {
               lexemes = lexer::lex_text(grammar->dfa(), source);
             } catch (const Error& e) {
@@ -258,9 +258,9 @@ int run_ambiguity(const StudyOptions& options) {
               } else {
                 step.readings = forest.live_readings();
               }
-              if (!forest.tokens().empty())
+              if (!forest.lexemes().empty())
                 step.tie_width =
-                    grammar->dfa().label_terminals(forest.tokens().back().label).size();
+                    grammar->dfa().label_terminals(forest.lexemes().back().label).size();
               step.pending_terminals =
                   grammar->dfa().viable_terminals(session.lexer_configuration().state).size();
               const auto started = Clock::now();

@@ -59,7 +59,7 @@ TEST_CASE("parse: derivation counts of the fixtures") {
       glrmask({"parse", fixture("dangling_else.lark"), fixture("dangling_else.txt")});
   INFO(dangling.err);
   REQUIRE(dangling.exit_code == 0);
-  CHECK(has_line(dangling.out, "tokens: 9"));
+  CHECK(has_line(dangling.out, "lexemes: 9"));
   CHECK(has_line(dangling.out, "derivations: 2"));
   CHECK(
       has_line(dangling.out, "forest: 15 symbol nodes, 7 packed nodes, 1 ambiguous symbol nodes"));

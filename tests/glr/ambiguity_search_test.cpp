@@ -70,7 +70,7 @@ TEST_CASE("a cyclic grammar's ambiguity is found over the rules as written") {
   CHECK(found[0].nonterminal == "s");
 }
 
-TEST_CASE("lexical ties come with an example; an ignored alternative is said") {
+TEST_CASE("lexical ties come with an example, and an ignored alternative is said") {
   {
     const auto grammar = testing::load_session_fixture("keyword_ties.lark");
     const TerminalText text(grammar->dfa());
@@ -93,11 +93,11 @@ TEST_CASE("terminal strings are written as text that lexes back to them") {
   const auto grammar = testing::load_session_fixture("keyword_ties.lark");
   const TerminalText text(grammar->dfa());
   const Grammar& model = grammar->grammar();
-  const SymbolId name = *model.find_symbol("NAME");
-  const SymbolId keyword = *model.find_symbol("IF");
+  const SymbolId name = lr_terminal(*model.find_symbol("NAME"));
+  const SymbolId keyword = lr_terminal(*model.find_symbol("IF"));
   const SymbolId equals = [&] {
     for (SymbolId t = 0; t < model.num_terminals(); ++t)
-      if (model.terminal(t).literal == "=") return t;
+      if (model.terminal(grammar_terminal(t)).literal == "=") return t;
     return SymbolId{0};
   }();
   // NAME NAME joined would be one NAME; the ignored " " separates them.

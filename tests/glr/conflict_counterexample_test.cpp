@@ -136,7 +136,7 @@ TEST_CASE("an LR(2) grammar's reduce/reduce cell needs two tokens of lookahead")
   }
 }
 
-TEST_CASE("an LR(3) cell needs three tokens; a trailing separator needs two") {
+TEST_CASE("an LR(3) cell needs three tokens, a trailing separator needs two") {
   const auto lr3 = testing::compile_lark(
       "start: a \"x\" \"y\" \"y\" | b \"x\" \"y\" \"z\"\na: \"c\"\nb: \"c\"\n");
   const Classified three = classify_all(*lr3);

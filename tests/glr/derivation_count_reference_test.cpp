@@ -123,7 +123,7 @@ TEST_CASE("derivation counts against Lark's Earley forest on random grammars") {
       std::string ours;
       std::vector<std::vector<SymbolId>> tokens;
       try {
-        for (const lexer::Token& token : lexer::lex_text(c.compiled->dfa(), text)) {
+        for (const lexer::Lexeme& token : lexer::lex_text(c.compiled->dfa(), text)) {
           const auto terminals = c.compiled->dfa().label_terminals(token.label);
           tokens.emplace_back(terminals.begin(), terminals.end());
         }

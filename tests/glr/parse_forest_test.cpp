@@ -165,13 +165,13 @@ TEST_CASE("Lark's shaping: ?rule inlined, _rule spliced, aliases, !rule keeps to
   REQUIRE(parse.derivations.str() == "1");
   const auto trees = enumerate_trees(parse.forest, parse.root, 2);
   auto token_text = [&](std::uint32_t i) {
-    return input.substr(parse.tokens[i].begin, parse.tokens[i].end - parse.tokens[i].begin);
+    return input.substr(parse.lexemes[i].begin, parse.lexemes[i].end - parse.lexemes[i].begin);
   };
   CHECK(lark_pretty(shape_tree(*trees[0], grammar, token_text)) ==
         "start\n  a\n  assign\n    b\n    c\n  d\n");
 }
 
-TEST_CASE("a cyclic grammar has infinitely many derivations; the listed trees go around once") {
+TEST_CASE("a cyclic grammar has infinitely many derivations, and the listed trees go around once") {
   const auto compiled = testing::load_session_fixture("cyclic.lark");
   const ForestGrammar grammar(compiled);
   // The forest is built over the rules as written, although the decoding automaton is
@@ -224,14 +224,14 @@ TEST_CASE("a lexical tie is two leaves, an ignored alternative or a skippable te
   }
 }
 
-TEST_CASE("live readings count the stacks of a prefix; a sentence's equal its derivations") {
+TEST_CASE("live readings count the stacks of a prefix, and a sentence's equal its derivations") {
   const auto compiled = compile("start: e\ne: e \"+\" e | NUM\nNUM: /[0-9]/\n");
   const ForestGrammar grammar(compiled);
   const std::string text = "1+1+1+1";
   ForestParser parser(grammar);
   const auto tokens = lexer::lex_text(compiled->dfa(), text);
   std::vector<std::string> readings;
-  for (const lexer::Token& token : tokens) {
+  for (const lexer::Lexeme& token : tokens) {
     REQUIRE(parser.feed(token));
     readings.push_back(parser.live_readings().str());
   }

@@ -27,6 +27,11 @@ class SpanDerivationCounter {
     boost::multiprecision::cpp_int value;
   };
 
+  // `tokens` as the LR grammar's terminal ids, which equal the grammar model's.
+  SpanDerivationCounter(const Grammar& grammar,
+                        const std::vector<std::vector<std::uint32_t>>& tokens)
+      : SpanDerivationCounter(grammar, to_grammar_symbols(tokens)) {}
+
   SpanDerivationCounter(const Grammar& grammar, std::vector<std::vector<SymbolId>> tokens)
       : grammar_(grammar), tokens_(std::move(tokens)), n_(tokens_.size()) {
     derivable_.assign(grammar.num_symbols() * (n_ + 1) * (n_ + 1), 0);
@@ -92,8 +97,18 @@ class SpanDerivationCounter {
   }
 
  private:
+  static std::vector<std::vector<SymbolId>> to_grammar_symbols(
+      const std::vector<std::vector<std::uint32_t>>& tokens) {
+    std::vector<std::vector<SymbolId>> result;
+    for (const auto& token : tokens) {
+      result.emplace_back();
+      for (const std::uint32_t t : token) result.back().emplace_back(t);
+    }
+    return result;
+  }
+
   std::size_t index(SymbolId symbol, std::size_t i, std::size_t j) const {
-    return (static_cast<std::size_t>(symbol) * (n_ + 1) + i) * (n_ + 1) + j;
+    return (static_cast<std::size_t>(symbol.value()) * (n_ + 1) + i) * (n_ + 1) + j;
   }
 
   // Calls `f(cut)` for each cut i = cut[0] <= ... <= cut[m] = j with every part derivable; stops
