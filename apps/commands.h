@@ -22,6 +22,8 @@ int run_mask(const CommandArgs& args);
 int run_generate(const CommandArgs& args);
 int run_compile(const CommandArgs& args);
 int run_schema2lark(const CommandArgs& args);
+int run_parse(const CommandArgs& args);
+int run_ambiguity(const CommandArgs& args);
 
 struct Command {
   std::string_view name;
@@ -52,8 +54,11 @@ inline constexpr Command kCommands[] = {
     {"lex", "glrmask lex GRAMMAR FILE [--start S] [--chunk N] [--keep-ignored] [--postlex python]",
      "the terminal stream of FILE (or -): NAME<TAB>begin<TAB>end<TAB>text per token, ties as A|B",
      run_lex},
-    {"conflicts", "glrmask conflicts GRAMMAR [--start S] [--policy glr|lark]",
-     "every LALR(1) table cell with several actions: items, example prefix, what Lark keeps",
+    {"conflicts",
+     "glrmask conflicts GRAMMAR [--start S] [--policy glr|lark] [--counterexamples "
+     "[--max-lookahead K] [--max-length N] [--max-configurations C] [--time-limit SECONDS]]",
+     "every LALR(1) table cell with several actions: items, example prefix, what Lark keeps; "
+     "--counterexamples classifies each: ambiguous, needs more lookahead, undecided",
      run_conflicts},
     {"stats",
      "glrmask stats GRAMMAR [--start S] [--policy glr|lark] [--skippable T,...] "
@@ -85,6 +90,18 @@ inline constexpr Command kCommands[] = {
      "random walks: draw each token uniformly from the mask (the fastest engine that serves the "
      "grammar by default) until EOS or N tokens; prints each text and how it ended",
      run_generate},
+    {"parse",
+     "glrmask parse GRAMMAR FILE [--forest dot|json] [--trees N] [--shape lark|none] [--start S] "
+     "[--policy glr|lark] [--skippable T,...]",
+     "the parse forest of FILE over the grammar as written: the number of derivations (exact, or "
+     "infinite), the forest as DOT or JSON, up to N distinct trees in Lark's notation",
+     run_parse},
+    {"ambiguity",
+     "glrmask ambiguity GRAMMAR [--max-length N] [--max-lookahead K] [--max-configurations C] "
+     "[--time-limit SECONDS] [--start S] [--policy glr|lark]",
+     "the grammar's shortest ambiguous sentences (one per conflict cell), grouped by the "
+     "nonterminal whose derivations differ, as terminals and text; the lexer's ties",
+     run_ambiguity},
     {"schema2lark",
      "glrmask schema2lark FILE [--json-whitespace default|compact|flexible] "
      "[--json-schema-lenient]",
