@@ -295,6 +295,11 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
   result->parser_dwa_ = ParserDwa::read(in, result->grammar_->table().num_states(),
                                         result->terminal_dwa_.num_forks(), token_sets);
   result->weight_classes_ = WeightClassRows::read(in, token_sets);
+  // The classes partition the vocabulary's tokens; the engines size per-class arrays by them.
+  if (result->weight_classes_.num_classes() == 0 ||
+      result->weight_classes_.num_classes() > universe)
+    in.fail(fmt::format("{} mask classes for {} tokens", result->weight_classes_.num_classes(),
+                        universe));
   // Transition by transition (mask_weights() would sort a million of them on every load).
   for (const ParserDwaTransition& t : result->parser_dwa_.all_transitions())
     if (!t.weight.is_empty() && result->weight_classes_.row(t.weight) == nullptr)
