@@ -263,6 +263,9 @@ void read_added_tokens(const JsonFile& file, element added, TokenizerSpec& spec)
 // part or merged token is not in the vocabulary. And an id given two different contents by the
 // added tokens, or by an added token and the model's vocab: which one the id spells would depend
 // on the order of the file.
+// Ids unused below the largest one that are always accepted (on top of one unused per used id).
+constexpr std::size_t kSparseIdSlack = 65536;
+
 void check_consistency(const JsonFile& file, const TokenizerSpec& spec) {
   std::unordered_map<std::string_view, TokenId> ids;
   ids.reserve(spec.vocab.size());
@@ -291,6 +294,26 @@ void check_consistency(const JsonFile& file, const TokenizerSpec& spec) {
     file.fail(fmt::format("/model/merges/{}", rank),
               fmt::format("{:?} + {:?}: {} is not in the vocabulary", left, right, missing));
   }
+  // Masks, token tables and the library's bitmasks are as wide as the largest id. An id far
+  // beyond the others (one added token at 67,108,863) would make every one of them cost the whole
+  // range: refused, naming the token, unless most ids below it are used.
+  std::size_t used_ids = spec.vocab.size() + spec.added_tokens.size();
+  TokenId max_id = 0;
+  std::string max_where = "/model/vocab";
+  for (const auto& [piece, id] : spec.vocab) max_id = std::max(max_id, id);
+  for (std::size_t i = 0; i < spec.added_tokens.size(); ++i)
+    if (spec.added_tokens[i].id > max_id) {
+      max_id = spec.added_tokens[i].id;
+      max_where = fmt::format("/added_tokens/{}/id", i);
+    }
+  if (std::size_t{max_id} + 1 > 2 * used_ids + kSparseIdSlack)
+    file.fail(
+        max_where,
+        fmt::format("token id {} leaves {} of the {} ids up to it unused; glrmask sizes "
+                    "every mask by the largest id, so ids this sparse are refused (renumber "
+                    "the tokens densely)",
+                    max_id, std::size_t{max_id} + 1 - std::min(used_ids, std::size_t{max_id} + 1),
+                    std::size_t{max_id} + 1));
   std::unordered_map<TokenId, std::string_view> by_id;
   by_id.reserve(spec.vocab.size());
   for (const auto& [piece, id] : spec.vocab) by_id.emplace(id, piece);

@@ -309,3 +309,17 @@ TEST_CASE("a vocabulary refuses an id that two tokens of the file spell differen
 }
 
 }  // namespace glrmask
+
+namespace glrmask {
+
+TEST_CASE("a vocabulary refuses one token id far beyond the others, naming it") {
+  // One added token at id 67,108,863 made every mask, table and bitmask 2^26 ids wide.
+  const testing::ScratchDir scratch;
+  CHECK_THAT(load_error(edited_fixture(scratch, "\"id\": 271", "\"id\": 67108863")),
+             Catch::Contains("/added_tokens/1/id") && Catch::Contains("token id 67108863") &&
+                 Catch::Contains("unused"));
+  // A gap below the slack loads (real files leave a few ids unused).
+  CHECK(load_error(edited_fixture(scratch, "\"id\": 271", "\"id\": 4000")).empty());
+}
+
+}  // namespace glrmask
