@@ -62,7 +62,7 @@ std::shared_ptr<const CompiledMask> CompiledMask::compile(
 
 void CompiledMask::index_weights() {
   std::vector<TokenSetId> weights;
-  weights.reserve(parser_dwa_.stats().transitions);
+  weights.reserve(parser_dwa_.all_transitions().size());  // not the stats: a loaded file says them
   for (const ParserDwaTransition& t : parser_dwa_.all_transitions()) weights.push_back(t.weight);
   weight_sources_ = DenseSources(pool_, weights);
 }

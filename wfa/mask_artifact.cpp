@@ -4,10 +4,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -163,29 +165,34 @@ std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMa
   bytes.append(reinterpret_cast<const char*>(&sum), sizeof sum);
   // A new file renamed over the old one: a process that has the old artifact loaded keeps
   // reading its (mapped) bytes instead of seeing them change or shrink underneath.
+  // Errors name the path the caller gave, with the system's reason, not the temporary file.
+  auto cannot_write = [&](std::string_view reason) {
+    return Error(fmt::format("{}: cannot write the artifact: {}", path.string(), reason),
+                 ErrorCode::kIo, ErrorLocation::in_file(path.string()));
+  };
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) throw cannot_write("it is a directory");
   std::filesystem::path temporary = path;
   temporary += fmt::format(".{}.partial", ::getpid());
   {
+    errno = 0;
     std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    if (!file)
-      throw Error(fmt::format("{}: cannot open the artifact for writing", temporary.string()),
-                  ErrorCode::kIo, ErrorLocation::in_file(path.string()));
+    if (!file) throw cannot_write(errno != 0 ? std::strerror(errno) : "cannot create it");
     file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     file.close();
     if (!file) {
+      const std::string reason = errno != 0 ? std::strerror(errno) : "write failed";
       std::error_code ignored;
       std::filesystem::remove(temporary, ignored);
-      throw Error(fmt::format("{}: cannot write the artifact", temporary.string()), ErrorCode::kIo,
-                  ErrorLocation::in_file(path.string()));
+      throw cannot_write(reason);
     }
   }
-  std::error_code error;
   std::filesystem::rename(temporary, path, error);
   if (error) {
-    std::filesystem::remove(temporary, error);
-    throw Error(
-        fmt::format("{}: cannot write the artifact (rename: {})", path.string(), error.message()),
-        ErrorCode::kIo, ErrorLocation::in_file(path.string()));
+    const std::string reason = error.message();
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw cannot_write(reason);
   }
   return bytes.size();
 }
@@ -288,6 +295,11 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
   result->parser_dwa_ = ParserDwa::read(in, result->grammar_->table().num_states(),
                                         result->terminal_dwa_.num_forks(), token_sets);
   result->weight_classes_ = WeightClassRows::read(in, token_sets);
+  // The classes partition the vocabulary's tokens; the engines size per-class arrays by them.
+  if (result->weight_classes_.num_classes() == 0 ||
+      result->weight_classes_.num_classes() > universe)
+    in.fail(fmt::format("{} mask classes for {} tokens", result->weight_classes_.num_classes(),
+                        universe));
   // Transition by transition (mask_weights() would sort a million of them on every load).
   for (const ParserDwaTransition& t : result->parser_dwa_.all_transitions())
     if (!t.weight.is_empty() && result->weight_classes_.row(t.weight) == nullptr)

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "lib/core/error.h"
+#include "lib/core/file_io.h"
 #include "lib/grammar/grammar_builder.h"
 #include "lib/json_schema/document.h"
 #include "lib/json_schema/ecma_regex.h"
@@ -1078,13 +1079,7 @@ Grammar compile_json_schema_text(std::string_view schema_text, const std::string
 }
 
 Grammar load_json_schema_file(const std::filesystem::path& path, const SchemaOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw Error(fmt::format("{}: cannot read the JSON Schema file", path.string()), ErrorCode::kIo,
-                ErrorLocation::in_file(path.string()));
-  std::stringstream text;
-  text << in.rdbuf();
-  return compile_json_schema_text(text.str(), path.string(), options);
+  return compile_json_schema_text(read_text_file(path), path.string(), options);
 }
 
 Grammar json_grammar(const SchemaOptions& options) {

@@ -54,7 +54,9 @@ constexpr std::array kValidationKeywords = {
     "$recursiveRef",
 };
 
-constexpr int kMaxDepth = 64;
+// A stack guard, not a semantic limit: $ref and allOf merged into one place nest at most this
+// deep (a chain of distinct $refs is as long as the document allows; a loop is found by name).
+constexpr int kMaxDepth = 1000;
 
 struct Part {
   JsonValue schema;
@@ -84,9 +86,12 @@ JsonValue* find_member(JsonValue& object, std::string_view key) {
   return nullptr;
 }
 
+// `refs` holds the $ref targets being merged on the current path: meeting one again is a loop
+// (the schema would be its own conjunct), refused with the chain.
 void collect(const SchemaDocument& document, const JsonValue& schema, const std::string& pointer,
-             int depth, std::vector<Part>& parts) {
-  if (depth > kMaxDepth) document.fail(pointer, "$ref / allOf nesting loops or is too deep");
+             int depth, std::vector<Part>& parts, std::vector<std::string>& refs) {
+  if (depth > kMaxDepth)
+    document.fail(pointer, fmt::format("$ref / allOf nesting is deeper than {}", kMaxDepth));
   if (schema.is_bool()) {
     if (!schema.boolean) parts.push_back({schema, pointer});
     return;
@@ -100,7 +105,15 @@ void collect(const SchemaDocument& document, const JsonValue& schema, const std:
   if (!rest.members.empty()) parts.push_back({std::move(rest), pointer});
   if (const JsonValue* ref = schema.find("$ref")) {
     const std::string target = document.resolve_ref(*ref, pointer_append(pointer, "$ref"));
-    collect(document, document.at(target), target, depth + 1, parts);
+    if (std::find(refs.begin(), refs.end(), target) != refs.end()) {
+      std::string chain;
+      for (const std::string& step : refs) chain += "#" + step + " -> ";
+      document.fail(pointer_append(pointer, "$ref"),
+                    fmt::format("$ref loops with no schema in between: {}#{}", chain, target));
+    }
+    refs.push_back(target);
+    collect(document, document.at(target), target, depth + 1, parts, refs);
+    refs.pop_back();
   }
   if (const JsonValue* all_of = schema.find("allOf")) {
     const std::string where = pointer_append(pointer, "allOf");
@@ -108,7 +121,7 @@ void collect(const SchemaDocument& document, const JsonValue& schema, const std:
       document.fail(where, "allOf must be a non-empty array of schemas");
     for (std::size_t i = 0; i < all_of->items.size(); ++i)
       collect(document, all_of->items[i], pointer_append(where, std::to_string(i)), depth + 1,
-              parts);
+              parts, refs);
   }
 }
 
@@ -214,7 +227,8 @@ bool is_validation_keyword(std::string_view keyword) {
 JsonValue flatten_conjunction(const SchemaDocument& document, const JsonValue& schema,
                               const std::string& pointer) {
   std::vector<Part> parts;
-  collect(document, schema, pointer, 0, parts);
+  std::vector<std::string> refs;
+  collect(document, schema, pointer, 0, parts, refs);
   JsonValue merged;
   merged.kind = JsonValue::Kind::kObject;
   for (const Part& part : parts)

@@ -188,7 +188,8 @@ TEST_CASE("mask: bad command lines and inputs exit 2 with one located line") {
   CHECK_THAT(zero_steps.output, Catch::Contains("option --max-steps"));
   const auto missing = run_mask(list_grammar(), scratch.path / "absent.txt");
   CHECK(missing.exit_code == 2);
-  CHECK_THAT(missing.output, Catch::Contains("absent.txt: cannot open file"));
+  CHECK_THAT(missing.output,
+             Catch::Contains("absent.txt: cannot open the file: No such file or directory"));
   const auto no_input = run_command(testing::shell_quoted(testing::glrmask_binary()) + " mask " +
                                     testing::shell_quoted(list_grammar()) + " --tokenizer llama3");
   CHECK(no_input.exit_code == 2);
