@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "lib/core/check.h"
 #include "lib/core/error.h"
 
 namespace glrmask::glr {
@@ -185,9 +186,12 @@ GssHeads GlrParser::initial_heads() const {
 }
 
 GssHeads GlrParser::shift(std::span<const GssNodeRef> heads, SymbolId terminal) const {
+  GLRMASK_DCHECK(are_canonical_heads(heads));
   Level level(*table_, terminal);
   level.reduce(heads);
-  return level.shift();
+  GssHeads shifted = level.shift();
+  GLRMASK_DCHECK(are_canonical_heads(shifted));
+  return shifted;
 }
 
 bool GlrParser::can_shift(std::span<const GssNodeRef> heads, SymbolId terminal) const {
@@ -213,6 +217,8 @@ std::vector<SymbolId> GlrParser::shiftable_terminals(std::span<const GssNodeRef>
 }
 
 GssHeads GlrParser::merge(std::span<const GssNodeRef> a, std::span<const GssNodeRef> b) {
+  // The merge walks both sides in state order, pairing equal states.
+  GLRMASK_DCHECK(are_canonical_heads(a) && are_canonical_heads(b));
   GssHeads merged;
   merged.reserve(a.size() + b.size());
   boost::intrusive_ptr<GssBlock> block;  // created on the first state both sides hold
@@ -237,6 +243,7 @@ GssHeads GlrParser::merge(std::span<const GssNodeRef> a, std::span<const GssNode
       ++j;
     }
   }
+  GLRMASK_DCHECK(are_canonical_heads(merged));
   return merged;
 }
 

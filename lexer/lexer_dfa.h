@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lexer/terminal_spec.h"
+#include "lib/core/check.h"
 
 namespace glrmask::lexer {
 
@@ -35,6 +36,7 @@ class LexerDfa {
   uint32_t num_states() const { return static_cast<uint32_t>(labels_.size()); }
 
   uint32_t next(uint32_t state, uint8_t byte) const {
+    GLRMASK_DCHECK(state < num_states(), "DFA state {} of {}", state, num_states());
     return transitions_[size_t{state} * 256 + byte];
   }
   // next(state, byte) == transitions()[state * 256 + byte].
