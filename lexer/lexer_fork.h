@@ -1,6 +1,6 @@
 // The lexer's situation between two LLM tokens as a finite value: one *fork* of the
 // maximal-munch lexer in which every match that could still be extended has been emitted early,
-// "inhibited" (DESIGN.md §3 lexer). This is what the Terminal DWA is keyed by.
+// "inhibited" (docs/terminal_dwa.md). This is what the Terminal DWA is keyed by.
 //
 // Why not LexerConfiguration itself: its `pending` bytes make the set of configurations reachable
 // by vocabulary tokens infinite. Inside a string literal every distinct prefix is a distinct

@@ -32,6 +32,8 @@ std::uint64_t grammar_fingerprint(const glr::CompiledGrammar& grammar) {
   key += fmt::format("\n--start={}\n--policy={}\n", options.start,
                      options.policy == glr::ConflictPolicy::kLark ? "lark" : "glr");
   for (const std::string& terminal : options.skippable) key += "--skippable=" + terminal + "\n";
+  if (options.postlex != glr::PostLexer::kNone)
+    key += fmt::format("--postlex={}\n", glr::post_lexer_name(options.postlex));
   return checksum64(key);
 }
 
@@ -122,35 +124,40 @@ TokenSetPool read_token_sets(BinaryReader& in, std::uint32_t universe,
 
 }  // namespace
 
-std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& vocabulary,
-                                const std::filesystem::path& path) {
-  // Number the token sets the automata use, in first-use order after the empty and the full set
-  // (which keep their ids 0 and 1, as in every pool), so the loaded pool's ids are the stored ones.
-  const TokenSetPool& pool = compiled.pool();
-  std::unordered_map<std::uint32_t, std::uint32_t> stored{{0, 0}, {1, 1}};
-  std::vector<TokenSetId> sets{TokenSetPool::empty(), TokenSetPool::full()};
-  auto stored_id = [&](TokenSetId set) {
-    const auto [it, inserted] =
-        stored.try_emplace(set.value(), static_cast<std::uint32_t>(sets.size()));
-    if (inserted) sets.push_back(set);
-    return it->second;
-  };
-  BinaryWriter automata;
-  compiled.terminal_dwa().write(automata, stored_id);
-  compiled.parser_dwa().write(automata, stored_id);
-  compiled.weight_classes().write(automata, stored_id);
-  automata.put(compiled.stats());
-
+std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMask* compiled,
+                           const Vocabulary& vocabulary, std::string_view source,
+                           const std::filesystem::path& path) {
   BinaryWriter out;
   out.put(kMagic);
   out.put(kMaskArtifactVersion);
   out.put(kByteOrderMark);
-  out.put(grammar_fingerprint(compiled.grammar()));
+  out.put(grammar_fingerprint(grammar));
   out.put(vocabulary_fingerprint(vocabulary));
   out.put_string(vocabulary.name());
-  out.put<std::uint64_t>(pool.universe_size());
-  write_token_sets(out, pool, sets);
-  out.put_bytes(automata.bytes());
+  out.put<std::uint64_t>(vocabulary.size());
+  out.put_string(source);
+  out.put<std::uint32_t>(compiled != nullptr ? 1 : 0);
+  if (compiled != nullptr) {
+    // Number the token sets the automata use, in first-use order after the empty and the full
+    // set (which keep their ids 0 and 1, as in every pool), so the loaded pool's ids are the
+    // stored ones.
+    const TokenSetPool& pool = compiled->pool();
+    std::unordered_map<std::uint32_t, std::uint32_t> stored{{0, 0}, {1, 1}};
+    std::vector<TokenSetId> sets{TokenSetPool::empty(), TokenSetPool::full()};
+    auto stored_id = [&](TokenSetId set) {
+      const auto [it, inserted] =
+          stored.try_emplace(set.value(), static_cast<std::uint32_t>(sets.size()));
+      if (inserted) sets.push_back(set);
+      return it->second;
+    };
+    BinaryWriter automata;
+    compiled->terminal_dwa().write(automata, stored_id);
+    compiled->parser_dwa().write(automata, stored_id);
+    compiled->weight_classes().write(automata, stored_id);
+    automata.put(compiled->stats());
+    write_token_sets(out, pool, sets);
+    out.put_bytes(automata.bytes());
+  }
   std::string bytes = out.take();
   const std::uint64_t sum = checksum64(bytes);
   bytes.append(reinterpret_cast<const char*>(&sum), sizeof sum);
@@ -161,13 +168,15 @@ std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& 
   {
     std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
     if (!file)
-      throw Error(fmt::format("{}: cannot open the artifact for writing", temporary.string()));
+      throw Error(fmt::format("{}: cannot open the artifact for writing", temporary.string()),
+                  ErrorCode::kIo, ErrorLocation::in_file(path.string()));
     file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     file.close();
     if (!file) {
       std::error_code ignored;
       std::filesystem::remove(temporary, ignored);
-      throw Error(fmt::format("{}: cannot write the artifact", temporary.string()));
+      throw Error(fmt::format("{}: cannot write the artifact", temporary.string()), ErrorCode::kIo,
+                  ErrorLocation::in_file(path.string()));
     }
   }
   std::error_code error;
@@ -175,32 +184,32 @@ std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& 
   if (error) {
     std::filesystem::remove(temporary, error);
     throw Error(
-        fmt::format("{}: cannot write the artifact (rename: {})", path.string(), error.message()));
+        fmt::format("{}: cannot write the artifact (rename: {})", path.string(), error.message()),
+        ErrorCode::kIo, ErrorLocation::in_file(path.string()));
   }
   return bytes.size();
 }
 
-class MaskArtifactReader {
- public:
-  static std::shared_ptr<const CompiledMask> read(
-      const std::filesystem::path& path, std::shared_ptr<const glr::CompiledGrammar> grammar,
-      const Vocabulary& vocabulary);
-};
+std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& vocabulary,
+                                const std::filesystem::path& path) {
+  return write_artifact(compiled.grammar(), &compiled, vocabulary, "", path);
+}
 
-std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
-    const std::filesystem::path& path, std::shared_ptr<const glr::CompiledGrammar> grammar,
-    const Vocabulary& vocabulary) {
-  const std::string name = path.string();
-  std::shared_ptr<const MappedFile> file;
+ArtifactFile ArtifactFile::open(const std::filesystem::path& path) {
+  ArtifactFile artifact;
+  artifact.name_ = path.string();
+  const std::string& name = artifact.name_;
   try {
-    file = MappedFile::open(path);
+    artifact.file_ = MappedFile::open(path);
   } catch (const Error& e) {
-    throw Error(fmt::format("{} (the artifact)", e.what()));
+    throw Error(fmt::format("{} (the artifact)", e.what()), ErrorCode::kArtifact,
+                ErrorLocation::in_file(name));
   }
-  const std::string_view bytes = file->bytes();
+  const std::string_view bytes = artifact.file_->bytes();
   if (bytes.size() < sizeof kMagic + sizeof(std::uint64_t) ||
       std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
-    throw Error(fmt::format("{}: not a glrmask artifact (no 'GLRMASKA' header)", name));
+    throw Error(fmt::format("{}: not a glrmask artifact (no 'GLRMASKA' header)", name),
+                ErrorCode::kArtifact, ErrorLocation::in_file(name));
   }
   const std::string_view body(bytes.data(), bytes.size() - sizeof(std::uint64_t));
   BinaryReader in(body, name);
@@ -216,24 +225,57 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
   std::uint64_t sum = 0;
   std::memcpy(&sum, bytes.data() + body.size(), sizeof sum);
   if (checksum64(body) != sum)
-    throw Error(
-        fmt::format("{}: checksum mismatch over {} bytes: the artifact is truncated or "
-                    "corrupt; compile it again",
-                    name, body.size()));
-  const auto grammar_id = in.get<std::uint64_t>("grammar fingerprint");
-  if (grammar_id != grammar_fingerprint(*grammar))
-    in.fail(
-        "compiled from another grammar (or other --start/--policy/--skippable options) than "
-        "the one given");
-  const auto vocabulary_id = in.get<std::uint64_t>("vocabulary fingerprint");
-  const std::string tokenizer = in.get_string("tokenizer name");
-  if (vocabulary_id != vocabulary_fingerprint(vocabulary))
-    in.fail(fmt::format("compiled for the tokenizer '{}', not for '{}' ({} ids)", tokenizer,
-                        vocabulary.name(), vocabulary.size()));
-  const auto universe = in.get<std::uint64_t>("vocabulary size");
-  if (universe != vocabulary.size()) in.fail("vocabulary size differs");
+    throw Error(fmt::format("{}: checksum mismatch over {} bytes: the artifact is truncated or "
+                            "corrupt; compile it again",
+                            name, body.size()),
+                ErrorCode::kArtifact, ErrorLocation::in_file(name));
+  artifact.grammar_fingerprint_ = in.get<std::uint64_t>("grammar fingerprint");
+  artifact.vocabulary_fingerprint_ = in.get<std::uint64_t>("vocabulary fingerprint");
+  artifact.tokenizer_ = in.get_string("tokenizer name");
+  artifact.vocabulary_size_ = in.get<std::uint64_t>("vocabulary size");
+  const auto source_size = in.get<std::uint64_t>("source size");
+  artifact.source_ = in.get_bytes(source_size, "source");
+  const auto has_mask = in.get<std::uint32_t>("compiled mask flag");
+  if (has_mask > 1) in.fail("the compiled mask flag is neither 0 nor 1");
+  artifact.mask_offset_ = has_mask != 0 ? in.offset() : 0;
+  if (has_mask == 0 && !in.at_end()) in.fail("unexpected bytes after the source section");
+  return artifact;
+}
 
-  TokenSetPool pool = read_token_sets(in, static_cast<std::uint32_t>(universe), file);
+void ArtifactFile::check_fingerprints(const glr::CompiledGrammar& grammar,
+                                      const Vocabulary& vocabulary) const {
+  BinaryReader in(file_->bytes(), name_);
+  if (grammar_fingerprint_ != grammar_fingerprint(grammar))
+    in.fail(
+        "compiled from another grammar (or other --start/--policy/--skippable/--postlex options) "
+        "than the one given");
+  if (vocabulary_fingerprint_ != vocabulary_fingerprint(vocabulary))
+    in.fail(fmt::format("compiled for the tokenizer '{}', not for '{}' ({} ids)", tokenizer_,
+                        vocabulary.name(), vocabulary.size()));
+  if (vocabulary_size_ != vocabulary.size()) in.fail("vocabulary size differs");
+}
+
+class MaskArtifactReader {
+ public:
+  static std::shared_ptr<const CompiledMask> read(
+      const ArtifactFile& artifact, std::shared_ptr<const glr::CompiledGrammar> grammar,
+      const Vocabulary& vocabulary);
+};
+
+std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
+    const ArtifactFile& artifact, std::shared_ptr<const glr::CompiledGrammar> grammar,
+    const Vocabulary& vocabulary) {
+  artifact.check_fingerprints(*grammar, vocabulary);
+  const std::string_view bytes = artifact.file_->bytes();
+  const std::string_view body(bytes.data(), bytes.size() - sizeof(std::uint64_t));
+  BinaryReader in(body, artifact.name_);
+  if (artifact.mask_offset_ == 0)
+    in.fail(
+        "the artifact holds no compiled automata (it was saved for the spanner or oracle "
+        "engine)");
+  in.get_bytes(artifact.mask_offset_, "header");
+  const auto universe = static_cast<std::uint32_t>(artifact.vocabulary_size_);
+  TokenSetPool pool = read_token_sets(in, universe, artifact.file_);
   const std::size_t token_sets = pool.distinct_sets();
   auto pool_id = [&](std::uint32_t stored) {
     if (stored >= token_sets)
@@ -257,10 +299,15 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
   return result;
 }
 
+std::shared_ptr<const CompiledMask> ArtifactFile::compiled_mask(
+    std::shared_ptr<const glr::CompiledGrammar> grammar, const Vocabulary& vocabulary) const {
+  return MaskArtifactReader::read(*this, std::move(grammar), vocabulary);
+}
+
 std::shared_ptr<const CompiledMask> read_mask_artifact(
     const std::filesystem::path& path, std::shared_ptr<const glr::CompiledGrammar> grammar,
     const Vocabulary& vocabulary) {
-  return MaskArtifactReader::read(path, std::move(grammar), vocabulary);
+  return ArtifactFile::open(path).compiled_mask(std::move(grammar), vocabulary);
 }
 
 }  // namespace glrmask::wfa

@@ -1,6 +1,6 @@
 // The Parser DWA: the Terminal DWA composed with the LR automaton's stack effects, as one
 // deterministic weighted automaton that reads LR states from the top of a parser stack downward
-// and emits TokenSets (DESIGN.md §3 wfa; the template automata of docs/wfa.md).
+// and emits TokenSets (docs/wfa.md; the design of "Constrained decoding with weighted automata").
 //
 // A run starts in start_state(fork) for the lexer fork the session is in, and reads the stack's
 // states top first. Each transition carries a weight: the tokens that the states read so far

@@ -100,9 +100,9 @@ using ItemSetId = std::uint32_t;    // 0 = no items
 using GroupListId = std::uint32_t;  // 0 = no groups
 
 // Work that is valid only if some skippable terminals turn out NOT to be shiftable by the real
-// stack: the session drops such a terminal only when no stack can shift it (docs/wfa.md, "Guarded
-// items"). Each guard is the item set of a pending "can it be shifted?" check; the group dies as
-// soon as one guard accepts, and its held tokens and body items become unconditional once every
+// stack: the session drops such a terminal only when no stack can shift it (docs/wfa.md, "Skippable
+// terminals"). Each guard is the item set of a pending "can it be shifted?" check; the group dies
+// as soon as one guard accepts, and its held tokens and body items become unconditional once every
 // guard has died. Groups nest by uniting their guards, so a group's body is plain items.
 struct Group {
   std::vector<ItemSetId> guards;  // sorted, unique, non-empty
@@ -359,12 +359,15 @@ void require_single_stack_for_skippables(const ParserDwaShared& shared) {
                : std::string("$END");
   };
   const auto refuse = [&](const std::string& fork) {
-    throw Error(fmt::format(
-        "wfa: the skippable terminal '{}' is dropped only when no stack can shift it, a condition "
-        "over all stacks together, but the Parser DWA decides it per stack; the two agree only "
-        "when the session never holds two stacks, and {} (use --policy lark, or the spanner "
-        "engine)",
-        skippable, fork));
+    throw Error(
+        fmt::format(
+            "wfa: the skippable terminal '{}' is dropped only when no stack can shift it, a "
+            "condition "
+            "over all stacks together, but the Parser DWA decides it per stack; the two agree only "
+            "when the session never holds two stacks, and {} (use --policy lark, or the spanner "
+            "engine)",
+            skippable, fork),
+        ErrorCode::kUnsupported);
   };
   for (StateId state = 0; state < table.num_states(); ++state)
     for (std::uint32_t cell = table.row_begin(state); cell < table.row_end(state); ++cell)
@@ -698,7 +701,8 @@ WorkId ParserDwaWorker::make_work(ItemSetId items, GroupListId groups) {
                                          static_cast<std::uint32_t>(shared_.guarded_work.size()))
                          .first;
   if (index == shared_.guarded_work.size()) shared_.guarded_work.emplace_back(items, groups);
-  if (index >= kGuardedWork) throw Error("wfa: too many guarded Parser DWA configurations");
+  if (index >= kGuardedWork)
+    throw Error("wfa: too many guarded Parser DWA configurations", ErrorCode::kLimit);
   return kGuardedWork | index;
 }
 
@@ -782,7 +786,8 @@ LookaheadId ParserDwaWorker::intern_lookahead(std::span<SymbolId> terminals) {
   scratch_terminals_.assign(terminals.begin(), std::unique(terminals.begin(), terminals.end()));
   const LookaheadId id =
       shared_.lookaheads.intern(scratch_terminals_, ItemsHash{}(scratch_terminals_));
-  if ((id & kLabelItem) != 0) throw Error("wfa: more than 2^31 lookaheads in one Parser DWA build");
+  if ((id & kLabelItem) != 0)
+    throw Error("wfa: more than 2^31 lookaheads in one Parser DWA build", ErrorCode::kLimit);
   return id;
 }
 
@@ -997,7 +1002,8 @@ Outcome ParserDwaWorker::feed(LookaheadId lookahead, std::uint32_t cont, Virtual
                           ? shared_.grammar.grammar().terminals()[terminal].name
                           : std::string("$END"),
                       rule, shared_.grammar.lalr().grammar().rule_text(rule),
-                      shared_.grammar.lalr().grammar().origin(rule)));
+                      shared_.grammar.lalr().grammar().origin(rule)),
+          ErrorCode::kUnsupported);
     }
     merge(collector, feed(reduced, cont, pushed));
   }
@@ -1014,10 +1020,12 @@ void ParserDwaWorker::throw_endless_reductions(LookaheadId lookahead) const {
                    ? "'" + shared_.grammar.grammar().terminals()[first].name + "'"
                    : std::string("$END");
   }
-  throw Error(fmt::format(
-      "wfa: the reductions on {} never end: they return to the same stack without consuming "
-      "input (a derivation cycle such as a rule A: A A with A nullable, or A =>+ A)",
-      terminal));
+  throw Error(
+      fmt::format(
+          "wfa: the reductions on {} never end: they return to the same stack without consuming "
+          "input (a derivation cycle such as a rule A: A A with A nullable, or A =>+ A)",
+          terminal),
+      ErrorCode::kUnsupported);
 }
 
 std::uint32_t ParserDwaWorker::pair_id(std::uint32_t cont, LookaheadId lookahead) {
@@ -1030,10 +1038,10 @@ std::uint32_t ParserDwaWorker::pair_id(std::uint32_t cont, LookaheadId lookahead
 std::uint32_t ParserDwaWorker::item_id(const Item& item) {
   // Rules are short and symbol ids small; the packing below relies on both.
   if (item.pops >= 256 || (item.lhs != glr::kNoSymbol && item.lhs >= 0xffffffu))
-    throw Error(
-        fmt::format("wfa: grammar too large for the Parser DWA's item packing ({} pops, "
-                    "symbol {})",
-                    item.pops, item.lhs));
+    throw Error(fmt::format("wfa: grammar too large for the Parser DWA's item packing ({} pops, "
+                            "symbol {})",
+                            item.pops, item.lhs),
+                ErrorCode::kLimit);
   const std::uint32_t lhs = item.lhs == glr::kNoSymbol ? 0xffffffu : item.lhs;
   const std::uint64_t key =
       std::uint64_t{pair_id(item.cont, item.lookahead)} << 32 | item.pops << 24 | lhs;
