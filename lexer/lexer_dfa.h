@@ -55,6 +55,14 @@ class LexerDfa {
   }
   // True when every terminal of the label is %ignore'd: the lexeme is dropped.
   bool label_is_ignored(LabelId label) const { return label_ignored_[label] != 0; }
+  // True when the parser may read the label as "skip": purely ignored, or a tie with an ignored
+  // alternative.
+  bool label_may_be_skipped(LabelId label) const {
+    if (label_is_ignored(label)) return true;
+    for (const uint32_t terminal : label_terminals(label))
+      if (terminals_[terminal].ignored) return true;
+    return false;
+  }
   // "NAME|FUNC" style rendering for messages.
   std::string describe_label(LabelId label) const;
 
