@@ -87,7 +87,7 @@ class ParserDwa {
   // The transition of `state` on reading `read`, or nullptr when that state cannot be below.
   const ParserDwaTransition* find(DwaStateId state, glr::StateId read) const;
   std::span<const ParserDwaTransition> transitions(DwaStateId state) const {
-    GLRMASK_DCHECK(state.value() < num_states(), "state {} of {}", state, num_states());
+    GLRMASK_DCHECK(state.value() < num_states(), "state {} of {}", state.value(), num_states());
     return {transitions_.data() + transition_begin_[state.value()],
             transitions_.data() + transition_begin_[state.value() + 1]};
   }
