@@ -18,6 +18,7 @@
 #include "lexer/lexer_dfa_compiler.h"
 #include "lexer/streaming_lexer.h"
 #include "lib/core/error.h"
+#include "lib/core/escape.h"
 #include "lib/core/unicode_utf8.h"
 #include "lib/grammar/lark_loader.h"
 
@@ -40,36 +41,8 @@ std::size_t parse_chunk_size(const std::string& text) {
 // escaped, other control characters (C0, DEL, C1) become `\xNN` per byte. Other non-ASCII
 // characters stay as UTF-8 so string literals remain readable.
 void append_escaped(std::string_view lexeme, fmt::memory_buffer& out) {
-  // Lexemes are valid UTF-8 (the DFA matches nothing else); the check keeps the decoder safe if
-  // that ever changes.
-  const bool valid = !find_invalid_utf8(lexeme).has_value();
-  std::size_t pos = 0;
-  while (pos < lexeme.size()) {
-    const auto byte = static_cast<unsigned char>(lexeme[pos]);
-    if (byte < 0x80 || !valid) {
-      if (byte == '\n') {
-        fmt::format_to(std::back_inserter(out), "\\n");
-      } else if (byte == '\t') {
-        fmt::format_to(std::back_inserter(out), "\\t");
-      } else if (byte == '\\') {
-        fmt::format_to(std::back_inserter(out), "\\\\");
-      } else if (byte >= 0x20 && byte < 0x7f) {
-        out.push_back(static_cast<char>(byte));
-      } else {
-        fmt::format_to(std::back_inserter(out), "\\x{:02x}", byte);
-      }
-      ++pos;
-      continue;
-    }
-    const std::size_t begin = pos;
-    const char32_t code_point = decode_utf8(lexeme, pos);
-    if (code_point < 0xA0) {  // C1 controls
-      for (std::size_t i = begin; i < pos; ++i)
-        fmt::format_to(std::back_inserter(out), "\\x{:02x}", static_cast<unsigned char>(lexeme[i]));
-    } else {
-      out.append(lexeme.substr(begin, pos - begin));
-    }
-  }
+  const std::string escaped = escape_bytes(lexeme, {.quoted = false});
+  out.append(escaped.data(), escaped.data() + escaped.size());
 }
 
 void print_lexemes(const lexer::LexerDfa& dfa, std::string_view text,

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "glr/forest_builder.h"
+#include "lib/core/check.h"
 #include "lib/core/error.h"
 
 namespace glrmask::glr {
@@ -289,9 +290,12 @@ GssHeads GlrParser::initial_heads() const {
 }
 
 GssHeads GlrParser::shift(std::span<const GssNodeRef> heads, SymbolId terminal) const {
+  GLRMASK_DCHECK(are_canonical_heads(heads));
   Level<NoForest> level(*table_, terminal);
   level.reduce(heads);
-  return level.shift();
+  GssHeads shifted = level.shift();
+  GLRMASK_DCHECK(are_canonical_heads(shifted));
+  return shifted;
 }
 
 GssHeads GlrParser::shift(std::span<const GssNodeRef> heads, SymbolId terminal,
@@ -336,6 +340,8 @@ GssHeads GlrParser::merge(std::span<const GssNodeRef> a, std::span<const GssNode
 
 GssHeads GlrParser::merge(std::span<const GssNodeRef> a, std::span<const GssNodeRef> b,
                           ForestBuilder* forest) {
+  // The merge walks both sides in state order, pairing equal states.
+  GLRMASK_DCHECK(are_canonical_heads(a) && are_canonical_heads(b));
   GssHeads merged;
   merged.reserve(a.size() + b.size());
   boost::intrusive_ptr<GssBlock> block;  // created on the first state both sides hold
@@ -367,6 +373,7 @@ GssHeads GlrParser::merge(std::span<const GssNodeRef> a, std::span<const GssNode
       ++j;
     }
   }
+  GLRMASK_DCHECK(are_canonical_heads(merged));
   return merged;
 }
 

@@ -17,6 +17,7 @@
 
 #include "glr/cfg.h"
 #include "glr/ids.h"
+#include "lib/core/check.h"
 
 namespace glrmask::glr {
 
@@ -37,6 +38,8 @@ class LrGrammar {
   RuleId accept_rule() const { return num_rules() - 1; }
   // Dense index of a nonterminal, 0..num_nonterminals()-1, for per-nonterminal arrays.
   std::uint32_t nonterminal_index(SymbolId nonterminal) const {
+    GLRMASK_DCHECK(nonterminal >= num_terminals_ && nonterminal < num_symbols(),
+                   "symbol {} is not a nonterminal", nonterminal);
     return nonterminal - num_terminals_;
   }
 
@@ -44,6 +47,7 @@ class LrGrammar {
   // $END and $accept, which the Cfg does not have.
   SymbolId from_cfg_symbol(GrammarSymbolId cfg_symbol) const {
     const std::uint32_t s = cfg_symbol.value();
+    GLRMASK_DCHECK(s + 2 < num_symbols(), "Cfg symbol {} of {}", s, num_symbols() - 2);
     return s < num_terminals_ - 1 ? s : s + 1;
   }
   std::optional<GrammarSymbolId> to_cfg_symbol(SymbolId symbol) const;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "lib/core/error.h"
+#include "lib/core/escape.h"
 
 namespace glrmask::glr {
 
@@ -13,33 +14,7 @@ namespace {
 
 // Printable form of some bytes for messages: JSON-like escapes, shortened in the middle.
 std::string printable(std::string_view bytes) {
-  constexpr std::size_t kMaxShown = 40;
-  std::string text = "\"";
-  auto append = [&](std::string_view part) {
-    for (const char c : part) {
-      const auto byte = static_cast<unsigned char>(c);
-      if (c == '"' || c == '\\') {
-        text += '\\';
-        text += c;
-      } else if (c == '\n') {
-        text += "\\n";
-      } else if (c == '\t') {
-        text += "\\t";
-      } else if (byte < 0x20 || byte == 0x7f) {
-        text += fmt::format("\\x{:02x}", byte);
-      } else {
-        text += c;
-      }
-    }
-  };
-  if (bytes.size() <= kMaxShown) {
-    append(bytes);
-  } else {
-    append(bytes.substr(0, kMaxShown / 2));
-    text += "...";
-    append(bytes.substr(bytes.size() - kMaxShown / 2));
-  }
-  return text + "\"";
+  return escape_bytes(bytes, {.max_bytes = 40});
 }
 
 // A piece size for locating the first bad byte of a long rejected chunk: pieces are replayed

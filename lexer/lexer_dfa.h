@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lexer/terminal_spec.h"
+#include "lib/core/check.h"
 
 namespace glrmask::lexer {
 
@@ -35,6 +36,7 @@ class LexerDfa {
   uint32_t num_states() const { return static_cast<uint32_t>(labels_.size()); }
 
   uint32_t next(uint32_t state, uint8_t byte) const {
+    GLRMASK_DCHECK(state < num_states(), "DFA state {} of {}", state, num_states());
     return transitions_[size_t{state} * 256 + byte];
   }
   // next(state, byte) == transitions()[state * 256 + byte].
@@ -53,6 +55,14 @@ class LexerDfa {
   }
   // True when every terminal of the label is %ignore'd: the lexeme is dropped.
   bool label_is_ignored(LabelId label) const { return label_ignored_[label] != 0; }
+  // True when the parser may read the label as "skip": purely ignored, or a tie with an ignored
+  // alternative.
+  bool label_may_be_skipped(LabelId label) const {
+    if (label_is_ignored(label)) return true;
+    for (const uint32_t terminal : label_terminals(label))
+      if (terminals_[terminal].ignored) return true;
+    return false;
+  }
   // "NAME|FUNC" style rendering for messages.
   std::string describe_label(LabelId label) const;
 

@@ -4,11 +4,17 @@
 #include <boost/container_hash/hash.hpp>
 #include <utility>
 
+#include "lib/core/check.h"
 #include "lib/core/error.h"
 
 namespace glrmask::lexer {
 
 size_t LexerForkHash::operator()(const LexerFork& fork) const {
+  // Forks are compared as values, so equal inhibitor sets must be equal vectors.
+  GLRMASK_DCHECK(std::adjacent_find(fork.inhibitors.begin(), fork.inhibitors.end(),
+                                    std::greater_equal<>()) == fork.inhibitors.end() &&
+                     (fork.inhibitors.empty() || fork.inhibitors.front() != LexerDfa::kDeadState),
+                 "inhibitors of {} are not sorted, unique and live", describe_fork(fork));
   size_t seed = 0;
   boost::hash_combine(seed, fork.state);
   boost::hash_range(seed, fork.inhibitors.begin(), fork.inhibitors.end());

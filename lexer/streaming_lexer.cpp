@@ -5,29 +5,13 @@
 #include <string>
 
 #include "lib/core/error.h"
+#include "lib/core/escape.h"
 
 namespace glrmask::lexer {
 namespace {
 
-std::string render_bytes(std::string_view bytes, size_t limit = 40) {
-  std::string text;
-  for (size_t i = 0; i < bytes.size() && i < limit; ++i) {
-    const auto byte = static_cast<unsigned char>(bytes[i]);
-    if (byte == '\\' || byte == '"') {
-      text += '\\';
-      text += static_cast<char>(byte);
-    } else if (byte >= 0x20 && byte < 0x7F) {
-      text += static_cast<char>(byte);
-    } else if (byte == '\n') {
-      text += "\\n";
-    } else if (byte == '\t') {
-      text += "\\t";
-    } else {
-      text += fmt::format("\\x{:02x}", byte);
-    }
-  }
-  if (bytes.size() > limit) text += "...";
-  return "\"" + text + "\"";
+std::string render_bytes(std::string_view bytes) {
+  return escape_bytes(bytes, {.max_bytes = 40});
 }
 
 std::string render_terminals(const LexerDfa& dfa, uint32_t state) {

@@ -20,27 +20,12 @@
 #include "lexer/fork_next_terminals.h"
 #include "lexer/fork_trie_walk.h"
 #include "lib/core/error.h"
+#include "lib/core/escape.h"
 #include "lib/core/process_memory.h"
 
 namespace glrmask::lexer {
 
 namespace {
-
-std::string escaped_bytes(std::string_view bytes) {
-  std::string text = "\"";
-  for (const char c : bytes) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      text += '\\';
-      text += c;
-    } else if (byte >= 0x20 && byte < 0x7f) {
-      text += c;
-    } else {
-      text += fmt::format("\\x{:02x}", byte);
-    }
-  }
-  return text + "\"";
-}
 
 struct VectorHash {
   size_t operator()(const std::vector<uint32_t>& values) const {
@@ -211,7 +196,7 @@ class TerminalDwaBuilder {
     std::string tokens;
     for (const TokenId t : path) {
       tokens +=
-          fmt::format("{}{} {}", tokens.empty() ? "" : ", ", t, escaped_bytes(trie_.bytes_of(t)));
+          fmt::format("{}{} {}", tokens.empty() ? "" : ", ", t, escape_bytes(trie_.bytes_of(t)));
     }
     std::string viable;
     for (const uint32_t t : dfa_.viable_terminals(fork.state)) {

@@ -5,6 +5,8 @@
 namespace glrmask::wfa {
 
 const ParserDwaTransition* ParserDwa::find(DwaStateId state, glr::StateId read) const {
+  GLRMASK_DCHECK(state != kDeadState && state.value() < num_states(), "state {} of {}",
+                 state.value(), num_states());
   const ParserDwaTransition* begin = transitions_.data() + transition_begin_[state.value()];
   const ParserDwaTransition* end = transitions_.data() + transition_begin_[state.value() + 1];
   // Most states have a handful of transitions; a linear scan beats binary search there.

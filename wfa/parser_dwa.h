@@ -25,6 +25,7 @@
 #include "glr/ids.h"
 #include "lexer/terminal_dwa.h"
 #include "lib/core/binary_io.h"
+#include "lib/core/check.h"
 #include "lib/core/strong_id.h"
 #include "lib/token_set/token_set_id.h"
 
@@ -70,7 +71,10 @@ class ParserDwa {
 
   std::size_t num_states() const { return transition_begin_.size() - 1; }
   std::size_t num_forks() const { return start_states_.size(); }
-  DwaStateId start_state(lexer::ForkId fork) const { return start_states_[fork]; }
+  DwaStateId start_state(lexer::ForkId fork) const {
+    GLRMASK_DCHECK(fork < start_states_.size(), "fork {} of {}", fork, start_states_.size());
+    return start_states_[fork];
+  }
   // The state that first feeds `label` on the stack read (as the session would: shifted, or for
   // a skippable terminal dropped where the stack cannot take it), then goes on as
   // start_state(fork): what a run needs for a Terminal DWA entry whose early labels are just
@@ -83,6 +87,7 @@ class ParserDwa {
   // The transition of `state` on reading `read`, or nullptr when that state cannot be below.
   const ParserDwaTransition* find(DwaStateId state, glr::StateId read) const;
   std::span<const ParserDwaTransition> transitions(DwaStateId state) const {
+    GLRMASK_DCHECK(state.value() < num_states(), "state {} of {}", state.value(), num_states());
     return {transitions_.data() + transition_begin_[state.value()],
             transitions_.data() + transition_begin_[state.value() + 1]};
   }

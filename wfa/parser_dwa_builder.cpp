@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <tbb/concurrent_vector.h>
 #include <tbb/global_control.h>
+#include <tbb/spin_mutex.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -28,7 +29,6 @@
 #include "wfa/parser_dwa_analysis.h"
 #include "wfa/post_lexer_refusal.h"
 #include "wfa/shift_verdicts.h"
-#include "wfa/spin_mutex.h"
 #include "wfa/virtual_stack.h"
 
 namespace glrmask::wfa {
@@ -199,7 +199,7 @@ class LockedPool {
 
  private:
   TokenSetPool& pool_;
-  SpinMutex mutex_;
+  tbb::spin_mutex mutex_;
 };
 
 // A request to compute the transition of a Parser DWA state on an LR state read.
@@ -258,7 +258,7 @@ struct ParserDwaShared {
   ConcurrentArrayInterner<SymbolId> lookaheads;
 
   // Guarded work is rare (grammars with skippable terminals), so one lock covers its tables.
-  SpinMutex guarded_mutex;
+  tbb::spin_mutex guarded_mutex;
   tbb::concurrent_vector<std::vector<Group>> group_lists{std::vector<Group>{}};  // id 0: none
   std::unordered_map<std::vector<std::uint32_t>, GroupListId, ItemsHash> group_list_ids;
   tbb::concurrent_vector<std::pair<ItemSetId, GroupListId>> guarded_work;
@@ -266,7 +266,7 @@ struct ParserDwaShared {
 
   // A Parser DWA state is suspended work; the numbering here is provisional (it follows which
   // worker got there first) until ParserDwaBuilder renumbers the states canonically.
-  SpinMutex states_mutex;
+  tbb::spin_mutex states_mutex;
   lexer::BasicFlatU64Map<DwaStateId> state_ids;  // work -> state
   tbb::concurrent_vector<WorkId> states;
 
@@ -292,7 +292,7 @@ struct ParserDwaSchedule {
   explicit ParserDwaSchedule(std::size_t workers) : inboxes(workers) {}
 
   struct alignas(64) Inbox {
-    SpinMutex mutex;
+    tbb::spin_mutex mutex;
     std::vector<Request> requests;
   };
 

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "glr/session.h"
+#include "lib/core/check.h"
 #include "lib/core/error.h"
 #include "lib/token_set/dense_mask.h"
 
@@ -159,6 +160,10 @@ const std::uint32_t* WfaEngine::emit(std::span<std::uint32_t> words) {
 }
 
 void WfaEngine::walk(DwaStateId start, std::span<const glr::GssNodeRef> heads) {
+  // Each (node, state) pair is walked once, so heads must be distinct nodes (GssHeads are); the
+  // start is a state, not the dead target.
+  GLRMASK_DCHECK(glr::are_canonical_heads(heads));
+  GLRMASK_DCHECK(start != ParserDwa::kDeadState && start.value() < parser_dwa_.num_states());
   pending_.clear();
   for (const glr::GssNodeRef& head : heads)
     if (visited_.insert(head.get(), start)) pending_.push_back({head.get(), start, 0});

@@ -20,6 +20,7 @@
 #include "experiments/studies/study_report.h"
 #include "glrmask/glrmask.hpp"
 #include "lib/core/error.h"
+#include "lib/core/escape.h"
 #include "lib/core/file_io.h"
 #include "lib/core/settings.h"
 #include "lib/json_schema/value.h"
@@ -60,13 +61,7 @@ std::string oracle_forced(const glr::Session& session, wfa::OracleEngine& oracle
 }
 
 std::string printable(std::string_view bytes) {
-  std::string text;
-  for (const char c : bytes) {
-    const auto byte = static_cast<unsigned char>(c);
-    text += byte >= 0x20 && byte < 0x7f && c != '\\' && c != '"' ? std::string(1, c)
-                                                                 : fmt::format("\\x{:02x}", byte);
-  }
-  return "\"" + text + "\"";
+  return escape_bytes(bytes, {.keep_utf8 = false, .hex_controls = true, .hex_also = "\\\""});
 }
 
 struct Tally {

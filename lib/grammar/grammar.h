@@ -20,6 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "lib/core/check.h"
 #include "lib/grammar/grammar_error.h"
 #include "lib/grammar/symbol_id.h"
 
@@ -101,9 +102,12 @@ class Grammar {
   std::span<const Terminal> terminals() const { return terminals_; }
   std::span<const Nonterminal> nonterminals() const { return nonterminals_; }
   SymbolId terminal_id(std::size_t index) const {
+    GLRMASK_DCHECK(index < terminals_.size(), "terminal {} of {}", index, terminals_.size());
     return SymbolId{static_cast<std::uint32_t>(index)};
   }
   SymbolId nonterminal_id(std::size_t index) const {
+    GLRMASK_DCHECK(index < nonterminals_.size(), "nonterminal {} of {}", index,
+                   nonterminals_.size());
     return SymbolId{static_cast<std::uint32_t>(terminals_.size() + index)};
   }
 

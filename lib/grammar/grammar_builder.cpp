@@ -178,8 +178,8 @@ Grammar GrammarBuilder::build(std::string_view start_name) && {
   std::vector<SymbolId> new_id(num_terminals + num_nonterminals);  // provisional -> final
   for (std::size_t t = 0; t < num_terminals; ++t) {
     if (!terminal_used[t] && !terminals_[t].ignored) continue;
-    new_id[t] = grammar.terminal_id(grammar.terminals_.size());
     grammar.terminals_.push_back(std::move(terminals_[t]));
+    new_id[t] = grammar.terminal_id(grammar.terminals_.size() - 1);
   }
   std::vector<std::size_t> kept_nonterminals;
   for (std::size_t n = 0; n < num_nonterminals; ++n) {
