@@ -32,6 +32,9 @@ std::uint64_t grammar_fingerprint(const glr::CompiledGrammar& grammar) {
   key += fmt::format("\n--start={}\n--policy={}\n", options.start,
                      options.policy == glr::ConflictPolicy::kLark ? "lark" : "glr");
   for (const std::string& terminal : options.skippable) key += "--skippable=" + terminal + "\n";
+  // Without a post-lexer the key is what it was before post-lexers were recorded.
+  if (options.postlex != glr::PostLexer::kNone)
+    key += fmt::format("--postlex={}\n", glr::post_lexer_name(options.postlex));
   return checksum64(key);
 }
 
@@ -58,6 +61,52 @@ std::uint64_t vocabulary_fingerprint(const Vocabulary& vocabulary) {
 namespace {
 
 constexpr std::uint32_t kTokenSetSectionTag = 0x54455354;  // "TSET"
+
+// The post-lexer the artifact was compiled with, and its settings (glr/indenter.h): the kind,
+// tab length, the newline, _INDENT and _DEDENT terminals, the opening and closing brackets.
+void write_post_lexer(BinaryWriter& out, const glr::CompiledGrammar& grammar) {
+  const glr::IndenterSpec* spec = grammar.indenter();
+  out.put<std::uint32_t>(static_cast<std::uint32_t>(grammar.options().postlex));
+  out.put<std::uint32_t>(spec != nullptr ? spec->tab_len : 0);
+  out.put<std::uint32_t>(spec != nullptr ? spec->newline : 0);
+  out.put<std::uint32_t>(spec != nullptr ? spec->indent : 0);
+  out.put<std::uint32_t>(spec != nullptr ? spec->dedent : 0);
+  out.put_array<SymbolId>(spec != nullptr ? spec->open_brackets : std::vector<SymbolId>{});
+  out.put_array<SymbolId>(spec != nullptr ? spec->close_brackets : std::vector<SymbolId>{});
+}
+
+void check_post_lexer(BinaryReader& in, const glr::CompiledGrammar& grammar) {
+  const auto kind = in.get<std::uint32_t>("post-lexer");
+  const auto tab_len = in.get<std::uint32_t>("post-lexer tab length");
+  const auto newline = in.get<std::uint32_t>("post-lexer newline terminal");
+  const auto indent = in.get<std::uint32_t>("post-lexer _INDENT terminal");
+  const auto dedent = in.get<std::uint32_t>("post-lexer _DEDENT terminal");
+  const auto opens = in.get_array<SymbolId>("post-lexer opening brackets");
+  const auto closes = in.get_array<SymbolId>("post-lexer closing brackets");
+  const glr::PostLexer wanted = grammar.options().postlex;
+  const auto name = [](std::uint32_t k) {
+    return k <= static_cast<std::uint32_t>(glr::PostLexer::kPythonIndenter)
+               ? std::string(glr::post_lexer_name(static_cast<glr::PostLexer>(k)))
+               : fmt::format("unknown ({})", k);
+  };
+  if (kind != static_cast<std::uint32_t>(wanted)) {
+    if (kind == static_cast<std::uint32_t>(glr::PostLexer::kNone))
+      in.fail(fmt::format(
+          "compiled without the post-lexer the grammar is loaded with (--postlex {}); compile it "
+          "with --postlex {}",
+          name(static_cast<std::uint32_t>(wanted)), name(static_cast<std::uint32_t>(wanted))));
+    in.fail(fmt::format("compiled with the post-lexer '{}', the grammar is loaded with '{}'",
+                        name(kind), name(static_cast<std::uint32_t>(wanted))));
+  }
+  const glr::IndenterSpec* spec = grammar.indenter();
+  if (spec == nullptr) return;
+  if (tab_len != spec->tab_len || newline != spec->newline || indent != spec->indent ||
+      dedent != spec->dedent || opens != spec->open_brackets || closes != spec->close_brackets)
+    in.fail(fmt::format(
+        "compiled with other indenter settings (tab length {}, newline terminal {}) than the "
+        "grammar's (tab length {}, newline terminal {})",
+        tab_len, newline, spec->tab_len, spec->newline));
+}
 
 // Where one frozen token set lies in the image area (offset relative to the area's start).
 struct FrozenImageRef {
@@ -145,6 +194,7 @@ std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& 
   out.put(kMagic);
   out.put(kMaskArtifactVersion);
   out.put(kByteOrderMark);
+  write_post_lexer(out, compiled.grammar());
   out.put(grammar_fingerprint(compiled.grammar()));
   out.put(vocabulary_fingerprint(vocabulary));
   out.put_string(vocabulary.name());
@@ -220,11 +270,12 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
         fmt::format("{}: checksum mismatch over {} bytes: the artifact is truncated or "
                     "corrupt; compile it again",
                     name, body.size()));
+  check_post_lexer(in, *grammar);
   const auto grammar_id = in.get<std::uint64_t>("grammar fingerprint");
   if (grammar_id != grammar_fingerprint(*grammar))
     in.fail(
-        "compiled from another grammar (or other --start/--policy/--skippable options) than "
-        "the one given");
+        "compiled from another grammar (or other --start/--policy/--skippable/--postlex options) "
+        "than the one given");
   const auto vocabulary_id = in.get<std::uint64_t>("vocabulary fingerprint");
   const std::string tokenizer = in.get_string("tokenizer name");
   if (vocabulary_id != vocabulary_fingerprint(vocabulary))
@@ -252,6 +303,10 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
       if (!t.weight.is_empty() && result->weight_classes_.row(t.weight) == nullptr)
         in.fail(fmt::format("token set {} weighs a Parser DWA transition but has no class row",
                             t.weight.value()));
+  for (const TokenSetId weight : branch_mask_weights(result->parser_dwa_))
+    if (result->weight_classes_.row(weight) == nullptr)
+      in.fail(fmt::format("token set {} weighs a Parser DWA branch but has no class row",
+                          weight.value()));
   result->stats_ = in.get<CompileStats>("compile statistics");
   if (!in.at_end()) in.fail("unexpected bytes after the last section");
   result->index_weights();

@@ -17,7 +17,7 @@ Graph to_graph(const ParserDwa& dwa) {
   Graph graph(dwa.num_states());
   for (DwaStateId state = 0; state < dwa.num_states(); ++state)
     for (const ParserDwaTransition& t : dwa.transitions(state))
-      if (t.target != ParserDwa::kDeadState) boost::add_edge(state, t.target, graph);
+      dwa.for_each_target(t, [&](DwaStateId target) { boost::add_edge(state, target, graph); });
   return graph;
 }
 
@@ -37,7 +37,9 @@ ReadDepthSummary summarize_read_depth(const ParserDwa& dwa) {
   for (DwaStateId state = 0; state < n && !summary.has_cycles; ++state) {
     if (size[component[state]] > 1) summary.has_cycles = true;
     for (const ParserDwaTransition& t : dwa.transitions(state))
-      if (t.target == state) summary.has_cycles = true;
+      dwa.for_each_target(t, [&](DwaStateId target) {
+        if (target == state) summary.has_cycles = true;
+      });
   }
   // Tarjan numbers components in reverse topological order: every edge goes from a higher
   // component number to a lower or equal one, so ascending order sees successors first.
@@ -48,9 +50,10 @@ ReadDepthSummary summarize_read_depth(const ParserDwa& dwa) {
     std::size_t best = 0;
     for (const DwaStateId state : members[c])
       for (const ParserDwaTransition& t : dwa.transitions(state)) {
-        const std::size_t after = t.target == ParserDwa::kDeadState || component[t.target] == c
-                                      ? 0
-                                      : longest[component[t.target]];
+        std::size_t after = 0;
+        dwa.for_each_target(t, [&](DwaStateId target) {
+          if (component[target] != c) after = std::max(after, longest[component[target]]);
+        });
         best = std::max(best, 1 + after);
       }
     longest[c] = best;
