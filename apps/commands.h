@@ -66,20 +66,24 @@ inline constexpr Command kCommands[] = {
      "where the text stopped being a prefix of a sentence (exit 1 if any file is rejected)",
      run_check},
     {"mask",
-     "glrmask mask GRAMMAR --tokenizer NAME|PATH --input FILE [--engine NAME] [--compare NAME] "
-     "[--artifact FILE] [--json] [--max-steps N] [--start S] [--policy glr|lark] "
-     "[--skippable T,...] [--postlex python] (a post-lexer: --engine oracle)",
-     "teacher forcing (engine wfa by default; --artifact loads a `glrmask compile -o` file): the "
-     "mask at every token of FILE must allow it (and EOS at the end); "
-     "latency percentiles, bit-for-bit comparison with a second engine (exit 1 on a failure)",
+     "glrmask mask GRAMMAR --tokenizer NAME|PATH --input FILE [--input FILE ...] "
+     "[--engine auto|wfa|spanner|oracle] [--compare ENGINE] [--artifact FILE] [--fill] "
+     "[--steps CSV] [--json] [--max-steps N] [--start S] [--policy glr|lark] [--skippable T,...] "
+     "[--postlex python]",
+     "teacher forcing through the library (the fastest engine that serves the grammar by default; "
+     "--artifact loads a `glrmask compile -o` file): the mask at every token of each FILE must "
+     "allow it (and EOS at the end); latency percentiles pooled over the inputs (--fill times a "
+     "full bitmask write instead of the cached view), bit-for-bit comparison with a second "
+     "engine, --steps writes every step (mask time, tokens, digest, engine counters) as CSV; "
+     "exit 1 on a failure",
      run_mask},
     {"generate",
      "glrmask generate GRAMMAR --tokenizer NAME|PATH --seed S --max-tokens N [--count K] "
-     "[--eos-bias P] [--max-token-bytes B] [--engine NAME] [--json-lines] [--start S] [--policy "
-     "glr|lark] "
-     "[--skippable T,...]",
-     "random walks: draw each token uniformly from the mask until EOS or N tokens; prints each "
-     "text and how it ended",
+     "[--eos-bias P] [--min-tokens M] [--close-bias P] [--max-token-bytes B] [--prefix FILE] "
+     "[--engine auto|wfa|spanner|oracle] [--json-lines] [--start S] [--policy glr|lark] "
+     "[--skippable T,...] [--postlex python]",
+     "random walks: draw each token uniformly from the mask (the fastest engine that serves the "
+     "grammar by default) until EOS or N tokens; prints each text and how it ended",
      run_generate},
     {"schema2lark",
      "glrmask schema2lark FILE [--json-whitespace default|compact|flexible] "

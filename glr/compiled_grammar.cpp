@@ -32,7 +32,7 @@ std::shared_ptr<const CompiledGrammar> CompiledGrammar::compile(Grammar grammar,
     auto id = grammar.find_symbol(name);
     if (!id || !grammar.is_terminal(*id))
       throw Error(fmt::format("skippable terminal '{}' is not a terminal of the grammar", name));
-    skippable.push_back(*id);
+    skippable.push_back(lr_terminal(*id));
   }
   std::sort(skippable.begin(), skippable.end());
   skippable.erase(std::unique(skippable.begin(), skippable.end()), skippable.end());

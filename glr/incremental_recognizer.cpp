@@ -150,12 +150,12 @@ template <typename PostLexing>
     window = {position.lexer.pending, bytes, position.offset - position.lexer.pending.size(),
               position.accepted_scan, indenter_->tab_len};
   }
-  std::vector<lexer::EmittedToken> tokens;
+  std::vector<lexer::EmittedLexeme> tokens;
   const std::optional<lexer::LexFailure> failure = lexer::feed(dfa, position.lexer, bytes, tokens);
   // Tokens that became final before a lexing failure are parsed first: an earlier syntax error
   // is the one to report.
   const auto chunk_begin = static_cast<std::int64_t>(position.offset);
-  for (const lexer::EmittedToken& token : tokens) {
+  for (const lexer::EmittedLexeme& token : tokens) {
     const auto end = static_cast<std::uint64_t>(chunk_begin + token.end);
     IndentScan text;
     if constexpr (PostLexing::kReadsText) text = window.token(position.lexeme_begin, end);
@@ -277,7 +277,7 @@ template <typename PostLexing>
 bool IncrementalRecognizer::accepting_through(const PostLexing& post,
                                               const ParsePosition& position) const {
   lexer::LexerConfiguration lexer = position.lexer;
-  std::vector<lexer::EmittedToken> tokens;
+  std::vector<lexer::EmittedLexeme> tokens;
   if (lexer::finish(grammar_->dfa(), lexer, tokens)) return false;
   const typename PostLexing::Stacks& stacks = PostLexing::stacks(position);
   if (tokens.empty()) return post.finishes(stacks);
@@ -291,7 +291,7 @@ bool IncrementalRecognizer::accepting_through(const PostLexing& post,
   }
   typename PostLexing::Stacks fed = stacks;
   std::uint64_t begin = position.lexeme_begin;
-  for (const lexer::EmittedToken& token : tokens) {
+  for (const lexer::EmittedLexeme& token : tokens) {
     const auto end =
         static_cast<std::uint64_t>(static_cast<std::int64_t>(position.offset) + token.end);
     IndentScan text;
@@ -366,10 +366,15 @@ bool IncrementalRecognizer::any_takeable(const lexer::ForkFutures& futures,
 
 std::string IncrementalRecognizer::describe_terminal(SymbolId terminal) const {
   if (terminal == parser_.end_of_input()) return "end of input";
-  const Terminal& t = grammar_->grammar().terminal(terminal);
+  const Terminal& t = grammar_->grammar().terminal(grammar_terminal(terminal));
   if (t.is_literal && t.flags.find('i') == std::string::npos)
     return fmt::format("\"{}\"", t.literal);
   return t.name;
+}
+
+std::string IncrementalRecognizer::terminal_name(SymbolId terminal) const {
+  if (terminal == parser_.end_of_input()) return "$END";
+  return grammar_->grammar().terminal(grammar_terminal(terminal)).name;
 }
 
 std::string IncrementalRecognizer::describe_expected(std::span<const GssNodeRef> heads) const {

@@ -106,6 +106,8 @@ class IncrementalRecognizer {
   std::string describe_terminal(SymbolId terminal) const;
   // The terminals some stack can shift, and "end of input" when it accepts, as one line.
   std::string describe_expected(std::span<const GssNodeRef> heads) const;
+  // The grammar's name of a terminal ("$END" for the end of input), for programs.
+  std::string terminal_name(SymbolId terminal) const;
 
  private:
   // How tokens reach the stacks without a post-lexer and through Python's indenter

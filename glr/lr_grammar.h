@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -39,11 +40,13 @@ class LrGrammar {
     return nonterminal - num_terminals_;
   }
 
-  // Translation from and to the Cfg's ids; to_cfg_symbol() gives kNoSymbol for $END, $accept.
-  SymbolId from_cfg_symbol(SymbolId cfg_symbol) const {
-    return cfg_symbol < num_terminals_ - 1 ? cfg_symbol : cfg_symbol + 1;
+  // Translation from and to the Cfg's (the grammar model's) ids; to_cfg_symbol() gives nullopt for
+  // $END and $accept, which the Cfg does not have.
+  SymbolId from_cfg_symbol(GrammarSymbolId cfg_symbol) const {
+    const std::uint32_t s = cfg_symbol.value();
+    return s < num_terminals_ - 1 ? s : s + 1;
   }
-  SymbolId to_cfg_symbol(SymbolId symbol) const;
+  std::optional<GrammarSymbolId> to_cfg_symbol(SymbolId symbol) const;
 
   SymbolId lhs(RuleId rule) const { return lhs_[rule]; }
   std::span<const SymbolId> rhs(RuleId rule) const {

@@ -47,7 +47,7 @@ class ProductGraph {
         }
         if (label == LexerDfa::kNoLabel) continue;
         emits_.push_back(label);
-        if (has_ignored_terminal(label)) {  // skip it and go on from a token boundary
+        if (has_ignored_terminal(label)) {  // skip it and go on from a lexeme boundary
           edges_.push_back(
               node(dfa_.start_state(), dfa_.is_final(next)
                                            ? next_set

@@ -26,7 +26,7 @@ namespace {
 // positions just before it, so a fall-back can rewind into them.
 std::optional<LexFailure> run(const LexerDfa& dfa, LexerConfiguration& configuration,
                               std::string_view chunk, bool at_end_of_input,
-                              std::vector<EmittedToken>& out) {
+                              std::vector<EmittedLexeme>& out) {
   const std::string carried = std::move(configuration.pending);
   const auto carried_size = static_cast<int64_t>(carried.size());
   const auto chunk_size = static_cast<int64_t>(chunk.size());
@@ -88,7 +88,7 @@ std::optional<LexFailure> run(const LexerDfa& dfa, LexerConfiguration& configura
     } else if (!at_end_of_input) {
       break;
     } else if (accepted == LexerDfa::kNoLabel && lexeme_begin == position) {
-      break;  // the input ended between two tokens
+      break;  // the input ended between two lexemes
     }
     // The DFA died at `position` (or the input ended there): fall back to the last match.
     if (accepted == LexerDfa::kNoLabel) {
@@ -118,12 +118,12 @@ std::optional<LexFailure> run(const LexerDfa& dfa, LexerConfiguration& configura
 }  // namespace
 
 std::optional<LexFailure> feed(const LexerDfa& dfa, LexerConfiguration& configuration,
-                               std::string_view chunk, std::vector<EmittedToken>& out) {
+                               std::string_view chunk, std::vector<EmittedLexeme>& out) {
   return run(dfa, configuration, chunk, /*at_end_of_input=*/false, out);
 }
 
 std::optional<LexFailure> finish(const LexerDfa& dfa, LexerConfiguration& configuration,
-                                 std::vector<EmittedToken>& out) {
+                                 std::vector<EmittedLexeme>& out) {
   std::optional<LexFailure> failure = run(dfa, configuration, {}, /*at_end_of_input=*/true, out);
   if (!failure) configuration = initial_configuration(dfa);
   return failure;

@@ -42,7 +42,7 @@ class LexerDfa {
 
   // The terminals whose lexeme ends in `state` (after the tie rules), or kNoLabel.
   LabelId label(uint32_t state) const { return labels_[state]; }
-  // Accepting and without live successors: the token is final the moment this state is reached.
+  // Accepting and without live successors: the lexeme is final the moment this state is reached.
   bool is_final(uint32_t state) const { return final_[state] != 0; }
 
   // A label held back one byte: the lexeme in `state` matches it unless the next byte is
@@ -61,7 +61,7 @@ class LexerDfa {
     return {label_terminals_.data() + label_begin_[label],
             label_terminals_.data() + label_begin_[label + 1]};
   }
-  // True when every terminal of the label is %ignore'd: the token is dropped.
+  // True when every terminal of the label is %ignore'd: the lexeme is dropped.
   bool label_is_ignored(LabelId label) const { return label_ignored_[label] != 0; }
   // "NAME|FUNC" style rendering for messages.
   std::string describe_label(LabelId label) const;

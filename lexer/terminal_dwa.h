@@ -1,7 +1,7 @@
 // The Terminal DWA: for every lexer fork the streaming lexer can be in between two LLM tokens,
 // which label sequences each vocabulary token emits and which fork it leaves behind — as a
 // weighted automaton over labels whose weights are interned TokenSets, not as per-token lists
-// (GreatGramma's token spanner table, DESIGN.md §3 lexer). Built by build_terminal_dwa()
+// (GreatGramma's token spanner table; docs/terminal_dwa.md). Built by build_terminal_dwa()
 // (terminal_dwa_builder.h).
 //
 // Shape. Each fork has a root node. Nodes form a trie over labels (deterministic; equal subtries

@@ -239,11 +239,14 @@ class TerminalDwaBuilder {
     for (const uint32_t t : dfa_.viable_terminals(fork.state)) {
       viable += (viable.empty() ? "" : "|") + dfa_.terminals()[t].name;
     }
-    throw Error(fmt::format(
-        "Terminal DWA: the lexer's configurations between tokens do not close within {} forks; "
-        "e.g. the fork {} (a lexeme that could still become {}) is reached from the start by the "
-        "tokens {}",
-        options_.max_forks, describe_fork(fork), viable.empty() ? "nothing" : viable, tokens));
+    throw Error(
+        fmt::format(
+            "Terminal DWA: the lexer's configurations between tokens do not close within {} forks; "
+            "e.g. the fork {} (a lexeme that could still become {}) is reached from the start by "
+            "the "
+            "tokens {}",
+            options_.max_forks, describe_fork(fork), viable.empty() ? "nothing" : viable, tokens),
+        ErrorCode::kLimit);
   }
 
   uint32_t sequence_child(uint32_t sequence, LabelId label) {

@@ -64,9 +64,7 @@ std::shared_ptr<const CompiledMask> CompiledMask::compile(
 void CompiledMask::index_weights() {
   std::vector<TokenSetId> weights;
   weights.reserve(parser_dwa_.stats().transitions);
-  for (std::size_t state = 0; state < parser_dwa_.num_states(); ++state)
-    for (const ParserDwaTransition& t : parser_dwa_.transitions(static_cast<DwaStateId>(state)))
-      weights.push_back(t.weight);
+  for (const ParserDwaTransition& t : parser_dwa_.all_transitions()) weights.push_back(t.weight);
   for (const TokenSetId weight : branch_mask_weights(parser_dwa_)) weights.push_back(weight);
   weight_sources_ = DenseSources(pool_, weights);
 }

@@ -32,7 +32,7 @@ class LexerEntryCache {
   // Where a run starts for one Terminal DWA entry: feed `early_labels()` to (a copy of) the
   // session's stacks, then run the Parser DWA from `start`.
   struct Entry {
-    DwaStateId start = 0;
+    DwaStateId start;
     bool early = false;  // the Terminal DWA entry had early labels (fed here or by `start`)
     std::uint32_t label_count = 0;
     std::array<lexer::LabelId, kMaxLabels> labels{};

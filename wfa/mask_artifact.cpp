@@ -32,7 +32,6 @@ std::uint64_t grammar_fingerprint(const glr::CompiledGrammar& grammar) {
   key += fmt::format("\n--start={}\n--policy={}\n", options.start,
                      options.policy == glr::ConflictPolicy::kLark ? "lark" : "glr");
   for (const std::string& terminal : options.skippable) key += "--skippable=" + terminal + "\n";
-  // Without a post-lexer the key is what it was before post-lexers were recorded.
   if (options.postlex != glr::PostLexer::kNone)
     key += fmt::format("--postlex={}\n", glr::post_lexer_name(options.postlex));
   return checksum64(key);
@@ -71,41 +70,52 @@ void write_post_lexer(BinaryWriter& out, const glr::CompiledGrammar& grammar) {
   out.put<std::uint32_t>(spec != nullptr ? spec->newline : 0);
   out.put<std::uint32_t>(spec != nullptr ? spec->indent : 0);
   out.put<std::uint32_t>(spec != nullptr ? spec->dedent : 0);
-  out.put_array<SymbolId>(spec != nullptr ? spec->open_brackets : std::vector<SymbolId>{});
-  out.put_array<SymbolId>(spec != nullptr ? spec->close_brackets : std::vector<SymbolId>{});
+  out.put_array<glr::SymbolId>(spec != nullptr ? spec->open_brackets
+                                               : std::vector<glr::SymbolId>{});
+  out.put_array<glr::SymbolId>(spec != nullptr ? spec->close_brackets
+                                               : std::vector<glr::SymbolId>{});
 }
 
-void check_post_lexer(BinaryReader& in, const glr::CompiledGrammar& grammar) {
-  const auto kind = in.get<std::uint32_t>("post-lexer");
-  const auto tab_len = in.get<std::uint32_t>("post-lexer tab length");
-  const auto newline = in.get<std::uint32_t>("post-lexer newline terminal");
-  const auto indent = in.get<std::uint32_t>("post-lexer _INDENT terminal");
-  const auto dedent = in.get<std::uint32_t>("post-lexer _DEDENT terminal");
-  const auto opens = in.get_array<SymbolId>("post-lexer opening brackets");
-  const auto closes = in.get_array<SymbolId>("post-lexer closing brackets");
+PostLexerRecord read_post_lexer(BinaryReader& in) {
+  PostLexerRecord record;
+  record.kind = in.get<std::uint32_t>("post-lexer");
+  record.tab_len = in.get<std::uint32_t>("post-lexer tab length");
+  record.newline = in.get<std::uint32_t>("post-lexer newline terminal");
+  record.indent = in.get<std::uint32_t>("post-lexer _INDENT terminal");
+  record.dedent = in.get<std::uint32_t>("post-lexer _DEDENT terminal");
+  record.open_brackets = in.get_array<glr::SymbolId>("post-lexer opening brackets");
+  record.close_brackets = in.get_array<glr::SymbolId>("post-lexer closing brackets");
+  return record;
+}
+
+// Checked before the grammar fingerprint (which covers --postlex too) so that an artifact
+// compiled without the grammar's post-lexer is refused with that reason.
+void check_post_lexer(BinaryReader& in, const PostLexerRecord& record,
+                      const glr::CompiledGrammar& grammar) {
   const glr::PostLexer wanted = grammar.options().postlex;
   const auto name = [](std::uint32_t k) {
     return k <= static_cast<std::uint32_t>(glr::PostLexer::kPythonIndenter)
                ? std::string(glr::post_lexer_name(static_cast<glr::PostLexer>(k)))
                : fmt::format("unknown ({})", k);
   };
-  if (kind != static_cast<std::uint32_t>(wanted)) {
-    if (kind == static_cast<std::uint32_t>(glr::PostLexer::kNone))
+  if (record.kind != static_cast<std::uint32_t>(wanted)) {
+    if (record.kind == static_cast<std::uint32_t>(glr::PostLexer::kNone))
       in.fail(fmt::format(
           "compiled without the post-lexer the grammar is loaded with (--postlex {}); compile it "
           "with --postlex {}",
           name(static_cast<std::uint32_t>(wanted)), name(static_cast<std::uint32_t>(wanted))));
     in.fail(fmt::format("compiled with the post-lexer '{}', the grammar is loaded with '{}'",
-                        name(kind), name(static_cast<std::uint32_t>(wanted))));
+                        name(record.kind), name(static_cast<std::uint32_t>(wanted))));
   }
   const glr::IndenterSpec* spec = grammar.indenter();
   if (spec == nullptr) return;
-  if (tab_len != spec->tab_len || newline != spec->newline || indent != spec->indent ||
-      dedent != spec->dedent || opens != spec->open_brackets || closes != spec->close_brackets)
+  if (record.tab_len != spec->tab_len || record.newline != spec->newline ||
+      record.indent != spec->indent || record.dedent != spec->dedent ||
+      record.open_brackets != spec->open_brackets || record.close_brackets != spec->close_brackets)
     in.fail(fmt::format(
         "compiled with other indenter settings (tab length {}, newline terminal {}) than the "
         "grammar's (tab length {}, newline terminal {})",
-        tab_len, newline, spec->tab_len, spec->newline));
+        record.tab_len, record.newline, spec->tab_len, spec->newline));
 }
 
 // Where one frozen token set lies in the image area (offset relative to the area's start).
@@ -171,36 +181,41 @@ TokenSetPool read_token_sets(BinaryReader& in, std::uint32_t universe,
 
 }  // namespace
 
-std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& vocabulary,
-                                const std::filesystem::path& path) {
-  // Number the token sets the automata use, in first-use order after the empty and the full set
-  // (which keep their ids 0 and 1, as in every pool), so the loaded pool's ids are the stored ones.
-  const TokenSetPool& pool = compiled.pool();
-  std::unordered_map<std::uint32_t, std::uint32_t> stored{{0, 0}, {1, 1}};
-  std::vector<TokenSetId> sets{TokenSetPool::empty(), TokenSetPool::full()};
-  auto stored_id = [&](TokenSetId set) {
-    const auto [it, inserted] =
-        stored.try_emplace(set.value(), static_cast<std::uint32_t>(sets.size()));
-    if (inserted) sets.push_back(set);
-    return it->second;
-  };
-  BinaryWriter automata;
-  compiled.terminal_dwa().write(automata, stored_id);
-  compiled.parser_dwa().write(automata, stored_id);
-  compiled.weight_classes().write(automata, stored_id);
-  automata.put(compiled.stats());
-
+std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMask* compiled,
+                           const Vocabulary& vocabulary, std::string_view source,
+                           const std::filesystem::path& path) {
   BinaryWriter out;
   out.put(kMagic);
   out.put(kMaskArtifactVersion);
   out.put(kByteOrderMark);
-  write_post_lexer(out, compiled.grammar());
-  out.put(grammar_fingerprint(compiled.grammar()));
+  write_post_lexer(out, grammar);
+  out.put(grammar_fingerprint(grammar));
   out.put(vocabulary_fingerprint(vocabulary));
   out.put_string(vocabulary.name());
-  out.put<std::uint64_t>(pool.universe_size());
-  write_token_sets(out, pool, sets);
-  out.put_bytes(automata.bytes());
+  out.put<std::uint64_t>(vocabulary.size());
+  out.put_string(source);
+  out.put<std::uint32_t>(compiled != nullptr ? 1 : 0);
+  if (compiled != nullptr) {
+    // Number the token sets the automata use, in first-use order after the empty and the full
+    // set (which keep their ids 0 and 1, as in every pool), so the loaded pool's ids are the
+    // stored ones.
+    const TokenSetPool& pool = compiled->pool();
+    std::unordered_map<std::uint32_t, std::uint32_t> stored{{0, 0}, {1, 1}};
+    std::vector<TokenSetId> sets{TokenSetPool::empty(), TokenSetPool::full()};
+    auto stored_id = [&](TokenSetId set) {
+      const auto [it, inserted] =
+          stored.try_emplace(set.value(), static_cast<std::uint32_t>(sets.size()));
+      if (inserted) sets.push_back(set);
+      return it->second;
+    };
+    BinaryWriter automata;
+    compiled->terminal_dwa().write(automata, stored_id);
+    compiled->parser_dwa().write(automata, stored_id);
+    compiled->weight_classes().write(automata, stored_id);
+    automata.put(compiled->stats());
+    write_token_sets(out, pool, sets);
+    out.put_bytes(automata.bytes());
+  }
   std::string bytes = out.take();
   const std::uint64_t sum = checksum64(bytes);
   bytes.append(reinterpret_cast<const char*>(&sum), sizeof sum);
@@ -211,13 +226,15 @@ std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& 
   {
     std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
     if (!file)
-      throw Error(fmt::format("{}: cannot open the artifact for writing", temporary.string()));
+      throw Error(fmt::format("{}: cannot open the artifact for writing", temporary.string()),
+                  ErrorCode::kIo, ErrorLocation::in_file(path.string()));
     file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     file.close();
     if (!file) {
       std::error_code ignored;
       std::filesystem::remove(temporary, ignored);
-      throw Error(fmt::format("{}: cannot write the artifact", temporary.string()));
+      throw Error(fmt::format("{}: cannot write the artifact", temporary.string()), ErrorCode::kIo,
+                  ErrorLocation::in_file(path.string()));
     }
   }
   std::error_code error;
@@ -225,32 +242,32 @@ std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& 
   if (error) {
     std::filesystem::remove(temporary, error);
     throw Error(
-        fmt::format("{}: cannot write the artifact (rename: {})", path.string(), error.message()));
+        fmt::format("{}: cannot write the artifact (rename: {})", path.string(), error.message()),
+        ErrorCode::kIo, ErrorLocation::in_file(path.string()));
   }
   return bytes.size();
 }
 
-class MaskArtifactReader {
- public:
-  static std::shared_ptr<const CompiledMask> read(
-      const std::filesystem::path& path, std::shared_ptr<const glr::CompiledGrammar> grammar,
-      const Vocabulary& vocabulary);
-};
+std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& vocabulary,
+                                const std::filesystem::path& path) {
+  return write_artifact(compiled.grammar(), &compiled, vocabulary, "", path);
+}
 
-std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
-    const std::filesystem::path& path, std::shared_ptr<const glr::CompiledGrammar> grammar,
-    const Vocabulary& vocabulary) {
-  const std::string name = path.string();
-  std::shared_ptr<const MappedFile> file;
+ArtifactFile ArtifactFile::open(const std::filesystem::path& path) {
+  ArtifactFile artifact;
+  artifact.name_ = path.string();
+  const std::string& name = artifact.name_;
   try {
-    file = MappedFile::open(path);
+    artifact.file_ = MappedFile::open(path);
   } catch (const Error& e) {
-    throw Error(fmt::format("{} (the artifact)", e.what()));
+    throw Error(fmt::format("{} (the artifact)", e.what()), ErrorCode::kArtifact,
+                ErrorLocation::in_file(name));
   }
-  const std::string_view bytes = file->bytes();
+  const std::string_view bytes = artifact.file_->bytes();
   if (bytes.size() < sizeof kMagic + sizeof(std::uint64_t) ||
       std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
-    throw Error(fmt::format("{}: not a glrmask artifact (no 'GLRMASKA' header)", name));
+    throw Error(fmt::format("{}: not a glrmask artifact (no 'GLRMASKA' header)", name),
+                ErrorCode::kArtifact, ErrorLocation::in_file(name));
   }
   const std::string_view body(bytes.data(), bytes.size() - sizeof(std::uint64_t));
   BinaryReader in(body, name);
@@ -266,25 +283,59 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
   std::uint64_t sum = 0;
   std::memcpy(&sum, bytes.data() + body.size(), sizeof sum);
   if (checksum64(body) != sum)
-    throw Error(
-        fmt::format("{}: checksum mismatch over {} bytes: the artifact is truncated or "
-                    "corrupt; compile it again",
-                    name, body.size()));
-  check_post_lexer(in, *grammar);
-  const auto grammar_id = in.get<std::uint64_t>("grammar fingerprint");
-  if (grammar_id != grammar_fingerprint(*grammar))
+    throw Error(fmt::format("{}: checksum mismatch over {} bytes: the artifact is truncated or "
+                            "corrupt; compile it again",
+                            name, body.size()),
+                ErrorCode::kArtifact, ErrorLocation::in_file(name));
+  artifact.post_lexer_ = read_post_lexer(in);
+  artifact.grammar_fingerprint_ = in.get<std::uint64_t>("grammar fingerprint");
+  artifact.vocabulary_fingerprint_ = in.get<std::uint64_t>("vocabulary fingerprint");
+  artifact.tokenizer_ = in.get_string("tokenizer name");
+  artifact.vocabulary_size_ = in.get<std::uint64_t>("vocabulary size");
+  const auto source_size = in.get<std::uint64_t>("source size");
+  artifact.source_ = in.get_bytes(source_size, "source");
+  const auto has_mask = in.get<std::uint32_t>("compiled mask flag");
+  if (has_mask > 1) in.fail("the compiled mask flag is neither 0 nor 1");
+  artifact.mask_offset_ = has_mask != 0 ? in.offset() : 0;
+  if (has_mask == 0 && !in.at_end()) in.fail("unexpected bytes after the source section");
+  return artifact;
+}
+
+void ArtifactFile::check_fingerprints(const glr::CompiledGrammar& grammar,
+                                      const Vocabulary& vocabulary) const {
+  BinaryReader in(file_->bytes(), name_);
+  check_post_lexer(in, post_lexer_, grammar);
+  if (grammar_fingerprint_ != grammar_fingerprint(grammar))
     in.fail(
         "compiled from another grammar (or other --start/--policy/--skippable/--postlex options) "
         "than the one given");
-  const auto vocabulary_id = in.get<std::uint64_t>("vocabulary fingerprint");
-  const std::string tokenizer = in.get_string("tokenizer name");
-  if (vocabulary_id != vocabulary_fingerprint(vocabulary))
-    in.fail(fmt::format("compiled for the tokenizer '{}', not for '{}' ({} ids)", tokenizer,
+  if (vocabulary_fingerprint_ != vocabulary_fingerprint(vocabulary))
+    in.fail(fmt::format("compiled for the tokenizer '{}', not for '{}' ({} ids)", tokenizer_,
                         vocabulary.name(), vocabulary.size()));
-  const auto universe = in.get<std::uint64_t>("vocabulary size");
-  if (universe != vocabulary.size()) in.fail("vocabulary size differs");
+  if (vocabulary_size_ != vocabulary.size()) in.fail("vocabulary size differs");
+}
 
-  TokenSetPool pool = read_token_sets(in, static_cast<std::uint32_t>(universe), file);
+class MaskArtifactReader {
+ public:
+  static std::shared_ptr<const CompiledMask> read(
+      const ArtifactFile& artifact, std::shared_ptr<const glr::CompiledGrammar> grammar,
+      const Vocabulary& vocabulary);
+};
+
+std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
+    const ArtifactFile& artifact, std::shared_ptr<const glr::CompiledGrammar> grammar,
+    const Vocabulary& vocabulary) {
+  artifact.check_fingerprints(*grammar, vocabulary);
+  const std::string_view bytes = artifact.file_->bytes();
+  const std::string_view body(bytes.data(), bytes.size() - sizeof(std::uint64_t));
+  BinaryReader in(body, artifact.name_);
+  if (artifact.mask_offset_ == 0)
+    in.fail(
+        "the artifact holds no compiled automata (it was saved for the spanner or oracle "
+        "engine)");
+  in.get_bytes(artifact.mask_offset_, "header");
+  const auto universe = static_cast<std::uint32_t>(artifact.vocabulary_size_);
+  TokenSetPool pool = read_token_sets(in, universe, artifact.file_);
   const std::size_t token_sets = pool.distinct_sets();
   auto pool_id = [&](std::uint32_t stored) {
     if (stored >= token_sets)
@@ -298,11 +349,10 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
                                         result->terminal_dwa_.num_forks(), token_sets);
   result->weight_classes_ = WeightClassRows::read(in, token_sets);
   // Transition by transition (mask_weights() would sort a million of them on every load).
-  for (DwaStateId state = 0; state < result->parser_dwa_.num_states(); ++state)
-    for (const ParserDwaTransition& t : result->parser_dwa_.transitions(state))
-      if (!t.weight.is_empty() && result->weight_classes_.row(t.weight) == nullptr)
-        in.fail(fmt::format("token set {} weighs a Parser DWA transition but has no class row",
-                            t.weight.value()));
+  for (const ParserDwaTransition& t : result->parser_dwa_.all_transitions())
+    if (!t.weight.is_empty() && result->weight_classes_.row(t.weight) == nullptr)
+      in.fail(fmt::format("token set {} weighs a Parser DWA transition but has no class row",
+                          t.weight.value()));
   for (const TokenSetId weight : branch_mask_weights(result->parser_dwa_))
     if (result->weight_classes_.row(weight) == nullptr)
       in.fail(fmt::format("token set {} weighs a Parser DWA branch but has no class row",
@@ -313,10 +363,15 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
   return result;
 }
 
+std::shared_ptr<const CompiledMask> ArtifactFile::compiled_mask(
+    std::shared_ptr<const glr::CompiledGrammar> grammar, const Vocabulary& vocabulary) const {
+  return MaskArtifactReader::read(*this, std::move(grammar), vocabulary);
+}
+
 std::shared_ptr<const CompiledMask> read_mask_artifact(
     const std::filesystem::path& path, std::shared_ptr<const glr::CompiledGrammar> grammar,
     const Vocabulary& vocabulary) {
-  return MaskArtifactReader::read(path, std::move(grammar), vocabulary);
+  return ArtifactFile::open(path).compiled_mask(std::move(grammar), vocabulary);
 }
 
 }  // namespace glrmask::wfa

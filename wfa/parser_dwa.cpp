@@ -5,8 +5,8 @@
 namespace glrmask::wfa {
 
 const ParserDwaTransition* ParserDwa::find(DwaStateId state, glr::StateId read) const {
-  const ParserDwaTransition* begin = transitions_.data() + transition_begin_[state];
-  const ParserDwaTransition* end = transitions_.data() + transition_begin_[state + 1];
+  const ParserDwaTransition* begin = transitions_.data() + transition_begin_[state.value()];
+  const ParserDwaTransition* end = transitions_.data() + transition_begin_[state.value() + 1];
   // Most states have a handful of transitions; a linear scan beats binary search there.
   if (end - begin <= 8) {
     for (const ParserDwaTransition* t = begin; t != end; ++t)

@@ -1,6 +1,6 @@
 // The Parser DWA: the Terminal DWA composed with the LR automaton's stack effects, as one
 // deterministic weighted automaton that reads LR states from the top of a parser stack downward
-// and emits TokenSets (DESIGN.md §3 wfa; the template automata of docs/wfa.md).
+// and emits TokenSets (docs/wfa.md; the design of "Constrained decoding with weighted automata").
 //
 // A run starts in start_state(fork) for the lexer fork the session is in, and reads the stack's
 // states top first. Each transition carries a weight: the tokens that the states read so far
@@ -25,12 +25,15 @@
 #include "glr/ids.h"
 #include "lexer/terminal_dwa.h"
 #include "lib/core/binary_io.h"
+#include "lib/core/strong_id.h"
 #include "lib/token_set/token_set_id.h"
 #include "wfa/indenter_condition.h"
 
 namespace glrmask::wfa {
 
-using DwaStateId = std::uint32_t;
+// A state of the Parser DWA. Runs read LR states (glr::StateId) and move between these, often
+// side by side in one call, so the two numberings are distinct types.
+using DwaStateId = StrongId<struct DwaStateTag>;
 
 struct ParserDwaTransition {
   glr::StateId read;  // the LR state read from the stack
@@ -77,11 +80,11 @@ struct ParserDwaStats {
 
 class ParserDwa {
  public:
-  static constexpr DwaStateId kDeadState = 0xffffffffu;
+  static constexpr DwaStateId kDeadState{0xffffffffu};
   // A transition target with this bit (and not kDeadState) names a branch group.
-  static constexpr DwaStateId kBranchBit = 0x80000000u;
+  static constexpr std::uint32_t kBranchBit = 0x80000000u;
   static bool is_branch(DwaStateId target) {
-    return target != kDeadState && (target & kBranchBit) != 0;
+    return target != kDeadState && (target.value() & kBranchBit) != 0;
   }
 
   std::size_t num_states() const { return transition_begin_.size() - 1; }
@@ -99,13 +102,15 @@ class ParserDwa {
   // The transition of `state` on reading `read`, or nullptr when that state cannot be below.
   const ParserDwaTransition* find(DwaStateId state, glr::StateId read) const;
   std::span<const ParserDwaTransition> transitions(DwaStateId state) const {
-    return {transitions_.data() + transition_begin_[state],
-            transitions_.data() + transition_begin_[state + 1]};
+    return {transitions_.data() + transition_begin_[state.value()],
+            transitions_.data() + transition_begin_[state.value() + 1]};
   }
+  // Every state's transitions, state after state.
+  std::span<const ParserDwaTransition> all_transitions() const { return transitions_; }
 
   // The ways on of the branch group `target` names (is_branch(target)).
   std::span<const ParserDwaBranch> branch_group(DwaStateId target) const {
-    const std::uint32_t group = target & ~kBranchBit;
+    const std::uint32_t group = target.value() & ~kBranchBit;
     return {branches_.data() + branch_begin_[group], branches_.data() + branch_begin_[group + 1]};
   }
   // The conditions of a set (ascending ids); set 0 is empty.

@@ -160,9 +160,9 @@ using GroupListId = std::uint32_t;     // 0 = no groups
 using ConditionSetId = std::uint32_t;  // 0 = no conditions
 
 // Work that is valid only if some skippable terminals turn out NOT to be shiftable by the real
-// stack: the session drops such a terminal only when no stack can shift it (docs/wfa.md, "Guarded
-// items"). Each guard is the item set of a pending "can it be shifted?" check; the group dies as
-// soon as one guard accepts, and its held tokens and body items become unconditional once every
+// stack: the session drops such a terminal only when no stack can shift it (docs/wfa.md, "Skippable
+// terminals"). Each guard is the item set of a pending "can it be shifted?" check; the group dies
+// as soon as one guard accepts, and its held tokens and body items become unconditional once every
 // guard has died. Groups nest by uniting their guards, so a group's body is plain items.
 //
 // A *positive* group (grammars with an indenter) is the other way round: a check that does not
@@ -368,7 +368,7 @@ struct ParserDwaShared {
   // A Parser DWA state is suspended work; the numbering here is provisional (it follows which
   // worker got there first) until ParserDwaBuilder renumbers the states canonically.
   SpinMutex states_mutex;
-  lexer::FlatU64Map state_ids;  // work -> state
+  lexer::BasicFlatU64Map<DwaStateId> state_ids;  // work -> state
   tbb::concurrent_vector<WorkId> states;
 
   ItemSetId items_of(WorkId work) const {
@@ -382,7 +382,7 @@ struct ParserDwaShared {
   DwaStateId state_for(WorkId work) {
     const std::lock_guard lock(states_mutex);
     const auto [state, added] =
-        state_ids.find_or_insert(work, static_cast<DwaStateId>(states.size()));
+        state_ids.find_or_insert(work, DwaStateId{static_cast<std::uint32_t>(states.size())});
     if (added) states.push_back(work);
     return state;
   }
@@ -462,12 +462,15 @@ void require_single_stack_for_skippables(const ParserDwaShared& shared) {
                : std::string("$END");
   };
   const auto refuse = [&](const std::string& fork) {
-    throw Error(fmt::format(
-        "wfa: the skippable terminal '{}' is dropped only when no stack can shift it, a condition "
-        "over all stacks together, but the Parser DWA decides it per stack; the two agree only "
-        "when the session never holds two stacks, and {} (use --policy lark, or the spanner "
-        "engine)",
-        skippable, fork));
+    throw Error(
+        fmt::format(
+            "wfa: the skippable terminal '{}' is dropped only when no stack can shift it, a "
+            "condition "
+            "over all stacks together, but the Parser DWA decides it per stack; the two agree only "
+            "when the session never holds two stacks, and {} (use --policy lark, or the spanner "
+            "engine)",
+            skippable, fork),
+        ErrorCode::kUnsupported);
   };
   for (StateId state = 0; state < table.num_states(); ++state)
     for (std::uint32_t cell = table.row_begin(state); cell < table.row_end(state); ++cell)
@@ -883,7 +886,7 @@ class ParserDwaWorker {
   std::vector<std::uint32_t> checks_at_top_;
   lexer::FlatU64Map decided_memo_;     // (pending tokens, accepted) -> decided_by()
   lexer::FlatU64Map known_item_sets_;  // content hash -> item set this worker interned or met
-  lexer::FlatU64Map known_states_;     // work -> state, as met by this worker
+  lexer::BasicFlatU64Map<DwaStateId> known_states_;  // work -> state, as met by this worker
   std::size_t max_virtual_depth_ = 0;
 
   lexer::FlatU64Map requested_;                           // (state, read) asked of this worker
@@ -938,7 +941,7 @@ ItemSetId ParserDwaWorker::intern_items(std::span<Item> items) {
 }
 
 DwaStateId ParserDwaWorker::state_for(WorkId work) {
-  if (const std::uint32_t* known = known_states_.find(work)) return *known;
+  if (const DwaStateId* known = known_states_.find(work)) return *known;
   const DwaStateId state = shared_.state_for(work);
   known_states_.find_or_insert(work, state);
   return state;
@@ -993,7 +996,8 @@ WorkId ParserDwaWorker::make_work(ItemSetId items, GroupListId groups) {
                                          static_cast<std::uint32_t>(shared_.guarded_work.size()))
                          .first;
   if (index == shared_.guarded_work.size()) shared_.guarded_work.emplace_back(items, groups);
-  if (index >= kGuardedWork) throw Error("wfa: too many guarded Parser DWA configurations");
+  if (index >= kGuardedWork)
+    throw Error("wfa: too many guarded Parser DWA configurations", ErrorCode::kLimit);
   return kGuardedWork | index;
 }
 
@@ -1247,7 +1251,8 @@ LookaheadId ParserDwaWorker::intern_lookahead(std::span<SymbolId> terminals) {
   scratch_terminals_.assign(terminals.begin(), std::unique(terminals.begin(), terminals.end()));
   const LookaheadId id =
       shared_.lookaheads.intern(scratch_terminals_, ItemsHash{}(scratch_terminals_));
-  if ((id & kLabelItem) != 0) throw Error("wfa: more than 2^31 lookaheads in one Parser DWA build");
+  if ((id & kLabelItem) != 0)
+    throw Error("wfa: more than 2^31 lookaheads in one Parser DWA build", ErrorCode::kLimit);
   return id;
 }
 
@@ -1676,7 +1681,8 @@ Outcome ParserDwaWorker::feed(LookaheadId lookahead, std::uint32_t cont, Virtual
                           ? shared_.grammar.grammar().terminals()[terminal].name
                           : std::string("$END"),
                       rule, shared_.grammar.lalr().grammar().rule_text(rule),
-                      shared_.grammar.lalr().grammar().origin(rule)));
+                      shared_.grammar.lalr().grammar().origin(rule)),
+          ErrorCode::kUnsupported);
     }
     merge(collector, feed(reduced, cont, pushed));
   }
@@ -1693,10 +1699,12 @@ void ParserDwaWorker::throw_endless_reductions(LookaheadId lookahead) const {
                    ? "'" + shared_.grammar.grammar().terminals()[first].name + "'"
                    : std::string("$END");
   }
-  throw Error(fmt::format(
-      "wfa: the reductions on {} never end: they return to the same stack without consuming "
-      "input (a derivation cycle such as a rule A: A A with A nullable, or A =>+ A)",
-      terminal));
+  throw Error(
+      fmt::format(
+          "wfa: the reductions on {} never end: they return to the same stack without consuming "
+          "input (a derivation cycle such as a rule A: A A with A nullable, or A =>+ A)",
+          terminal),
+      ErrorCode::kUnsupported);
 }
 
 std::uint32_t ParserDwaWorker::pair_id(std::uint32_t cont, LookaheadId lookahead) {
@@ -1709,10 +1717,10 @@ std::uint32_t ParserDwaWorker::pair_id(std::uint32_t cont, LookaheadId lookahead
 std::uint32_t ParserDwaWorker::item_id(const Item& item) {
   // Rules are short and symbol ids small; the packing below relies on both.
   if (item.pops >= 256 || (item.lhs != glr::kNoSymbol && item.lhs >= 0xffffffu))
-    throw Error(
-        fmt::format("wfa: grammar too large for the Parser DWA's item packing ({} pops, "
-                    "symbol {})",
-                    item.pops, item.lhs));
+    throw Error(fmt::format("wfa: grammar too large for the Parser DWA's item packing ({} pops, "
+                            "symbol {})",
+                            item.pops, item.lhs),
+                ErrorCode::kLimit);
   const std::uint32_t lhs = item.lhs == glr::kNoSymbol ? 0xffffffu : item.lhs;
   const std::uint64_t key =
       std::uint64_t{pair_id(item.cont, item.lookahead)} << 32 | item.pops << 24 | lhs;
@@ -1754,7 +1762,7 @@ Outcome ParserDwaWorker::step(const Item& item, std::uint32_t id, StateId read) 
 }
 
 std::pair<DwaStateId, TokenSetId> ParserDwaWorker::transition(DwaStateId state, StateId read) {
-  const Outcome outcome = read_below(shared_.states[state], read);
+  const Outcome outcome = read_below(shared_.states[state.value()], read);
   if ((outcome.work & kConditionalWork) == 0) {
     const DwaStateId target = outcome.work == 0 ? ParserDwa::kDeadState : state_for(outcome.work);
     return {target, outcome.accepted};
@@ -1766,7 +1774,7 @@ std::pair<DwaStateId, TokenSetId> ParserDwaWorker::transition(DwaStateId state, 
   for (const ConditionalPart& part : work.parts)
     found_branches_.push_back(
         {part.set, part.work == 0 ? ParserDwa::kDeadState : state_for(part.work), part.accepted});
-  return {ParserDwa::kBranchBit, outcome.accepted};
+  return {DwaStateId{ParserDwa::kBranchBit}, outcome.accepted};
 }
 
 Outcome ParserDwaWorker::read_below(WorkId work, StateId read) {
@@ -1977,7 +1985,8 @@ std::size_t ParserDwaWorker::request(DwaStateId state, std::span<const StateId> 
 }
 
 bool ParserDwaWorker::enqueue(const Request& request) {
-  if (!requested_.find_or_insert(std::uint64_t{request.state} << 32 | request.read, 1).second)
+  if (!requested_.find_or_insert(std::uint64_t{request.state.value()} << 32 | request.read, 1)
+           .second)
     return false;
   std::vector<DwaStateId>& bucket = pending_by_read_[request.read];
   if (bucket.empty()) reads_with_work_.push_back(request.read);
@@ -2016,7 +2025,7 @@ void ParserDwaWorker::compute_read(StateId read) {
     const auto branch_begin = static_cast<std::uint32_t>(found_branches_.size());
     const auto [target, weight] = transition(state, read);
     std::size_t added = 0;
-    if (target == ParserDwa::kBranchBit) {
+    if (target == DwaStateId{ParserDwa::kBranchBit}) {
       const auto branch_end = static_cast<std::uint32_t>(found_branches_.size());
       found_.push_back({state, read, target, weight, branch_begin, branch_end});
       for (std::uint32_t b = branch_begin; b < branch_end; ++b)
@@ -2177,12 +2186,12 @@ void ParserDwaBuilder::assemble(ParserDwa& result, std::vector<FoundTransition> 
   }
   const std::size_t states = shared_.states.size();
   std::vector<std::uint32_t> begin(states + 1, 0);
-  for (const FoundTransition& t : found) ++begin[t.state + 1];
+  for (const FoundTransition& t : found) ++begin[t.state.value() + 1];
   for (std::size_t s = 0; s < states; ++s) begin[s + 1] += begin[s];
   std::vector<FoundTransition> by_state(found.size());
   {
     std::vector<std::uint32_t> next(begin.begin(), begin.end() - 1);
-    for (const FoundTransition& t : found) by_state[next[t.state]++] = t;
+    for (const FoundTransition& t : found) by_state[next[t.state.value()]++] = t;
   }
   std::vector<FoundTransition>().swap(found);
 
@@ -2190,20 +2199,20 @@ void ParserDwaBuilder::assemble(ParserDwa& result, std::vector<FoundTransition> 
   std::vector<DwaStateId> order;  // provisional ids in canonical order
   order.reserve(states);
   const auto visit = [&](DwaStateId state) {
-    if (canonical[state] != ParserDwa::kDeadState) return;
-    canonical[state] = static_cast<DwaStateId>(order.size());
+    if (canonical[state.value()] != ParserDwa::kDeadState) return;
+    canonical[state.value()] = DwaStateId{static_cast<std::uint32_t>(order.size())};
     order.push_back(state);
   };
   for (const DwaStateId state : result.start_states_) visit(state);
   for (const EarlyStart& start : result.early_starts_) visit(start.state);
   for (std::size_t i = 0; i < order.size(); ++i) {
     const DwaStateId state = order[i];
-    const auto first = by_state.begin() + begin[state];
-    const auto last = by_state.begin() + begin[state + 1];
+    const auto first = by_state.begin() + begin[state.value()];
+    const auto last = by_state.begin() + begin[state.value() + 1];
     std::sort(first, last,
               [](const FoundTransition& a, const FoundTransition& b) { return a.read < b.read; });
     for (auto t = first; t != last; ++t) {
-      if (t->target == ParserDwa::kBranchBit) {
+      if (t->target == DwaStateId{ParserDwa::kBranchBit}) {
         for (std::uint32_t b = t->branch_begin; b < t->branch_end; ++b)
           if (branches[b].target != ParserDwa::kDeadState) visit(branches[b].target);
       } else if (t->target != ParserDwa::kDeadState) {
@@ -2244,28 +2253,30 @@ void ParserDwaBuilder::assemble(ParserDwa& result, std::vector<FoundTransition> 
   result.transitions_.reserve(by_state.size());
   result.transition_begin_.assign(1, 0);
   for (const DwaStateId state : order) {
-    for (std::uint32_t i = begin[state]; i < begin[state + 1]; ++i) {
+    for (std::uint32_t i = begin[state.value()]; i < begin[state.value() + 1]; ++i) {
       const FoundTransition& t = by_state[i];
       DwaStateId target = t.target;
-      if (t.target == ParserDwa::kBranchBit) {
-        target = ParserDwa::kBranchBit | static_cast<DwaStateId>(result.branch_begin_.size() - 1);
+      if (t.target == DwaStateId{ParserDwa::kBranchBit}) {
+        target = DwaStateId{ParserDwa::kBranchBit |
+                            static_cast<std::uint32_t>(result.branch_begin_.size() - 1)};
         for (std::uint32_t b = t.branch_begin; b < t.branch_end; ++b) {
           const ParserDwaBranch& branch = branches[b];
-          result.branches_.push_back(
-              {output_set(branch.conditions),
-               branch.target == ParserDwa::kDeadState ? branch.target : canonical[branch.target],
-               branch.weight});
+          result.branches_.push_back({output_set(branch.conditions),
+                                      branch.target == ParserDwa::kDeadState
+                                          ? branch.target
+                                          : canonical[branch.target.value()],
+                                      branch.weight});
         }
         result.branch_begin_.push_back(static_cast<std::uint32_t>(result.branches_.size()));
       } else if (t.target != ParserDwa::kDeadState) {
-        target = canonical[t.target];
+        target = canonical[t.target.value()];
       }
       result.transitions_.push_back({t.read, target, t.weight});
     }
     result.transition_begin_.push_back(static_cast<std::uint32_t>(result.transitions_.size()));
   }
-  for (DwaStateId& state : result.start_states_) state = canonical[state];
-  for (EarlyStart& start : result.early_starts_) start.state = canonical[start.state];
+  for (DwaStateId& state : result.start_states_) state = canonical[state.value()];
+  for (EarlyStart& start : result.early_starts_) start.state = canonical[start.state.value()];
 }
 
 ParserDwa build_parser_dwa(const glr::CompiledGrammar& grammar, const lexer::TerminalDwa& dwa,

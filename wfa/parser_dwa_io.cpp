@@ -56,10 +56,11 @@ ParserDwa ParserDwa::read(BinaryReader& in, std::uint32_t lr_states, std::size_t
     in.fail("the Parser DWA's transition offsets are inconsistent");
   const std::size_t states = dwa.num_states();
   for (const DwaStateId start : dwa.start_states_)
-    if (start >= states) in.fail(fmt::format("a start state {} of {} states", start, states));
+    if (start.value() >= states)
+      in.fail(fmt::format("a start state {} of {} states", start.value(), states));
   for (std::size_t i = 0; i < dwa.early_starts_.size(); ++i) {
     const EarlyStart& e = dwa.early_starts_[i];
-    if (e.fork >= forks || e.state >= states)
+    if (e.fork >= forks || e.state.value() >= states)
       in.fail(fmt::format("early-label start state {} points outside the automaton", i));
     if (i > 0 && std::pair{dwa.early_starts_[i - 1].label, dwa.early_starts_[i - 1].fork} >=
                      std::pair{e.label, e.fork})
@@ -84,11 +85,11 @@ ParserDwa ParserDwa::read(BinaryReader& in, std::uint32_t lr_states, std::size_t
       in.fail("a Parser DWA indenter condition is malformed");
   const auto target_fits = [&](DwaStateId target) {
     if (target == kDeadState) return true;
-    if ((target & kBranchBit) != 0) return (target & ~kBranchBit) < groups;
-    return target < states;
+    if ((target.value() & kBranchBit) != 0) return (target.value() & ~kBranchBit) < groups;
+    return target.value() < states;
   };
   for (const ParserDwaBranch& b : dwa.branches_) {
-    if (b.conditions >= sets || (b.target != kDeadState && b.target >= states))
+    if (b.conditions >= sets || (b.target != kDeadState && b.target.value() >= states))
       in.fail("a Parser DWA branch points outside the automaton");
     if (b.weight.value() >= token_sets)
       in.fail(fmt::format("a Parser DWA branch weighs token set {} of {}", b.weight.value(),

@@ -16,6 +16,7 @@ int run_preprocessing(const StudyOptions& options);
 int run_terminal_dwa(const StudyOptions& options);
 int run_token_classes(const StudyOptions& options);
 int run_psc_tables(const StudyOptions& options);
+int run_jump_forward(const StudyOptions& options);
 
 // One measurement in a fresh child process (peak memory belongs to it alone): the program runs
 // itself with `--child KIND ARGS...`; see preprocessing.cpp and terminal_dwa.cpp.

@@ -1079,7 +1079,9 @@ Grammar compile_json_schema_text(std::string_view schema_text, const std::string
 
 Grammar load_json_schema_file(const std::filesystem::path& path, const SchemaOptions& options) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot read the JSON Schema file", path.string()));
+  if (!in)
+    throw Error(fmt::format("{}: cannot read the JSON Schema file", path.string()), ErrorCode::kIo,
+                ErrorLocation::in_file(path.string()));
   std::stringstream text;
   text << in.rdbuf();
   return compile_json_schema_text(text.str(), path.string(), options);

@@ -78,11 +78,13 @@ class JsonFile {
       : path_(std::move(path)) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path_, ec))
-      throw Error(fmt::format("{}: no such file", path_.string()));
+      throw Error(fmt::format("{}: no such file", path_.string()), ErrorCode::kIo,
+                  ErrorLocation::in_file(path_.string()));
     auto loaded = simdjson::padded_string::load(path_.string());
     if (loaded.error())
       throw Error(fmt::format("{}: cannot read: {}", path_.string(),
-                              simdjson::error_message(loaded.error())));
+                              simdjson::error_message(loaded.error())),
+                  ErrorCode::kIo, ErrorLocation::in_file(path_.string()));
     text_ = std::move(loaded).value_unsafe();
     auto parsed = parser_.parse(text_);
     if (parsed.error() == simdjson::NUMBER_ERROR && numbers == Numbers::Unused) {
@@ -91,14 +93,17 @@ class JsonFile {
     }
     if (parsed.error())
       throw Error(fmt::format("{}: invalid JSON ({} bytes read): {}", path_.string(), text_.size(),
-                              simdjson::error_message(parsed.error())));
+                              simdjson::error_message(parsed.error())),
+                  ErrorCode::kTokenizer, ErrorLocation::in_file(path_.string()));
     root_ = parsed.value_unsafe();
   }
 
   element root() const { return root_; }
 
   [[noreturn]] void fail(std::string_view where, std::string_view problem) const {
-    throw Error(fmt::format("{}: {}: {}", path_.string(), where.empty() ? "/" : where, problem));
+    throw Error(fmt::format("{}: {}: {}", path_.string(), where.empty() ? "/" : where, problem),
+                ErrorCode::kTokenizer,
+                ErrorLocation::in_json(path_.string(), std::string(where.empty() ? "/" : where)));
   }
 
   // The member `key` of object `object` (at JSON path `where`), or nullopt when it is absent.

@@ -181,7 +181,8 @@ TEST_CASE("mask: bad command lines and inputs exit 2 with one located line") {
   CHECK(unknown_engine.exit_code == 2);
   CHECK_THAT(
       unknown_engine.output,
-      Catch::Contains("option --engine: unknown mask engine 'nope' (known: wfa, oracle, spanner)"));
+      Catch::Contains(
+          "option --engine: unknown mask engine 'nope' (known: auto, wfa, spanner, oracle)"));
   const auto zero_steps = run_mask(list_grammar(), input, "--max-steps 0");
   CHECK(zero_steps.exit_code == 2);
   CHECK_THAT(zero_steps.output, Catch::Contains("option --max-steps"));

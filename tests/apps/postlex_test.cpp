@@ -53,6 +53,11 @@ TEST_CASE("glrmask mask --postlex python: the wfa and the spanner equal the orac
       (fixtures_dir() / "tokenizers" / "tiny_byte_level" / "tokenizer.json").string();
   const std::string common =
       "mask " + kGrammar + " --tokenizer " + tokenizer + " --input " + text + " --postlex python";
+  // The default engine is the fastest one that serves the grammar.
+  const auto automatic = glrmask_cli(common);
+  INFO(automatic.output);
+  CHECK(automatic.exit_code == 0);
+  CHECK_THAT(automatic.output, Catch::Contains("result       ok"));
   for (const std::string engine : {"wfa", "spanner"}) {
     const auto run = glrmask_cli(common + " --engine " + engine + " --compare oracle");
     INFO(run.output);

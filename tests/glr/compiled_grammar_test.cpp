@@ -33,13 +33,13 @@ NUMBER: /[0-9]+/
                                          {.skippable = {"SEMICOLON"}});
   const Grammar& grammar = g->grammar();
   REQUIRE(g->dfa().terminals().size() == grammar.num_terminals());
-  for (SymbolId t = 0; t < grammar.num_terminals(); ++t)
-    CHECK(g->dfa().terminals()[t].name == grammar.name(t));
+  for (std::size_t t = 0; t < grammar.num_terminals(); ++t)
+    CHECK(g->dfa().terminals()[t].name == grammar.name(grammar.terminal_id(t)));
   CHECK(g->end_of_input() == grammar.num_terminals());
   auto semicolon = grammar.find_symbol("SEMICOLON");
   REQUIRE(semicolon);
-  CHECK(g->is_skippable(*semicolon));
-  CHECK_FALSE(g->is_skippable(*grammar.find_symbol("NAME")));
+  CHECK(g->is_skippable(glr::lr_terminal(*semicolon)));
+  CHECK_FALSE(g->is_skippable(glr::lr_terminal(*grammar.find_symbol("NAME"))));
 }
 
 TEST_CASE("a skippable name that is not a terminal is refused by name") {

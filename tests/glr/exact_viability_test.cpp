@@ -182,7 +182,7 @@ TEST_CASE("linear_can_shift agrees with GlrParser::can_shift wherever it answers
       if (!session.try_commit_bytes(text)) continue;
       for (const glr::GssNodeRef& head : session.heads()) {
         const std::vector<glr::GssNodeRef> one = {head};
-        for (SymbolId t = 0; t <= grammar->end_of_input(); ++t) {
+        for (glr::SymbolId t = 0; t <= grammar->end_of_input(); ++t) {
           const std::optional<bool> fast = glr::linear_can_shift(grammar->table(), *head, t);
           if (!fast) {
             ++undecided;

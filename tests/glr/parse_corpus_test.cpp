@@ -92,13 +92,14 @@ RecognizerPtr corpus_recognizer(const std::string& language, glr::ConflictPolicy
   return recognizer_for("sql_grammar.lark", policy);
 }
 
-// The first position after `from` where the lexer emits a token spelled `spelling`, or npos.
-std::size_t find_token(const glr::CompiledGrammar& grammar, const std::string& text,
-                       std::string_view spelling, bool last) {
+// The first position after `from` where the lexer emits a lexeme spelled `spelling`, or npos.
+std::size_t find_lexeme(const glr::CompiledGrammar& grammar, const std::string& text,
+                        std::string_view spelling, bool last) {
   std::size_t found = std::string::npos;
-  for (const lexer::Token& token : lexer::lex_text(grammar.dfa(), text)) {
-    if (std::string_view(text).substr(token.begin, token.end - token.begin) != spelling) continue;
-    found = token.begin;
+  for (const lexer::Lexeme& lexeme : lexer::lex_text(grammar.dfa(), text)) {
+    if (std::string_view(text).substr(lexeme.begin, lexeme.end - lexeme.begin) != spelling)
+      continue;
+    found = lexeme.begin;
     if (!last) break;
   }
   return found;
@@ -216,10 +217,11 @@ TEST_CASE("injected errors are rejected at the right place") {
 
       // 1. Truncated inside a string literal: every prefix of an accepted program is viable, and
       //    an unterminated literal is no sentence, so the rejection is at the end of input.
-      for (const lexer::Token& token : lexer::lex_text(grammar.dfa(), text)) {
-        if (token.end - token.begin < 3 || (text[token.begin] != '"' && text[token.begin] != '\''))
+      for (const lexer::Lexeme& lexeme : lexer::lex_text(grammar.dfa(), text)) {
+        if (lexeme.end - lexeme.begin < 3 ||
+            (text[lexeme.begin] != '"' && text[lexeme.begin] != '\''))
           continue;
-        const std::string cut = text.substr(0, token.begin + 2);
+        const std::string cut = text.substr(0, lexeme.begin + 2);
         INFO("truncated to " << cut.size() << " bytes");
         CHECK(verdict_of(recognizer, cut) ==
               Verdict{false, static_cast<long long>(cut.size()), ""});
@@ -230,7 +232,7 @@ TEST_CASE("injected errors are rejected at the right place") {
       // 2. The last closing bracket deleted: brackets no longer balance, so no sentence; when
       //    only whitespace followed it, the text is a prefix of the original plus whitespace
       //    and fails exactly at its end.
-      const std::size_t last = find_token(grammar, text, corpus.closing, /*last=*/true);
+      const std::size_t last = find_lexeme(grammar, text, corpus.closing, /*last=*/true);
       if (last != std::string::npos) {
         const std::string deleted = text.substr(0, last) + text.substr(last + 1);
         const Verdict verdict = verdict_of(recognizer, deleted);
@@ -242,7 +244,7 @@ TEST_CASE("injected errors are rejected at the right place") {
       }
       // ... and the first one: rejected, never before the deletion point (the text up to there
       // is a prefix of the accepted original).
-      const std::size_t first = find_token(grammar, text, corpus.closing, /*last=*/false);
+      const std::size_t first = find_lexeme(grammar, text, corpus.closing, /*last=*/false);
       if (first != std::string::npos) {
         const std::string deleted = text.substr(0, first) + text.substr(first + 1);
         const Verdict verdict = verdict_of(recognizer, deleted);

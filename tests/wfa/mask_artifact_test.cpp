@@ -51,7 +51,7 @@ void require_same_automata(const wfa::CompiledMask& loaded, const wfa::CompiledM
   REQUIRE(compiled.weight_classes().num_classes() > 1);
   const wfa::ParserDwa& a = loaded.parser_dwa();
   const wfa::ParserDwa& b = compiled.parser_dwa();
-  for (wfa::DwaStateId state = 0; state < b.num_states(); ++state) {
+  for (const wfa::DwaStateId state : id_range<wfa::DwaStateId>(b.num_states())) {
     const auto ta = a.transitions(state);
     const auto tb = b.transitions(state);
     for (std::size_t i = 0; i < tb.size(); ++i) {
@@ -223,12 +223,12 @@ TEST_CASE("artifact: a damaged token set behind a valid checksum is refused, not
 
   // A stored weight of several tokens (an array container: its values come first in the image).
   std::optional<TokenSetId> chosen;
-  for (wfa::DwaStateId state = 0; state < compiled->parser_dwa().num_states() && !chosen; ++state)
-    for (const wfa::ParserDwaTransition& t : compiled->parser_dwa().transitions(state))
-      if (t.weight != TokenSetPool::full() && compiled->pool().cardinality(t.weight) >= 2 &&
-          compiled->pool().get(t.weight).roaring.high_low_container.typecodes[0] ==
-              ARRAY_CONTAINER_TYPE_CODE)
-        chosen = t.weight;
+  for (const wfa::ParserDwaTransition& t : compiled->parser_dwa().all_transitions())
+    if (!chosen && t.weight != TokenSetPool::full() &&
+        compiled->pool().cardinality(t.weight) >= 2 &&
+        compiled->pool().get(t.weight).roaring.high_low_container.typecodes[0] ==
+            ARRAY_CONTAINER_TYPE_CODE)
+      chosen = t.weight;
   REQUIRE(chosen);
   const RoaringBitmap& set = compiled->pool().get(*chosen);
   const std::size_t at = find_image(good, set);

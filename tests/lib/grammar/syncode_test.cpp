@@ -101,7 +101,7 @@ TEST_CASE("python and yaml are refused without a post-lexer (--postlex python)")
       load_lark_file(path);
       FAIL("accepted");
     } catch (const GrammarError& error) {
-      CHECK(error.where() == SourceLocation{path.string(), line, 10});
+      CHECK(error.location() == SourceLocation{path.string(), line, 10});
       CHECK(error.message() == message);
     }
   }
