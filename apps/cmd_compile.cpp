@@ -141,6 +141,11 @@ int run_compile(const CommandArgs& argv) {
     fmt::print(
         "guarded states       {} (holding tokens until a skippable terminal's fate is read)\n",
         p.guarded_states);
+  if (p.branch_groups > 0)
+    fmt::print(
+        "indenter branches    {} transitions lead to {} ways on that depend on the indenter's "
+        "state ({} left to get_mask)\n",
+        p.branch_groups, p.branches, p.deferred_branches);
   fmt::print("stack depth read     {} states on the longest acyclic run{}\n",
              p.longest_acyclic_read,
              p.has_cycles ? "; cycles: some runs read arbitrarily deep (right recursion)" : "");

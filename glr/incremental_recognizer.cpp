@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "glr/fork_texts.h"
 #include "glr/linear_lookahead.h"
 #include "glr/post_lexing.h"
 #include "lexer/byte_classes.h"
@@ -52,79 +53,6 @@ struct TextWindow {
 
 // What the identity post-lexer keeps of token texts: nothing.
 struct NoText {};
-
-// A fall-back fork of the lexer with the labels it emits early and, when the post-lexer reads
-// token texts, the summary of each label's text.
-struct FallBack {
-  std::vector<lexer::LabelId> labels;
-  std::vector<IndentScan> texts;
-  lexer::LexerFork fork;
-};
-
-// What lexer::fork_configuration() gives for the fall-back of an accepted prefix, with the text
-// of every label: the accepted label (its summary is `accepted`), then the pending bytes lexed
-// again as forks, each fork inhibited by the whole lexeme's state. A label's text runs from the
-// previous label's end (forks do not report where ignored text ended, so ignored text just
-// before a label counts as part of it; only a newline token without '\n' right after ignored
-// text holding one would be summarized wrongly).
-std::vector<FallBack> fall_backs_with_texts(const lexer::LexerDfa& dfa,
-                                            const lexer::LexerConfiguration& configuration,
-                                            IndentScan accepted, std::uint32_t tab_len) {
-  struct Relexing {
-    lexer::ForkedLexing lexing;
-    std::vector<std::size_t> ends;  // end of each label within the pending bytes
-  };
-  const std::string& pending = configuration.pending;
-  std::vector<Relexing> current = {{{{}, lexer::initial_fork(dfa)}, {}}};
-  std::vector<Relexing> next;
-  std::vector<lexer::ForkedLexing> stepped;
-  for (std::size_t i = 0; i < pending.size() && !current.empty(); ++i) {
-    next.clear();
-    for (const Relexing& from : current) {
-      stepped.clear();
-      lexer::step_fork(dfa, from.lexing, static_cast<std::uint8_t>(pending[i]), stepped);
-      for (lexer::ForkedLexing& to : stepped) {
-        Relexing successor{std::move(to), from.ends};
-        if (successor.lexing.labels.size() > from.lexing.labels.size())
-          successor.ends.push_back(i + 1);
-        next.push_back(std::move(successor));
-      }
-    }
-    std::sort(next.begin(), next.end(), [](const Relexing& a, const Relexing& b) {
-      if (a.lexing != b.lexing) return a.lexing < b.lexing;
-      return a.ends < b.ends;
-    });
-    next.erase(std::unique(next.begin(), next.end(),
-                           [](const Relexing& a, const Relexing& b) {
-                             return a.lexing == b.lexing && a.ends == b.ends;
-                           }),
-               next.end());
-    std::swap(current, next);
-  }
-  std::vector<FallBack> result;
-  for (Relexing& relexing : current) {
-    FallBack fall_back;
-    if (!dfa.label_is_ignored(configuration.accepted)) {
-      fall_back.labels.push_back(configuration.accepted);
-      fall_back.texts.push_back(accepted);
-    }
-    std::size_t begin = 0;
-    for (std::size_t k = 0; k < relexing.lexing.labels.size(); ++k) {
-      const std::size_t end = relexing.ends[k];
-      fall_back.labels.push_back(relexing.lexing.labels[k]);
-      fall_back.texts.push_back(
-          scan_indent({}, std::string_view(pending).substr(begin, end - begin), tab_len));
-      begin = end;
-    }
-    fall_back.fork = std::move(relexing.lexing.fork);
-    auto& inhibitors = fall_back.fork.inhibitors;
-    const auto at = std::lower_bound(inhibitors.begin(), inhibitors.end(), configuration.state);
-    if (at == inhibitors.end() || *at != configuration.state)
-      inhibitors.insert(at, configuration.state);
-    result.push_back(std::move(fall_back));
-  }
-  return result;
-}
 
 }  // namespace
 
@@ -184,6 +112,17 @@ bool IncrementalRecognizer::feed_token(GssHeads& heads, lexer::LabelId label) co
 
 bool IncrementalRecognizer::can_take(std::span<const GssNodeRef> heads, SymbolId terminal) const {
   return ignored_[terminal] || skippable_[terminal] || can_shift(heads, terminal);
+}
+
+bool IncrementalRecognizer::feed_indented(std::vector<IndentedStacks>& branches,
+                                          lexer::LabelId label, IndentScan text) const {
+  return IndenterPostLexing(*this).feed(branches, label, text, nullptr);
+}
+
+bool IncrementalRecognizer::indented_allows(const std::vector<IndentedStacks>& branches,
+                                            const lexer::ForkFutures& futures,
+                                            lexer::ForkFutures::Id fork) const {
+  return IndenterPostLexing(*this).allows(futures, fork, branches);
 }
 
 bool IncrementalRecognizer::is_viable(const ParsePosition& position) const {
@@ -294,8 +233,9 @@ bool IncrementalRecognizer::viable_through(const PostLexing& post,
   if (growing_id != lexer::ForkFutures::kUnknown ? post.allows(futures, growing_id, stacks)
                                                  : allows(growing, stacks))
     return true;
-  if (lexer.accepted == lexer::LexerDfa::kNoLabel) return false;
-  if (lexer.pending.empty()) {
+  const bool held = grammar_->dfa().is_tentative(lexer.state);  // lexer_fork.h, kHeldEmission
+  if (lexer.accepted == lexer::LexerDfa::kNoLabel && !held) return false;
+  if (lexer.accepted != lexer::LexerDfa::kNoLabel && lexer.pending.empty()) {
     // The lexeme is exactly its accepted match: the only fall-back emits it and restarts,
     // inhibited by the lexeme's state (what fork_configuration() gives, without building it).
     const lexer::ForkFutures::Id emitted = futures.emitted_early(lexer.state);
@@ -315,9 +255,14 @@ bool IncrementalRecognizer::viable_through(const PostLexing& post,
     return allows(fork, fed);
   };
   if constexpr (PostLexing::kReadsText) {
-    for (const FallBack& fall_back :
-         fall_backs_with_texts(grammar_->dfa(), lexer, position.accepted_scan, indenter_->tab_len))
-      if (fall_back_allows(fall_back.labels, fall_back.texts, fall_back.fork)) return true;
+    std::vector<IndentScan> texts;
+    for (const ForkTexts& fall_back :
+         fork_texts(grammar_->dfa(), lexer, indenter_->tab_len, /*with_growing=*/false)) {
+      texts.clear();
+      for (const TextPart& text : fall_back.texts)
+        texts.push_back(text.resolve(position.accepted_scan));
+      if (fall_back_allows(fall_back.labels, texts, fall_back.fork)) return true;
+    }
   } else {
     for (const lexer::ForkedLexing& alternative :
          lexer::fork_configuration(grammar_->dfa(), lexer)) {

@@ -93,6 +93,15 @@ class IncrementalRecognizer {
   // or some stack shifts it after its reductions.
   bool can_take(std::span<const GssNodeRef> heads, SymbolId terminal) const;
 
+  // With an indenter (grammar().indenter() set; the mask engines use these): feeds one lexed
+  // token, with the summary of its text, to every branch as advance() does, false when no
+  // branch takes it; and whether some branch lets the text go on after the lexer fork `fork`
+  // (the viability rule of docs/indenter.md).
+  bool feed_indented(std::vector<IndentedStacks>& branches, lexer::LabelId label,
+                     IndentScan text) const;
+  bool indented_allows(const std::vector<IndentedStacks>& branches,
+                       const lexer::ForkFutures& futures, lexer::ForkFutures::Id fork) const;
+
   // "NAME", "\"(\"" (a literal) or "end of input", for messages.
   std::string describe_terminal(SymbolId terminal) const;
   // The terminals some stack can shift, and "end of input" when it accepts, as one line.

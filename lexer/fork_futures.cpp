@@ -82,7 +82,8 @@ ForkFutures::ForkFutures(const LexerDfa& dfa, std::span<const LexerFork> roots) 
   for (Id id = 0; id < forks_.size(); ++id) {
     const LexerFork& fork = forks_[id];
     if (fork.inhibitors.empty()) uninhibited_[fork.state] = id;
-    if (fork.state == dfa.start_state() && fork.inhibitors.size() == 1)
+    if (fork.state == dfa.start_state() && fork.inhibitors.size() == 1 &&
+        (fork.inhibitors.front() & kHeldEmission) == 0)
       emitted_early_[fork.inhibitors.front()] = id;
   }
 

@@ -53,7 +53,19 @@ std::optional<LexFailure> run(const LexerDfa& dfa, LexerConfiguration& configura
   int64_t lexeme_begin = -carried_size;  // meaningful while nothing is accepted
   int64_t accept_end = -carried_size;    // meaningful once something is accepted
   int64_t position = 0;
+  // The lexeme is in a state whose match is held back one byte (LexerDfa::tentative_label): it
+  // stands unless the next byte is the state's veto byte.
+  bool holding = dfa.has_tentative_states() && dfa.is_tentative(state);
   for (;;) {
+    if (holding) {
+      holding = false;
+      if (position < chunk_size ? byte_at(position) != dfa.veto_byte(state) : at_end_of_input) {
+        accepted = dfa.tentative_label(state);
+        accept_end = position;
+      } else if (position >= chunk_size) {
+        break;  // the next chunk decides
+      }
+    }
     if (position < chunk_size) {
       const uint32_t next = dfa.next(state, byte_at(position));
       if (next != LexerDfa::kDeadState) {
@@ -68,6 +80,8 @@ std::optional<LexFailure> run(const LexerDfa& dfa, LexerConfiguration& configura
             accepted = LexerDfa::kNoLabel;
             lexeme_begin = position;
           }
+        } else if (dfa.has_tentative_states() && dfa.is_tentative(next)) {
+          holding = true;
         }
         continue;
       }

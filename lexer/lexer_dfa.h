@@ -47,6 +47,16 @@ class LexerDfa {
   // Accepting and without live successors: the lexeme is final the moment this state is reached.
   bool is_final(uint32_t state) const { return final_[state] != 0; }
 
+  // A label held back one byte: the lexeme in `state` matches it unless the next byte is
+  // veto_byte(state), which voids the match (a `(?!qq)` guard, docs/lexer.md "Lookaround"; at
+  // the end of input the match stands). label(state) is kNoLabel for such a state, so code that
+  // does not know about held-back labels treats it as not accepting; the streaming lexer and the
+  // forks (lexer_fork.h) take the label once the next byte allows it.
+  LabelId tentative_label(uint32_t state) const { return tentative_labels_[state]; }
+  bool is_tentative(uint32_t state) const { return tentative_labels_[state] != kNoLabel; }
+  uint8_t veto_byte(uint32_t state) const { return static_cast<uint8_t>(vetoes_[state]); }
+  bool has_tentative_states() const { return has_tentative_; }
+
   size_t num_labels() const { return label_begin_.size() - 1; }
   // The label's terminals, ascending. Several means a real tie the parser has to resolve.
   std::span<const uint32_t> label_terminals(LabelId label) const {
@@ -80,9 +90,12 @@ class LexerDfa {
 
   std::vector<TerminalSpec> terminals_;
   uint32_t start_ = 0;
-  std::vector<uint32_t> transitions_;  // num_states * 256
-  std::vector<LabelId> labels_;        // per state
-  std::vector<uint8_t> final_;         // per state
+  std::vector<uint32_t> transitions_;      // num_states * 256
+  std::vector<LabelId> labels_;            // per state
+  std::vector<uint8_t> final_;             // per state
+  std::vector<LabelId> tentative_labels_;  // per state
+  std::vector<int16_t> vetoes_;            // per state, -1 where none
+  bool has_tentative_ = false;
   std::vector<uint32_t> label_begin_;  // per label + 1
   std::vector<uint32_t> label_terminals_;
   std::vector<uint8_t> label_ignored_;  // per label

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "lexer/indent_label.h"
 #include "lexer/terminal_dwa.h"
 #include "lib/core/binary_io.h"
 
@@ -17,6 +18,9 @@ constexpr uint32_t kSectionTag = 0x41574454;  // "TDWA"
 void TerminalDwa::write(BinaryWriter& out,
                         const std::function<uint32_t(TokenSetId)>& stored_id) const {
   out.put(kSectionTag);
+  out.put<uint32_t>(indent_labeling_ ? 1 : 0);
+  out.put<uint32_t>(indent_labeling_ ? indent_labeling_->newline_terminal : 0);
+  out.put<uint32_t>(indent_labeling_ ? indent_labeling_->tab_len : 0);
   out.put<uint64_t>(forks_.size());
   for (const LexerFork& fork : forks_) {
     out.put(fork.state);
@@ -46,6 +50,12 @@ TerminalDwa TerminalDwa::read(BinaryReader& in, const LexerDfa& dfa,
   if (in.get<uint32_t>("Terminal DWA section tag") != kSectionTag)
     in.fail("expected the Terminal DWA section");
   TerminalDwa dwa(dfa);
+  const auto labeling = in.get<uint32_t>("indent labeling flag");
+  const auto newline = in.get<uint32_t>("newline terminal");
+  const auto tab_len = in.get<uint32_t>("tab length");
+  if (labeling > 1 || (labeling == 1 && newline >= dfa.terminals().size()))
+    in.fail("the Terminal DWA's indent labeling is malformed");
+  if (labeling == 1) dwa.indent_labeling_ = IndentLabeling{newline, tab_len};
   const auto forks = in.get<uint64_t>("fork count");
   for (uint64_t i = 0; i < forks; ++i) {
     LexerFork fork;
@@ -104,7 +114,8 @@ TerminalDwa TerminalDwa::read(BinaryReader& in, const LexerDfa& dfa,
   for (const DwaNodeId root : dwa.roots_)
     if (root >= nodes) in.fail(fmt::format("a fork root names node {} of {}", root, nodes));
   for (const DwaEdge& edge : dwa.edges_)
-    if (edge.child >= nodes || edge.label >= dfa.num_labels())
+    if (edge.child >= nodes || base_label(edge.label) >= dfa.num_labels() ||
+        (is_indent_label(edge.label) && labeling == 0))
       in.fail("a Terminal DWA edge points outside the automaton");
   for (const DwaWeight& weight : dwa.weights_)
     if (weight.end >= forks) in.fail("a Terminal DWA weight names a fork that does not exist");

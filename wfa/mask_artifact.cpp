@@ -63,6 +63,63 @@ namespace {
 
 constexpr std::uint32_t kTokenSetSectionTag = 0x54455354;  // "TSET"
 
+// The post-lexer the artifact was compiled with, and its settings (glr/indenter.h): the kind,
+// tab length, the newline, _INDENT and _DEDENT terminals, the opening and closing brackets.
+void write_post_lexer(BinaryWriter& out, const glr::CompiledGrammar& grammar) {
+  const glr::IndenterSpec* spec = grammar.indenter();
+  out.put<std::uint32_t>(static_cast<std::uint32_t>(grammar.options().postlex));
+  out.put<std::uint32_t>(spec != nullptr ? spec->tab_len : 0);
+  out.put<std::uint32_t>(spec != nullptr ? spec->newline : 0);
+  out.put<std::uint32_t>(spec != nullptr ? spec->indent : 0);
+  out.put<std::uint32_t>(spec != nullptr ? spec->dedent : 0);
+  out.put_array<glr::SymbolId>(spec != nullptr ? spec->open_brackets
+                                               : std::vector<glr::SymbolId>{});
+  out.put_array<glr::SymbolId>(spec != nullptr ? spec->close_brackets
+                                               : std::vector<glr::SymbolId>{});
+}
+
+PostLexerRecord read_post_lexer(BinaryReader& in) {
+  PostLexerRecord record;
+  record.kind = in.get<std::uint32_t>("post-lexer");
+  record.tab_len = in.get<std::uint32_t>("post-lexer tab length");
+  record.newline = in.get<std::uint32_t>("post-lexer newline terminal");
+  record.indent = in.get<std::uint32_t>("post-lexer _INDENT terminal");
+  record.dedent = in.get<std::uint32_t>("post-lexer _DEDENT terminal");
+  record.open_brackets = in.get_array<glr::SymbolId>("post-lexer opening brackets");
+  record.close_brackets = in.get_array<glr::SymbolId>("post-lexer closing brackets");
+  return record;
+}
+
+// Checked before the grammar fingerprint (which covers --postlex too) so that an artifact
+// compiled without the grammar's post-lexer is refused with that reason.
+void check_post_lexer(BinaryReader& in, const PostLexerRecord& record,
+                      const glr::CompiledGrammar& grammar) {
+  const glr::PostLexer wanted = grammar.options().postlex;
+  const auto name = [](std::uint32_t k) {
+    return k <= static_cast<std::uint32_t>(glr::PostLexer::kPythonIndenter)
+               ? std::string(glr::post_lexer_name(static_cast<glr::PostLexer>(k)))
+               : fmt::format("unknown ({})", k);
+  };
+  if (record.kind != static_cast<std::uint32_t>(wanted)) {
+    if (record.kind == static_cast<std::uint32_t>(glr::PostLexer::kNone))
+      in.fail(fmt::format(
+          "compiled without the post-lexer the grammar is loaded with (--postlex {}); compile it "
+          "with --postlex {}",
+          name(static_cast<std::uint32_t>(wanted)), name(static_cast<std::uint32_t>(wanted))));
+    in.fail(fmt::format("compiled with the post-lexer '{}', the grammar is loaded with '{}'",
+                        name(record.kind), name(static_cast<std::uint32_t>(wanted))));
+  }
+  const glr::IndenterSpec* spec = grammar.indenter();
+  if (spec == nullptr) return;
+  if (record.tab_len != spec->tab_len || record.newline != spec->newline ||
+      record.indent != spec->indent || record.dedent != spec->dedent ||
+      record.open_brackets != spec->open_brackets || record.close_brackets != spec->close_brackets)
+    in.fail(fmt::format(
+        "compiled with other indenter settings (tab length {}, newline terminal {}) than the "
+        "grammar's (tab length {}, newline terminal {})",
+        record.tab_len, record.newline, spec->tab_len, spec->newline));
+}
+
 // Where one frozen token set lies in the image area (offset relative to the area's start).
 struct FrozenImageRef {
   std::uint64_t offset;
@@ -133,6 +190,7 @@ std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMa
   out.put(kMagic);
   out.put(kMaskArtifactVersion);
   out.put(kByteOrderMark);
+  write_post_lexer(out, grammar);
   out.put(grammar_fingerprint(grammar));
   out.put(vocabulary_fingerprint(vocabulary));
   out.put_string(vocabulary.name());
@@ -236,6 +294,7 @@ ArtifactFile ArtifactFile::open(const std::filesystem::path& path) {
                             "corrupt; compile it again",
                             name, body.size()),
                 ErrorCode::kArtifact, ErrorLocation::in_file(name));
+  artifact.post_lexer_ = read_post_lexer(in);
   artifact.grammar_fingerprint_ = in.get<std::uint64_t>("grammar fingerprint");
   artifact.vocabulary_fingerprint_ = in.get<std::uint64_t>("vocabulary fingerprint");
   artifact.tokenizer_ = in.get_string("tokenizer name");
@@ -252,6 +311,7 @@ ArtifactFile ArtifactFile::open(const std::filesystem::path& path) {
 void ArtifactFile::check_fingerprints(const glr::CompiledGrammar& grammar,
                                       const Vocabulary& vocabulary) const {
   BinaryReader in(file_->bytes(), name_);
+  check_post_lexer(in, post_lexer_, grammar);
   if (grammar_fingerprint_ != grammar_fingerprint(grammar))
     in.fail(
         "compiled from another grammar (or other --start/--policy/--skippable/--postlex options) "
@@ -305,6 +365,10 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
     if (!t.weight.is_empty() && result->weight_classes_.row(t.weight) == nullptr)
       in.fail(fmt::format("token set {} weighs a Parser DWA transition but has no class row",
                           t.weight.value()));
+  for (const TokenSetId weight : branch_mask_weights(result->parser_dwa_))
+    if (result->weight_classes_.row(weight) == nullptr)
+      in.fail(fmt::format("token set {} weighs a Parser DWA branch but has no class row",
+                          weight.value()));
   result->stats_ = in.get<CompileStats>("compile statistics");
   if (!in.at_end()) in.fail("unexpected bytes after the last section");
   result->index_weights();

@@ -23,6 +23,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "glr/compiled_grammar.h"
 #include "lib/core/mapped_file.h"
@@ -32,7 +33,7 @@
 namespace glrmask::wfa {
 
 // Bump when the construction or the layout changes: older artifacts are then refused.
-inline constexpr std::uint32_t kMaskArtifactVersion = 6;
+inline constexpr std::uint32_t kMaskArtifactVersion = 7;
 
 std::uint64_t grammar_fingerprint(const glr::CompiledGrammar& grammar);
 std::uint64_t vocabulary_fingerprint(const Vocabulary& vocabulary);
@@ -55,6 +56,18 @@ std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& 
 // once. The automata are read from it, in place, by compiled_mask(). The mapping lives as long as
 // the ArtifactFile and every CompiledMask read from it: replace an artifact by writing a new file
 // and renaming it (as write_artifact does), never by rewriting it in place.
+// The post-lexer an artifact was compiled with and its settings (glr/indenter.h): the kind
+// (glr::PostLexer), tab length, the newline, _INDENT and _DEDENT terminals, the brackets.
+struct PostLexerRecord {
+  std::uint32_t kind = 0;
+  std::uint32_t tab_len = 0;
+  std::uint32_t newline = 0;
+  std::uint32_t indent = 0;
+  std::uint32_t dedent = 0;
+  std::vector<glr::SymbolId> open_brackets;
+  std::vector<glr::SymbolId> close_brackets;
+};
+
 class ArtifactFile {
  public:
   // Throws glrmask::Error (kArtifact) naming the path, and the byte offset where it applies, for
@@ -81,6 +94,7 @@ class ArtifactFile {
 
   std::string name_;
   std::shared_ptr<const MappedFile> file_;
+  PostLexerRecord post_lexer_;
   std::uint64_t grammar_fingerprint_ = 0;
   std::uint64_t vocabulary_fingerprint_ = 0;
   std::string tokenizer_;

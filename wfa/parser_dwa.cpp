@@ -35,7 +35,10 @@ std::optional<DwaStateId> ParserDwa::early_start_state(lexer::LabelId label,
 std::size_t ParserDwa::size_in_bytes() const {
   return start_states_.size() * sizeof(DwaStateId) + early_starts_.size() * sizeof(EarlyStart) +
          transition_begin_.size() * sizeof(std::uint32_t) +
-         transitions_.size() * sizeof(ParserDwaTransition);
+         transitions_.size() * sizeof(ParserDwaTransition) +
+         branch_begin_.size() * sizeof(std::uint32_t) + branches_.size() * sizeof(ParserDwaBranch) +
+         conditions_.size() * sizeof(IndenterCondition) +
+         (condition_set_begin_.size() + condition_atoms_.size()) * sizeof(std::uint32_t);
 }
 
 }  // namespace glrmask::wfa

@@ -28,6 +28,7 @@
 #include "lib/core/check.h"
 #include "lib/core/strong_id.h"
 #include "lib/token_set/token_set_id.h"
+#include "wfa/indenter_condition.h"
 
 namespace glrmask::wfa {
 
@@ -39,6 +40,16 @@ struct ParserDwaTransition {
   glr::StateId read;  // the LR state read from the stack
   DwaStateId target;  // ParserDwa::kDeadState when nothing is left to decide below
   TokenSetId weight;  // tokens allowed by this step
+};
+
+// One way on after a transition whose target is a branch group (ParserDwa::kBranchBit): taken
+// when every condition of `conditions` holds (set 0: none, always taken), it adds `weight` and
+// continues in `target` (or stops, kDeadState). Only grammars with an indenter have them
+// (wfa/indenter_condition.h, docs/wfa.md "Indenter").
+struct ParserDwaBranch {
+  std::uint32_t conditions;  // a condition set
+  DwaStateId target;
+  TokenSetId weight;
 };
 
 struct EarlyStart {
@@ -55,6 +66,9 @@ struct ParserDwaStats {
   std::size_t suspended_items = 0;   // summed over states
   std::size_t max_items_per_state = 0;
   std::size_t guarded_states = 0;        // states holding work that waits on a skippable terminal
+  std::size_t branch_groups = 0;         // transitions whose target depends on the indenter state
+  std::size_t branches = 0;              // their ways on
+  std::size_t deferred_branches = 0;     // ways on whose tokens get_mask tries on the session
   std::size_t max_virtual_depth = 0;     // the deepest virtual stack built during construction
   std::size_t longest_acyclic_read = 0;  // stack states read along the longest acyclic run
   bool has_cycles = false;  // some run reads arbitrarily deep (right recursion on one lookahead)
@@ -68,6 +82,11 @@ struct ParserDwaStats {
 class ParserDwa {
  public:
   static constexpr DwaStateId kDeadState{0xffffffffu};
+  // A transition target with this bit (and not kDeadState) names a branch group.
+  static constexpr std::uint32_t kBranchBit = 0x80000000u;
+  static bool is_branch(DwaStateId target) {
+    return target != kDeadState && (target.value() & kBranchBit) != 0;
+  }
 
   std::size_t num_states() const { return transition_begin_.size() - 1; }
   std::size_t num_forks() const { return start_states_.size(); }
@@ -94,6 +113,31 @@ class ParserDwa {
   // Every state's transitions, state after state.
   std::span<const ParserDwaTransition> all_transitions() const { return transitions_; }
 
+  // The ways on of the branch group `target` names (is_branch(target)).
+  std::span<const ParserDwaBranch> branch_group(DwaStateId target) const {
+    const std::uint32_t group = target.value() & ~kBranchBit;
+    return {branches_.data() + branch_begin_[group], branches_.data() + branch_begin_[group + 1]};
+  }
+  // The conditions of a set (ascending ids); set 0 is empty.
+  std::span<const std::uint32_t> condition_set(std::uint32_t set) const {
+    return {condition_atoms_.data() + condition_set_begin_[set],
+            condition_atoms_.data() + condition_set_begin_[set + 1]};
+  }
+  const IndenterCondition& condition(std::uint32_t id) const { return conditions_[id]; }
+  // Calls visit(state) for every state the transition can lead to (through its branch group's
+  // ways on, if it has one); nothing when it stops.
+  template <typename Visitor>
+  void for_each_target(const ParserDwaTransition& t, Visitor&& visit) const {
+    if (t.target == kDeadState) return;
+    if (!is_branch(t.target)) {
+      visit(t.target);
+      return;
+    }
+    for (const ParserDwaBranch& branch : branch_group(t.target))
+      if (branch.target != kDeadState) visit(branch.target);
+  }
+  bool has_branches() const { return !branches_.empty(); }
+
   const ParserDwaStats& stats() const { return stats_; }
   std::size_t size_in_bytes() const;
 
@@ -112,6 +156,11 @@ class ParserDwa {
   std::vector<EarlyStart> early_starts_;               // ascending (label, fork)
   std::vector<std::uint32_t> transition_begin_ = {0};  // per state, into transitions_
   std::vector<ParserDwaTransition> transitions_;       // per state, ascending `read`
+  std::vector<std::uint32_t> branch_begin_ = {0};      // per branch group, into branches_
+  std::vector<ParserDwaBranch> branches_;
+  std::vector<IndenterCondition> conditions_;
+  std::vector<std::uint32_t> condition_set_begin_ = {0, 0};  // set 0: empty
+  std::vector<std::uint32_t> condition_atoms_;
   ParserDwaStats stats_;
 };
 

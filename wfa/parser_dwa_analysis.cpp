@@ -17,8 +17,8 @@ Graph to_graph(const ParserDwa& dwa) {
   Graph graph(dwa.num_states());
   for (const DwaStateId state : id_range<DwaStateId>(dwa.num_states()))
     for (const ParserDwaTransition& t : dwa.transitions(state))
-      if (t.target != ParserDwa::kDeadState)
-        boost::add_edge(state.value(), t.target.value(), graph);
+      dwa.for_each_target(
+          t, [&](DwaStateId target) { boost::add_edge(state.value(), target.value(), graph); });
   return graph;
 }
 
@@ -39,7 +39,9 @@ ReadDepthSummary summarize_read_depth(const ParserDwa& dwa) {
     if (summary.has_cycles) break;
     if (size[component[state.value()]] > 1) summary.has_cycles = true;
     for (const ParserDwaTransition& t : dwa.transitions(state))
-      if (t.target == state) summary.has_cycles = true;
+      dwa.for_each_target(t, [&](DwaStateId target) {
+        if (target == state) summary.has_cycles = true;
+      });
   }
   // Tarjan numbers components in reverse topological order: every edge goes from a higher
   // component number to a lower or equal one, so ascending order sees successors first.
@@ -51,10 +53,11 @@ ReadDepthSummary summarize_read_depth(const ParserDwa& dwa) {
     std::size_t best = 0;
     for (const DwaStateId state : members[c])
       for (const ParserDwaTransition& t : dwa.transitions(state)) {
-        const std::size_t after =
-            t.target == ParserDwa::kDeadState || component[t.target.value()] == c
-                ? 0
-                : longest[component[t.target.value()]];
+        std::size_t after = 0;
+        dwa.for_each_target(t, [&](DwaStateId target) {
+          if (component[target.value()] != c)
+            after = std::max(after, longest[component[target.value()]]);
+        });
         best = std::max(best, 1 + after);
       }
     longest[c] = best;

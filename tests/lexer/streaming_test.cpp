@@ -253,5 +253,25 @@ TEST_CASE("one chunk, byte by byte and random chunks give the same lexemes") {
   CHECK(files > 0);
 }
 
+TEST_CASE("a string's (?!\"\") guard holds \"\" back until the byte after it") {
+  // SynCode's Python STRING and LONG_STRING: `""` is a STRING except where a third `"` follows,
+  // which makes it the start of a LONG_STRING (Python's re refuses the STRING match there).
+  const std::vector<TerminalSpec> specs = {
+      pattern("STRING", R"("(?!"").*?")", "s"), pattern("LONG_STRING", R"(""".*?""")", "s"),
+      pattern("NAME", "[a-z]+"), pattern("SPACE", " ", "", 0, true)};
+  const LexerDfa dfa = compile_lexer_dfa(specs);
+  CHECK(lex(dfa, R"("" x)") == Lexemes{R"(STRING:"")", "NAME:x"});
+  CHECK(lex(dfa, R"("")") == Lexemes{R"(STRING:"")"});
+  CHECK(lex(dfa, R"("""a""")") == Lexemes{R"(LONG_STRING:"""a""")"});
+  CHECK(lex(dfa, R"("""""")") == Lexemes{R"(LONG_STRING:"""""")"});
+  CHECK(lex(dfa, R"("a" "" "b")") == Lexemes{R"(STRING:"a")", R"(STRING:"")", R"(STRING:"b")"});
+  // Not a STRING `""` then an unclosed `"`: the text is an unclosed LONG_STRING.
+  CHECK_THROWS_WITH(lex_text(dfa, R"(x """)"),
+                    Catch::Contains("began at byte offset 2") && Catch::Contains("LONG_STRING"));
+  std::mt19937 random(11);
+  check_chunking_invariance(dfa, R"("" """a"b""" "" x "")", random);
+  check_chunking_invariance(dfa, R"(""""")", random);
+}
+
 }  // namespace
 }  // namespace glrmask::lexer
