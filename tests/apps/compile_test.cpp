@@ -37,7 +37,7 @@ void check_oracle_masks(const fs::path& grammar, const fs::path& artifact,
 TEST_CASE("glrmask compile prints the automata's statistics and writes a loadable artifact") {
   if (!glrmask::testing::require_tokenizer("llama3") ||
       !glrmask::testing::require_tokenizer("llama2"))
-    return;
+    return glrmask::testing::skip_test_case();
   ScratchDir scratch;
   const fs::path grammar = glrmask::testing::fixtures_dir() / "cli" / "sum.lark";
   const fs::path artifact = scratch.path / "sum.glrmask";
@@ -73,7 +73,7 @@ TEST_CASE("glrmask compile prints the automata's statistics and writes a loadabl
 }
 
 TEST_CASE("glrmask compile --no-early-label-starts builds an automaton that feeds early labels") {
-  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  if (!glrmask::testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   ScratchDir scratch;
   const fs::path grammar = glrmask::testing::fixtures_dir() / "cli" / "sum.lark";
   const auto with =
@@ -93,7 +93,7 @@ TEST_CASE("glrmask compile --no-early-label-starts builds an automaton that feed
 }
 
 TEST_CASE("glrmask compile --build-threads sets the Parser DWA's threads, and refuses 0") {
-  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  if (!glrmask::testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   ScratchDir scratch;
   const fs::path grammar = glrmask::testing::fixtures_dir() / "cli" / "sum.lark";
   const std::string compile = "compile " + grammar.string() + " --start sum --tokenizer llama3 ";

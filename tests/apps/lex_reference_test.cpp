@@ -294,7 +294,7 @@ Corpus sql_corpus(const fs::path& scratch) {
 void compare_with_lark(const Corpus& corpus, const fs::path& scratch) {
   REQUIRE(!corpus.files.empty());
   const std::optional<std::string> python = python_with_lark();
-  if (!python) return;  // python_with_lark() has warned
+  if (!python) return glrmask::testing::skip_test_case();  // python_with_lark() has warned
   const std::map<std::string, LexResult> reference =
       run_lark(*python, corpus.grammar, corpus.files, scratch);
   REQUIRE(reference.size() == corpus.files.size());
@@ -340,19 +340,22 @@ void compare_with_lark(const Corpus& corpus, const fs::path& scratch) {
 }
 
 TEST_CASE("glrmask lex agrees with Lark on the Go programs that parse") {
-  if (!require_data_dir("glrmask lex vs Lark on programs/go/parses.txt")) return;
+  if (!require_data_dir("glrmask lex vs Lark on programs/go/parses.txt"))
+    return glrmask::testing::skip_test_case();
   TempDir scratch;
   compare_with_lark(go_corpus(), scratch.path());
 }
 
 TEST_CASE("glrmask lex agrees with Lark on the Java programs that parse (nocomments copies)") {
-  if (!require_data_dir("glrmask lex vs Lark on programs/java/parses.txt")) return;
+  if (!require_data_dir("glrmask lex vs Lark on programs/java/parses.txt"))
+    return glrmask::testing::skip_test_case();
   TempDir scratch;
   compare_with_lark(java_corpus(), scratch.path());
 }
 
 TEST_CASE("glrmask lex agrees with Lark on every SQL query") {
-  if (!require_data_dir("glrmask lex vs Lark on programs/sql/queries.sql")) return;
+  if (!require_data_dir("glrmask lex vs Lark on programs/sql/queries.sql"))
+    return glrmask::testing::skip_test_case();
   TempDir scratch;
   compare_with_lark(sql_corpus(scratch.path()), scratch.path());
 }
@@ -363,7 +366,7 @@ TEST_CASE("glrmask lex agrees with Lark on every SQL query") {
 // not the lexer, so they lex in full.
 TEST_CASE("glrmask lex agrees with Lark where lexing fails: Go and Java originals, rejected SQL") {
   if (!require_data_dir("glrmask lex vs Lark on the Go and Java originals and rejected SQL"))
-    return;
+    return glrmask::testing::skip_test_case();
   TempDir scratch;
   const fs::path programs = data_dir() / "programs";
   std::vector<fs::path> go;
@@ -451,7 +454,8 @@ TEST_CASE("every corpus file lexes the same whole, byte by byte and in random ch
   const fs::path fixtures = fixtures_dir() / "cli";
   check_chunking(fixtures / "if_else.lark", {fixtures / "if_else.txt"}, random);
   check_chunking(fixtures / "lark_differences.lark", {fixtures / "lark_differences.txt"}, random);
-  if (!require_data_dir("chunked lexing of the Go, Java and SQL corpora")) return;
+  if (!require_data_dir("chunked lexing of the Go, Java and SQL corpora"))
+    return glrmask::testing::skip_test_case();
 
   const fs::path programs = data_dir() / "programs";
   // All files, including those that fail to parse or to lex (most Java originals stop at an
@@ -500,7 +504,7 @@ TEST_CASE("the documented differences from Lark's basic lexer, one instance each
   }
 
   const std::optional<std::string> python = python_with_lark();
-  if (!python) return;
+  if (!python) return glrmask::testing::skip_test_case();
   const LexResult lark = run_lark(*python, grammar, {input}, scratch.path()).at(input.string());
   const std::vector<std::tuple<std::string, uint64_t, uint64_t>> expected_lark = {
       {"ALL", 0, 3}, {"WORD", 3, 7},     {"A_OR_C", 8, 9},
@@ -541,9 +545,10 @@ TEST_CASE("the documented differences from Lark's basic lexer, one instance each
 // "07" can only begin a FLOAT (INT_NUMBER cannot start with 0, the two-digit date terminals are
 // unreachable), so at the end of input it is an incomplete lexeme that begins at byte 26.
 TEST_CASE("the comparison rules on the SQL grammar: a tie and an incomplete lexeme") {
-  if (!require_data_dir("the comparison rules on the SQL grammar")) return;
+  if (!require_data_dir("the comparison rules on the SQL grammar"))
+    return glrmask::testing::skip_test_case();
   const std::optional<std::string> python = python_with_lark();
-  if (!python) return;
+  if (!python) return glrmask::testing::skip_test_case();
   TempDir scratch;
   const fs::path tie = scratch.path() / "tie.sql";
   const fs::path incomplete = scratch.path() / "incomplete.sql";

@@ -112,7 +112,8 @@ bool only_whitespace(std::string_view text) {
 }  // namespace
 
 TEST_CASE("Go corpus: SynCode's semantics with EOS skippable, both policies") {
-  if (!glrmask::testing::require_data_dir("glr_parse_corpus_test (Go corpus)")) return;
+  if (!glrmask::testing::require_data_dir("glr_parse_corpus_test (Go corpus)"))
+    return glrmask::testing::skip_test_case();
   const auto listed = lines_of(programs("go") / "parses.txt");
   const std::set<std::string> parses(listed.begin(), listed.end());
   REQUIRE(parses.size() == 28);
@@ -146,7 +147,8 @@ TEST_CASE("Go corpus: SynCode's semantics with EOS skippable, both policies") {
 }
 
 TEST_CASE("Java corpus: comment-free copies accepted, originals with comments rejected") {
-  if (!glrmask::testing::require_data_dir("glr_parse_corpus_test (Java corpus)")) return;
+  if (!glrmask::testing::require_data_dir("glr_parse_corpus_test (Java corpus)"))
+    return glrmask::testing::skip_test_case();
   const auto listed = lines_of(programs("java") / "parses.txt");
   const std::set<std::string> parses(listed.begin(), listed.end());
   REQUIRE(parses.size() == 51);
@@ -173,7 +175,8 @@ TEST_CASE("Java corpus: comment-free copies accepted, originals with comments re
 }
 
 TEST_CASE("SQL corpus: every listed query accepted, the grammar's rejects rejected") {
-  if (!glrmask::testing::require_data_dir("glr_parse_corpus_test (SQL corpus)")) return;
+  if (!glrmask::testing::require_data_dir("glr_parse_corpus_test (SQL corpus)"))
+    return glrmask::testing::skip_test_case();
   const auto accepted = accepted_programs("sql");
   REQUIRE(accepted.size() == 52);
   const auto rejected = lines_of(programs("sql") / "rejected_by_grammar.sql");
@@ -192,7 +195,8 @@ TEST_CASE("SQL corpus: every listed query accepted, the grammar's rejects reject
 }
 
 TEST_CASE("injected errors are rejected at the right place") {
-  if (!glrmask::testing::require_data_dir("glr_parse_corpus_test (injected errors)")) return;
+  if (!glrmask::testing::require_data_dir("glr_parse_corpus_test (injected errors)"))
+    return glrmask::testing::skip_test_case();
   struct Corpus {
     std::string language;
     std::string closing;       // the bracket to delete
@@ -271,7 +275,8 @@ TEST_CASE("injected errors are rejected at the right place") {
 }
 
 TEST_CASE("GSS width under the glr policy (report)") {
-  if (!glrmask::testing::require_data_dir("glr_parse_corpus_test (GSS width)")) return;
+  if (!glrmask::testing::require_data_dir("glr_parse_corpus_test (GSS width)"))
+    return glrmask::testing::skip_test_case();
   for (const std::string language : {"go", "sql", "java"}) {
     const auto recognizer = corpus_recognizer(language, glr::ConflictPolicy::kKeepAll);
     std::size_t widest = 0;

@@ -84,7 +84,7 @@ void check_all(const TerminalDwa& dwa, const TokenSetPool& pool, const Vocabular
 TEST_CASE("Go with Llama-3: every token from sampled configurations agrees with feed()") {
   if (!testing::require_data_dir("Terminal DWA on SynCode Go") ||
       !testing::require_tokenizer("llama3")) {
-    return;
+    return glrmask::testing::skip_test_case();
   }
   const LexerDfa dfa = syncode_dfa("go_grammar");
   const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
@@ -135,7 +135,7 @@ TEST_CASE("Go with Llama-3: every token from sampled configurations agrees with 
 TEST_CASE("JSON with Llama-3: every token from hand-picked configurations agrees with feed()") {
   if (!testing::require_data_dir("Terminal DWA on SynCode JSON") ||
       !testing::require_tokenizer("llama3")) {
-    return;
+    return glrmask::testing::skip_test_case();
   }
   const LexerDfa dfa = syncode_dfa("json_grammar");
   const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
@@ -167,7 +167,7 @@ TEST_CASE("JSON with Llama-3: every token from hand-picked configurations agrees
 TEST_CASE("SQL with Llama-2 (SentencePiece): configurations along real queries agree with feed()") {
   if (!testing::require_data_dir("Terminal DWA on SynCode SQL") ||
       !testing::require_tokenizer("llama2")) {
-    return;
+    return glrmask::testing::skip_test_case();
   }
   const LexerDfa dfa = syncode_dfa("sql_grammar");
   const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama2"));

@@ -57,8 +57,9 @@ Corpus load(const std::string& grammar, const std::string& tokenizer,
 }  // namespace
 
 TEST_CASE("wfa = oracle on teacher-forced Java programs (Llama-3)") {
-  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (Java)")) return;
-  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (Java)"))
+    return glrmask::testing::skip_test_case();
+  if (!glrmask::testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   const Corpus corpus = load("java_grammar.lark", "llama3");
   wfa::OracleEngine oracle(corpus.vocabulary);
   wfa::WfaEngine engine(corpus.grammar, corpus.vocabulary);
@@ -77,8 +78,9 @@ TEST_CASE("wfa = oracle on teacher-forced Java programs (Llama-3)") {
 // as EOS at statement level and dropped inside parentheses, which the top state cannot tell: the
 // Parser DWA holds such tokens in guarded items until the states below decide (docs/wfa.md).
 TEST_CASE("wfa = oracle on teacher-forced Go programs (Llama-3, lark policy, skippable EOS)") {
-  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (Go, skippable EOS)")) return;
-  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (Go, skippable EOS)"))
+    return glrmask::testing::skip_test_case();
+  if (!glrmask::testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   glr::ParseOptions options;
   options.policy = glr::ConflictPolicy::kLark;
   options.skippable = {"EOS"};
@@ -95,8 +97,9 @@ TEST_CASE("wfa = oracle on teacher-forced Go programs (Llama-3, lark policy, ski
 // Under the default GLR policy without skippable terminals, this is the Go program the grammar
 // accepts (`glrmask check`); the session holds two stacks at some steps.
 TEST_CASE("wfa = oracle on a teacher-forced Go program (Llama-3, GLR policy)") {
-  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (Go)")) return;
-  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (Go)"))
+    return glrmask::testing::skip_test_case();
+  if (!glrmask::testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   const Corpus corpus = load("go_grammar.lark", "llama3");
   wfa::OracleEngine oracle(corpus.vocabulary);
   wfa::WfaEngine engine(corpus.grammar, corpus.vocabulary);
@@ -117,8 +120,9 @@ TEST_CASE("wfa = oracle on a teacher-forced Go program (Llama-3, GLR policy)") {
 }
 
 TEST_CASE("wfa = oracle on teacher-forced SQL queries (Llama-2)") {
-  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (SQL)")) return;
-  if (!glrmask::testing::require_tokenizer("llama2")) return;
+  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (SQL)"))
+    return glrmask::testing::skip_test_case();
+  if (!glrmask::testing::require_tokenizer("llama2")) return glrmask::testing::skip_test_case();
   const Corpus corpus = load("sql_grammar.lark", "llama2");
   wfa::OracleEngine oracle(corpus.vocabulary);
   wfa::WfaEngine engine(corpus.grammar, corpus.vocabulary);
@@ -134,9 +138,10 @@ TEST_CASE("wfa = oracle on teacher-forced SQL queries (Llama-2)") {
 // keeps its tokenization (Vocabulary::padded): the appended tokens are real, mostly multilingual
 // and code pieces, and masks over them must be as exact as over the tokenizer's own.
 TEST_CASE("wfa = oracle on SQL queries, Llama-2 padded with Gemma-3 tokens to 65,536 ids") {
-  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (padded SQL)")) return;
-  if (!glrmask::testing::require_tokenizer("llama2")) return;
-  if (!glrmask::testing::require_tokenizer("gemma3")) return;
+  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (padded SQL)"))
+    return glrmask::testing::skip_test_case();
+  if (!glrmask::testing::require_tokenizer("llama2")) return glrmask::testing::skip_test_case();
+  if (!glrmask::testing::require_tokenizer("gemma3")) return glrmask::testing::skip_test_case();
   const Corpus base = load("sql_grammar.lark", "llama2");
   const Vocabulary gemma = Vocabulary::load(resolve_tokenizer("gemma3"));
   const std::vector<const Vocabulary*> donors = {&gemma};

@@ -262,8 +262,9 @@ TEST_CASE("wfa: the automaton's statistics and Graphviz rendering describe what 
 }
 
 TEST_CASE("wfa = oracle at every teacher-forced step: SynCode JSON (Llama-3)") {
-  if (!glrmask::testing::require_data_dir("wfa_engine_test (SynCode JSON)")) return;
-  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  if (!glrmask::testing::require_data_dir("wfa_engine_test (SynCode JSON)"))
+    return glrmask::testing::skip_test_case();
+  if (!glrmask::testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
   const Encoder encoder = Encoder::load(resolve_tokenizer("llama3"));
   const auto grammar =

@@ -167,8 +167,9 @@ TEST_CASE("an artifact records the post-lexer, and one compiled without it is re
 }
 
 TEST_CASE("oracle masks on a real Python program (Llama-3, teacher-forced)") {
-  if (!testing::require_data_dir("wfa_indenter_engines_test (Python program)")) return;
-  if (!testing::require_tokenizer("llama3")) return;
+  if (!testing::require_data_dir("wfa_indenter_engines_test (Python program)"))
+    return glrmask::testing::skip_test_case();
+  if (!testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
   const Encoder encoder = Encoder::load(resolve_tokenizer("llama3"));
   const auto grammar = glr::CompiledGrammar::load_lark(
@@ -213,8 +214,9 @@ TEST_CASE("oracle masks on a real Python program (Llama-3, teacher-forced)") {
 }
 
 TEST_CASE("oracle allows EOS exactly when the Python program is complete") {
-  if (!testing::require_data_dir("wfa_indenter_engines_test (EOS)")) return;
-  if (!testing::require_tokenizer("llama3")) return;
+  if (!testing::require_data_dir("wfa_indenter_engines_test (EOS)"))
+    return glrmask::testing::skip_test_case();
+  if (!testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
   const Encoder encoder = Encoder::load(resolve_tokenizer("llama3"));
   const auto grammar = glr::CompiledGrammar::load_lark(

@@ -288,8 +288,9 @@ TEST_CASE("artifact: a damaged token set behind a valid checksum is refused, not
 }
 
 TEST_CASE("artifact: SynCode's JSON grammar with Llama-3 loads to the automaton it compiled to") {
-  if (!glrmask::testing::require_data_dir("wfa_mask_artifact_test (JSON, Llama-3)")) return;
-  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  if (!glrmask::testing::require_data_dir("wfa_mask_artifact_test (JSON, Llama-3)"))
+    return glrmask::testing::skip_test_case();
+  if (!glrmask::testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   const auto grammar =
       glr::CompiledGrammar::load_lark(data_dir() / "grammars" / "syncode" / "json_grammar.lark");
   const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
