@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+
 #include "lib/core/error.h"
 
 namespace glrmask::app {
@@ -25,10 +27,10 @@ Args::Args(std::vector<std::string> argv, std::set<std::string> value_options,
       flags_.insert(name);
     } else if (value_options.count(name)) {
       if (inline_value) {
-        values_[name] = *inline_value;
+        values_[name].push_back(*inline_value);
       } else {
         if (i + 1 >= argv.size()) throw Error(fmt::format("option --{} needs a value", name));
-        values_[name] = argv[++i];
+        values_[name].push_back(argv[++i]);
       }
     } else {
       throw Error(fmt::format("unknown option --{}", name));
@@ -39,7 +41,31 @@ Args::Args(std::vector<std::string> argv, std::set<std::string> value_options,
 std::optional<std::string> Args::value(const std::string& name) const {
   auto it = values_.find(name);
   if (it == values_.end()) return std::nullopt;
-  return it->second;
+  if (it->second.size() > 1)
+    throw Error(
+        fmt::format("option --{} is given {} times; give it once", name, it->second.size()));
+  return it->second.front();
+}
+
+std::vector<std::string> Args::values(const std::string& name) const {
+  auto it = values_.find(name);
+  return it == values_.end() ? std::vector<std::string>{} : it->second;
+}
+
+std::optional<std::uint64_t> Args::count(const std::string& name, std::uint64_t minimum) const {
+  const std::optional<std::string> text = value(name);
+  if (!text) return std::nullopt;
+  return parse_count(name, *text, minimum);
+}
+
+std::uint64_t parse_count(std::string_view option, const std::string& text, std::uint64_t minimum) {
+  std::uint64_t parsed = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, parsed);
+  if (text.empty() || error != std::errc() || stop != end || parsed < minimum)
+    throw Error(
+        fmt::format("option --{}: expected an integer >= {}, got '{}'", option, minimum, text));
+  return parsed;
 }
 
 std::string Args::value_or(const std::string& name, std::string fallback) const {

@@ -2,6 +2,7 @@
 // boolean `--flag`, and positional arguments. Unknown options are errors, never ignored.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -18,7 +19,14 @@ class Args {
        std::set<std::string> flag_options);
 
   bool flag(const std::string& name) const { return flags_.count(name) != 0; }
+  // The option's value; throws glrmask::Error naming the option when it was given twice (use
+  // values() for options that may repeat).
   std::optional<std::string> value(const std::string& name) const;
+  // Every value the option was given, in order.
+  std::vector<std::string> values(const std::string& name) const;
+  // The option's value as an integer >= `minimum`, parsed strictly (all of it a number); throws
+  // glrmask::Error naming the option otherwise. nullopt when absent.
+  std::optional<std::uint64_t> count(const std::string& name, std::uint64_t minimum) const;
   std::string value_or(const std::string& name, std::string fallback) const;
   // Throws glrmask::Error naming the option when it is absent.
   std::string required(const std::string& name) const;
@@ -27,9 +35,12 @@ class Args {
   void expect_positional(std::size_t min, std::size_t max, std::string_view usage) const;
 
  private:
-  std::map<std::string, std::string> values_;
+  std::map<std::string, std::vector<std::string>> values_;
   std::set<std::string> flags_;
   std::vector<std::string> positional_;
 };
+
+// `text` as an integer >= `minimum`, all of it digits; throws glrmask::Error naming `--option`.
+std::uint64_t parse_count(std::string_view option, const std::string& text, std::uint64_t minimum);
 
 }  // namespace glrmask::app

@@ -1,29 +1,69 @@
 // `glrmask conflicts`: where the LALR(1) table has more than one action, i.e. where a GLR parser
 // forks. A grammar author reads it to find ambiguities and to see what Lark's policy would keep.
+// With --counterexamples each cell is classified: ambiguous (a sentence with two derivations),
+// needs more lookahead, or undecided within the bound (docs/ambiguity.md).
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <chrono>
 #include <cstdio>
+#include <string>
 #include <string_view>
 
 #include "apps/args.h"
 #include "apps/commands.h"
 #include "apps/grammar_options.h"
 #include "glr/compiled_grammar.h"
+#include "glr/conflict_counterexample.h"
 #include "glr/conflict_report.h"
+#include "lib/core/error.h"
 
 namespace glrmask::app {
 namespace {
 
-constexpr std::string_view kUsage = "glrmask conflicts GRAMMAR [--start S] [--policy glr|lark]";
+constexpr std::string_view kUsage =
+    "glrmask conflicts GRAMMAR [--start S] [--policy glr|lark] [--counterexamples "
+    "[--max-lookahead K] [--max-length N] [--max-configurations C] [--time-limit SECONDS]]";
+
+template <typename T>
+T number_option(const Args& args, const std::string& name, T fallback) {
+  const auto text = args.value(name);
+  if (!text) return fallback;
+  T value{};
+  const char* end = text->data() + text->size();
+  auto [stop, error] = std::from_chars(text->data(), end, value);
+  if (error != std::errc() || stop != end || !(value > T{}))
+    throw Error(fmt::format("option --{}: expected a positive number, got '{}'", name, *text));
+  return value;
+}
+
+// The text after the header: one block per conflict, each starting with "\nstate ".
+std::vector<std::size_t> block_starts(const std::string& text) {
+  std::vector<std::size_t> starts;
+  for (auto at = text.find("\nstate "); at != std::string::npos; at = text.find("\nstate ", at + 1))
+    starts.push_back(at);
+  return starts;
+}
 
 }  // namespace
 
 int run_conflicts(const CommandArgs& argv) {
   CommandArgs rest = argv;
   const glr::ParseOptions options = take_grammar_options(rest, kStartOption | kPolicyOption);
-  Args args(rest, {}, {});
+  Args args(rest, {"max-lookahead", "max-length", "max-configurations", "time-limit"},
+            {"counterexamples"});
   args.expect_positional(1, 1, kUsage);
+  glr::CounterexampleOptions bounds;
+  bounds.max_lookahead = number_option(args, "max-lookahead", bounds.max_lookahead);
+  bounds.max_length = number_option(args, "max-length", bounds.max_length);
+  bounds.max_configurations = number_option(args, "max-configurations", bounds.max_configurations);
+  bounds.max_seconds = number_option(args, "time-limit", bounds.max_seconds);
+  const bool counterexamples = args.flag("counterexamples");
+  if (!counterexamples) {
+    for (const char* name : {"max-lookahead", "max-length", "max-configurations", "time-limit"})
+      if (args.value(name)) throw Error(fmt::format("option --{} needs --counterexamples", name));
+  }
 
   const auto grammar = glr::CompiledGrammar::load_lark(args.positional()[0], options);
   glr::ConflictReport report = glr::report_conflicts(grammar->lalr());
@@ -42,7 +82,60 @@ int run_conflicts(const CommandArgs& argv) {
   // The policy line goes right after the header, before the first conflict block.
   const std::size_t header_end = std::min(text.find("\n\n"), text.size());
   text.insert(header_end == text.size() ? text.size() : header_end + 1, policy_line);
-  std::fwrite(text.data(), 1, text.size(), stdout);
+  if (!counterexamples) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
+  }
+
+  // Each block gets its verdict; a summary follows.
+  const Grammar& model = grammar->grammar();
+  auto name = [&](glr::SymbolId terminal) -> std::string {
+    if (terminal == grammar->end_of_input()) return "$END";
+    const Terminal& t = model.terminal(glr::grammar_terminal(terminal));
+    if (t.is_literal && t.flags.find('i') == std::string::npos)
+      return fmt::format("{:?}", t.literal);
+    return t.name;
+  };
+  glr::CounterexampleFinder finder(grammar->lalr());
+  const std::vector<std::size_t> starts = block_starts(text);
+  std::string out = text.substr(0, starts.empty() ? text.size() : starts.front());
+  std::size_t ambiguous = 0, artifacts = 0, lookahead = 0, unbounded = 0, undecided = 0;
+  std::uint32_t most_lookahead = 0;
+  const auto started = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    const std::size_t end = i + 1 < starts.size() ? starts[i + 1] : text.size();
+    out += text.substr(starts[i], end - starts[i]);
+    const glr::Conflict& conflict = report.conflicts[i];
+    const glr::ConflictVerdict verdict = finder.classify(conflict, bounds);
+    out += glr::format_verdict(grammar->lalr(), conflict, verdict, bounds, name);
+    switch (verdict.kind) {
+      case glr::ConflictClass::kAmbiguous:
+        ++ambiguous;
+        break;
+      case glr::ConflictClass::kNeedsLookahead:
+        if (verdict.product_exhausted) {
+          ++unbounded;
+        } else if (verdict.lookahead == 1) {
+          ++artifacts;
+        } else {
+          ++lookahead;
+          most_lookahead = std::max(most_lookahead, verdict.lookahead);
+        }
+        break;
+      case glr::ConflictClass::kUndecided:
+        ++undecided;
+        break;
+    }
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  out += fmt::format(
+      "\ncounterexamples: {} cells: {} ambiguous, {} need more lookahead ({} LALR merge "
+      "artifacts, {} separated by at most {} tokens, {} not ambiguous but not separated by {} "
+      "tokens), {} undecided within the bound; {:.1f} s\n",
+      starts.size(), ambiguous, lookahead + artifacts + unbounded, artifacts, lookahead,
+      most_lookahead, unbounded, bounds.max_lookahead, undecided, seconds);
+  std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
 }
 

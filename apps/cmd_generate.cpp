@@ -13,15 +13,14 @@
 
 #include "apps/args.h"
 #include "apps/commands.h"
+#include "apps/constraint_options.h"
 #include "apps/decoding_inputs.h"
 #include "apps/grammar_options.h"
 #include "apps/input_file.h"
 #include "apps/json_text.h"
 #include "apps/latency_stats.h"
-#include "apps/mask_engines.h"
-#include "glr/session.h"
+#include "glrmask/glrmask.hpp"
 #include "lib/core/error.h"
-#include "lib/token_set/dense_mask.h"
 
 namespace glrmask::app {
 namespace {
@@ -30,10 +29,9 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::string_view kUsage =
     "glrmask generate GRAMMAR --tokenizer NAME|PATH|BASE+DONOR@SIZE --seed S --max-tokens N "
-    "[--count K] "
-    "[--eos-bias P] [--min-tokens M] [--close-bias P] [--max-token-bytes B] [--prefix FILE] "
-    "[--engine NAME] "
-    "[--json-lines] [--start S] [--policy glr|lark] [--skippable T,...]";
+    "[--count K] [--eos-bias P] [--min-tokens M] [--close-bias P] [--max-token-bytes B] "
+    "[--prefix FILE] [--engine auto|wfa|spanner|oracle] [--json-lines] [--start S] "
+    "[--policy glr|lark] [--skippable T,...] [--postlex python]";
 
 enum class WalkEnd { kEos, kLimit, kDeadEnd };
 
@@ -95,21 +93,24 @@ char closing_kind(std::string_view bytes) {
 }
 
 // The ids set in `words`, ascending, leaving out `skip`.
-void collect_ids(std::span<const std::uint32_t> words, TokenId skip, std::vector<TokenId>& out) {
+void collect_ids(std::span<const std::uint32_t> words, std::int32_t skip,
+                 std::vector<std::int32_t>& out) {
   out.clear();
   for (std::size_t word = 0; word < words.size(); ++word) {
     for (std::uint32_t bits = words[word]; bits != 0; bits &= bits - 1) {
       const auto id =
-          static_cast<TokenId>(word * 32 + static_cast<std::size_t>(__builtin_ctz(bits)));
+          static_cast<std::int32_t>(word * 32 + static_cast<std::size_t>(__builtin_ctz(bits)));
       if (id != skip) out.push_back(id);
     }
   }
 }
 
 // Keeps the ids of at most `max_bytes` bytes, unless that would leave none.
-void keep_short_tokens(const Vocabulary& vocabulary, std::size_t max_bytes,
-                       std::vector<TokenId>& ids) {
-  const auto is_long = [&](TokenId id) { return vocabulary.bytes(id).size() > max_bytes; };
+void keep_short_tokens(const Tokenizer& tokenizer, std::size_t max_bytes,
+                       std::vector<std::int32_t>& ids) {
+  const auto is_long = [&](std::int32_t id) {
+    return tokenizer.token_bytes(id).size() > max_bytes;
+  };
   if (std::all_of(ids.begin(), ids.end(), is_long)) return;
   ids.erase(std::remove_if(ids.begin(), ids.end(), is_long), ids.end());
 }
@@ -118,49 +119,51 @@ class Walker {
  public:
   // `prefix`: the tokens of a text the walks start inside, each at a cut of its own (empty: every
   // walk starts at the beginning of the language).
-  Walker(const DecodingInputs& inputs, wfa::MaskEngine& engine, WalkSettings settings,
-         std::vector<TokenId> prefix)
-      : inputs_(inputs),
-        engine_(engine),
+  Walker(const Constraint& constraint, WalkSettings settings, std::vector<std::int32_t> prefix)
+      : constraint_(constraint),
+        tokenizer_(constraint.tokenizer()),
+        eos_(tokenizer_.stop_ids().front()),
         settings_(settings),
         prefix_(std::move(prefix)),
-        mask_(static_cast<std::uint32_t>(inputs.vocabulary.size())) {
+        mask_(tokenizer_.bitmask_words()) {
     if (settings_.close_bias > 0) {
-      closing_.resize(inputs.vocabulary.size());
-      for (TokenId id = 0; id < inputs.vocabulary.size(); ++id)
-        closing_[id] = id == inputs.eos ? 0 : closing_kind(inputs.vocabulary.bytes(id));
+      closing_.resize(tokenizer_.vocab_size());
+      for (std::size_t id = 0; id < tokenizer_.vocab_size(); ++id) {
+        const auto token = static_cast<std::int32_t>(id);
+        closing_[id] = token == eos_ ? 0 : closing_kind(tokenizer_.token_bytes(token));
+      }
     }
   }
 
   // Each walk has its own generator, so `--seed S --count 1` repeats any walk of a longer run.
   Walk walk(std::uint64_t seed) {
     random_.seed(seed);
-    glr::Session session(inputs_.grammar, &inputs_.vocabulary);
+    Matcher matcher(constraint_);
     Walk walk;
-    if (!prefix_.empty()) take_prefix(session, walk);
+    if (!prefix_.empty()) take_prefix(matcher, walk);
     while (true) {
       auto start = Clock::now();
-      engine_.fill_mask(session, mask_.words());
+      matcher.fill_next_token_bitmask(std::span<std::uint32_t>(mask_));
       mask_times_.push_back(
           std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start));
-      collect_ids(mask_.words(), inputs_.eos, candidates_);
+      collect_ids(mask_, eos_, candidates_);
       const bool eos_allowed =
-          mask_.test(inputs_.eos) && (walk.tokens >= settings_.min_tokens || candidates_.empty());
+          allowed(eos_) && (walk.tokens >= settings_.min_tokens || candidates_.empty());
       if (settings_.max_token_bytes != 0)
-        keep_short_tokens(inputs_.vocabulary, settings_.max_token_bytes, candidates_);
+        keep_short_tokens(tokenizer_, settings_.max_token_bytes, candidates_);
       if (eos_allowed && (candidates_.empty() || take_eos_first())) {
         walk.end = WalkEnd::kEos;
         return walk;
       }
       if (take_closing_only()) keep_closing_tokens();
-      if (eos_allowed) candidates_.push_back(inputs_.eos);  // uniform among all, EOS included
+      if (eos_allowed) candidates_.push_back(eos_);  // uniform among all, EOS included
       if (candidates_.empty()) {
         walk.end = WalkEnd::kDeadEnd;
         return walk;
       }
       std::uniform_int_distribution<std::size_t> pick(0, candidates_.size() - 1);
-      const TokenId token = candidates_[pick(random_)];
-      if (token == inputs_.eos) {
+      const std::int32_t token = candidates_[pick(random_)];
+      if (token == eos_) {
         walk.end = WalkEnd::kEos;
         return walk;
       }
@@ -169,10 +172,13 @@ class Walker {
         return walk;
       }
       start = Clock::now();
-      session.commit(token);  // a token the mask allowed; a refusal is an engine bug (exit 3)
+      // A token the mask allowed: a refusal is an engine bug, reported as an internal error.
+      if (!matcher.accept_token(token))
+        throw std::logic_error(
+            fmt::format("the mask allowed token {} but the matcher refused it", token));
       commit_times_.push_back(
           std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start));
-      walk.text += inputs_.vocabulary.bytes(token);
+      walk.text += tokenizer_.token_bytes(token);
       ++walk.tokens;
     }
   }
@@ -184,22 +190,22 @@ class Walker {
   // Commits the first k tokens of the prefix, k drawn uniformly from 0 to all of them, checking
   // each against the engine's mask: the prefix is a real text, so the walk goes on from a point
   // uniform draws from the start would hardly reach (inside a method body, an expression).
-  void take_prefix(glr::Session& session, Walk& walk) {
+  void take_prefix(Matcher& matcher, Walk& walk) {
     const std::size_t cut = std::uniform_int_distribution<std::size_t>(0, prefix_.size())(random_);
     for (std::size_t i = 0; i < cut; ++i) {
-      const TokenId token = prefix_[i];
+      const std::int32_t token = prefix_[i];
       const auto start = Clock::now();
-      engine_.fill_mask(session, mask_.words());
+      matcher.fill_next_token_bitmask(std::span<std::uint32_t>(mask_));
       mask_times_.push_back(
           std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start));
-      if (!mask_.test(token)) {
+      if (!allowed(token)) {
         throw Error(fmt::format(
             "--prefix: token {} (id {}) at byte {} is not allowed by the mask; the file is not "
             "a prefix of a sentence, or the engine is wrong (compare it with the oracle)",
             i, token, walk.text.size()));
       }
-      session.commit(token);
-      walk.text += inputs_.vocabulary.bytes(token);
+      matcher.commit_token(token);
+      walk.text += tokenizer_.token_bytes(token);
     }
     walk.prefix_tokens = cut;
     walk.prefix_bytes = walk.text.size();
@@ -223,7 +229,7 @@ class Walker {
   // allowed and hundreds of them are brackets, while a newline, the one that ends it, is a few.
   void keep_closing_tokens() {
     kinds_.clear();
-    for (const TokenId id : candidates_) {
+    for (const std::int32_t id : candidates_) {
       const char kind = closing_[id];
       if (kind != 0 && std::find(kinds_.begin(), kinds_.end(), kind) == kinds_.end())
         kinds_.push_back(kind);
@@ -233,17 +239,23 @@ class Walker {
     const char kind =
         kinds_[std::uniform_int_distribution<std::size_t>(0, kinds_.size() - 1)(random_)];
     candidates_.erase(std::remove_if(candidates_.begin(), candidates_.end(),
-                                     [&](TokenId id) { return closing_[id] != kind; }),
+                                     [&](std::int32_t id) { return closing_[id] != kind; }),
                       candidates_.end());
   }
 
-  const DecodingInputs& inputs_;
-  wfa::MaskEngine& engine_;
+  bool allowed(std::int32_t token) const {
+    const auto id = static_cast<std::size_t>(token);
+    return ((mask_[id / 32] >> (id % 32)) & 1u) != 0;
+  }
+
+  const Constraint& constraint_;
+  const Tokenizer& tokenizer_;
+  std::int32_t eos_;
   WalkSettings settings_;
-  std::vector<TokenId> prefix_;
+  std::vector<std::int32_t> prefix_;
   std::mt19937_64 random_;
-  DenseMask mask_;
-  std::vector<TokenId> candidates_;
+  std::vector<std::uint32_t> mask_;
+  std::vector<std::int32_t> candidates_;
   std::vector<char> closing_;  // closing_kind by token id; filled only with --close-bias
   std::vector<char> kinds_;
   std::vector<std::chrono::nanoseconds> mask_times_, commit_times_;
@@ -274,24 +286,29 @@ int run_generate(const CommandArgs& argv) {
         static_cast<std::size_t>(parse_count_option("max-token-bytes", *bytes, 1));
   const std::uint64_t count =
       args.value("count") ? parse_count_option("count", *args.value("count"), 1) : 1;
-  const std::string engine_name = args.value_or("engine", "oracle");
+  // The fastest exact engine by default: walks take as many masks as they take tokens.
+  const Engine engine = parse_engine("--engine", args.value_or("engine", "auto"));
   const bool json_lines = args.flag("json-lines");
 
   const auto prefix_path = args.value("prefix");
-  const DecodingInputs inputs = load_decoding_inputs(
-      compile_grammar(source, source.needs_path() ? args.positional()[0] : "", options),
-      args.required("tokenizer"), prefix_path.has_value());
-  std::vector<TokenId> prefix;
+  const std::string tokenizer_name = args.required("tokenizer");
+  const Tokenizer tokenizer = Tokenizer::load(tokenizer_name);
+  if (tokenizer.stop_ids().empty())
+    throw Error(fmt::format("tokenizer {}: no EOS token ({}); a walk needs one to end a text",
+                            tokenizer_name, tokenizer.description()));
+  const Constraint constraint = compile_constraint(
+      constraint_source(source, source.needs_path() ? args.positional()[0] : "", options),
+      tokenizer, engine);
+  std::vector<std::int32_t> prefix;
   if (prefix_path) {
     try {
-      prefix = inputs.encoder->encode(read_input_file(*prefix_path));
+      prefix = tokenizer.encode(read_input_file(*prefix_path));
     } catch (const Error& e) {
-      throw Error(fmt::format("{}: {}", *prefix_path, e.what()));
+      throw Error(fmt::format("{}: {}", *prefix_path, e.what()), e.code(), e.where());
     }
   }
-  auto engine = make_mask_engine(engine_name, {inputs.grammar, &inputs.vocabulary}, "--engine");
 
-  Walker walker(inputs, *engine, settings, std::move(prefix));
+  Walker walker(constraint, settings, std::move(prefix));
   std::uint64_t ended[3] = {0, 0, 0};
   for (std::uint64_t k = 0; k < count; ++k) {
     const Walk walk = walker.walk(seed + k);

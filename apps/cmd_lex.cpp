@@ -1,5 +1,5 @@
-// `glrmask lex`: the terminal stream the grammar's lexer makes of a file, one token per line. It is
-// how the lexer is checked against Lark's (tests/apps/lex_reference_test.cpp) and how a grammar
+// `glrmask lex`: the terminal stream the grammar's lexer makes of a file, one lexeme per line. It
+// is how the lexer is checked against Lark's (tests/apps/lex_reference_test.cpp) and how a grammar
 // author sees what the parser will be given.
 #include <fmt/format.h>
 
@@ -18,6 +18,7 @@
 #include "lexer/lexer_dfa_compiler.h"
 #include "lexer/streaming_lexer.h"
 #include "lib/core/error.h"
+#include "lib/core/escape.h"
 #include "lib/core/unicode_utf8.h"
 #include "lib/grammar/lark_loader.h"
 
@@ -40,45 +41,17 @@ std::size_t parse_chunk_size(const std::string& text) {
 // escaped, other control characters (C0, DEL, C1) become `\xNN` per byte. Other non-ASCII
 // characters stay as UTF-8 so string literals remain readable.
 void append_escaped(std::string_view lexeme, fmt::memory_buffer& out) {
-  // Lexemes are valid UTF-8 (the DFA matches nothing else); the check keeps the decoder safe if
-  // that ever changes.
-  const bool valid = !find_invalid_utf8(lexeme).has_value();
-  std::size_t pos = 0;
-  while (pos < lexeme.size()) {
-    const auto byte = static_cast<unsigned char>(lexeme[pos]);
-    if (byte < 0x80 || !valid) {
-      if (byte == '\n') {
-        fmt::format_to(std::back_inserter(out), "\\n");
-      } else if (byte == '\t') {
-        fmt::format_to(std::back_inserter(out), "\\t");
-      } else if (byte == '\\') {
-        fmt::format_to(std::back_inserter(out), "\\\\");
-      } else if (byte >= 0x20 && byte < 0x7f) {
-        out.push_back(static_cast<char>(byte));
-      } else {
-        fmt::format_to(std::back_inserter(out), "\\x{:02x}", byte);
-      }
-      ++pos;
-      continue;
-    }
-    const std::size_t begin = pos;
-    const char32_t code_point = decode_utf8(lexeme, pos);
-    if (code_point < 0xA0) {  // C1 controls
-      for (std::size_t i = begin; i < pos; ++i)
-        fmt::format_to(std::back_inserter(out), "\\x{:02x}", static_cast<unsigned char>(lexeme[i]));
-    } else {
-      out.append(lexeme.substr(begin, pos - begin));
-    }
-  }
+  const std::string escaped = escape_bytes(lexeme, {.quoted = false});
+  out.append(escaped.data(), escaped.data() + escaped.size());
 }
 
-void print_tokens(const lexer::LexerDfa& dfa, std::string_view text,
-                  const std::vector<lexer::Token>& tokens) {
+void print_lexemes(const lexer::LexerDfa& dfa, std::string_view text,
+                   const std::vector<lexer::Lexeme>& lexemes) {
   fmt::memory_buffer out;
-  for (const lexer::Token& token : tokens) {
-    fmt::format_to(std::back_inserter(out), "{}\t{}\t{}\t", dfa.describe_label(token.label),
-                   token.begin, token.end);
-    append_escaped(text.substr(token.begin, token.end - token.begin), out);
+  for (const lexer::Lexeme& lexeme : lexemes) {
+    fmt::format_to(std::back_inserter(out), "{}\t{}\t{}\t", dfa.describe_label(lexeme.label),
+                   lexeme.begin, lexeme.end);
+    append_escaped(text.substr(lexeme.begin, lexeme.end - lexeme.begin), out);
     out.push_back('\n');
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
@@ -88,7 +61,7 @@ void print_tokens(const lexer::LexerDfa& dfa, std::string_view text,
 
 int run_lex(const CommandArgs& argv) {
   CommandArgs rest = argv;
-  // With --postlex the grammar's %declare'd terminals are accepted; the tokens printed are the
+  // With --postlex the grammar's %declare'd terminals are accepted; the lexemes printed are the
   // lexer's, before the post-lexer.
   const glr::ParseOptions options = take_grammar_options(rest, kStartOption | kPostlexOption);
   Args args(rest, {"chunk"}, {"keep-ignored"});
@@ -105,20 +78,20 @@ int run_lex(const CommandArgs& argv) {
   const lexer::LexerDfa dfa = lexer::compile_lexer_dfa(lexer::terminal_specs(grammar));
   const std::string text = read_input_file(file);
 
-  // Tokens are printed as they become final, so the ones before a lexing error are still shown.
+  // Lexemes are printed as they become final, so the ones before a lexing error are still shown.
   lexer::StreamingLexer lexer(dfa, args.flag("keep-ignored"));
-  std::vector<lexer::Token> tokens;
+  std::vector<lexer::Lexeme> lexemes;
   try {
     const std::size_t step = chunk == 0 ? std::max<std::size_t>(text.size(), 1) : chunk;
     for (std::size_t offset = 0; offset < text.size(); offset += step) {
-      lexer.feed(std::string_view(text).substr(offset, step), tokens);
-      print_tokens(dfa, text, tokens);
-      tokens.clear();
+      lexer.feed(std::string_view(text).substr(offset, step), lexemes);
+      print_lexemes(dfa, text, lexemes);
+      lexemes.clear();
     }
-    lexer.finish(tokens);
-    print_tokens(dfa, text, tokens);
+    lexer.finish(lexemes);
+    print_lexemes(dfa, text, lexemes);
   } catch (const Error& e) {
-    print_tokens(dfa, text, tokens);
+    print_lexemes(dfa, text, lexemes);
     std::fflush(stdout);
     throw Error(fmt::format("{}: {}", file, e.what()));
   }

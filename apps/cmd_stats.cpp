@@ -69,8 +69,9 @@ int run_stats(const CommandArgs& argv) {
   fmt::print("start             {}\n", grammar.name(grammar.start()));
   fmt::print("terminals         {} ({} ignored)\n", g.terminals, g.ignored_terminals);
   std::string skippable;
-  for (SymbolId terminal : compiled->skippable_terminals())
-    skippable += fmt::format("{}{}", skippable.empty() ? "" : " ", grammar.name(terminal));
+  for (const glr::SymbolId terminal : compiled->skippable_terminals())
+    skippable += fmt::format("{}{}", skippable.empty() ? "" : " ",
+                             grammar.name(glr::grammar_terminal(terminal)));
   fmt::print("skippable         {}\n", skippable.empty() ? "none" : skippable);
   fmt::print("nonterminals      {}\n", g.nonterminals);
   fmt::print("rules             {} ({} right-hand-side symbols)\n", g.rules, g.rhs_symbols);

@@ -9,6 +9,7 @@
 
 #include "apps/args.h"
 #include "apps/commands.h"
+#include "apps/input_file.h"
 #include "lib/core/error.h"
 #include "lib/core/settings.h"
 #include "lib/tokenizer/encoder.h"
@@ -21,16 +22,7 @@ int run_tokenize(const CommandArgs& argv) {
   Encoder encoder = Encoder::load(resolve_tokenizer(args.required("tokenizer")));
 
   const std::string& file = args.positional()[0];
-  std::string text;
-  if (file == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  } else {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw Error(fmt::format("{}: cannot open file", file));
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    text = buffer.str();
-  }
+  const std::string text = read_input_file(file);
   std::vector<TokenId> ids;
   try {
     ids = encoder.encode(text);

@@ -6,6 +6,7 @@
 
 #include "apps/args.h"
 #include "apps/commands.h"
+#include "lib/core/escape.h"
 #include "lib/core/settings.h"
 #include "lib/tokenizer/vocabulary.h"
 
@@ -28,14 +29,8 @@ std::string bucket_label(std::size_t bucket) {
 }
 
 std::string printable(std::string_view bytes) {
-  std::string out;
-  for (unsigned char c : bytes) {
-    if (c >= 0x20 && c < 0x7f && c != '\\')
-      out += static_cast<char>(c);
-    else
-      out += fmt::format("\\x{:02x}", c);
-  }
-  return out;
+  return escape_bytes(
+      bytes, {.quoted = false, .keep_utf8 = false, .hex_controls = true, .hex_also = "\\"});
 }
 
 }  // namespace

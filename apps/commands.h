@@ -22,6 +22,8 @@ int run_mask(const CommandArgs& args);
 int run_generate(const CommandArgs& args);
 int run_compile(const CommandArgs& args);
 int run_schema2lark(const CommandArgs& args);
+int run_parse(const CommandArgs& args);
+int run_ambiguity(const CommandArgs& args);
 
 struct Command {
   std::string_view name;
@@ -52,8 +54,11 @@ inline constexpr Command kCommands[] = {
     {"lex", "glrmask lex GRAMMAR FILE [--start S] [--chunk N] [--keep-ignored] [--postlex python]",
      "the terminal stream of FILE (or -): NAME<TAB>begin<TAB>end<TAB>text per token, ties as A|B",
      run_lex},
-    {"conflicts", "glrmask conflicts GRAMMAR [--start S] [--policy glr|lark]",
-     "every LALR(1) table cell with several actions: items, example prefix, what Lark keeps",
+    {"conflicts",
+     "glrmask conflicts GRAMMAR [--start S] [--policy glr|lark] [--counterexamples "
+     "[--max-lookahead K] [--max-length N] [--max-configurations C] [--time-limit SECONDS]]",
+     "every LALR(1) table cell with several actions: items, example prefix, what Lark keeps; "
+     "--counterexamples classifies each: ambiguous, needs more lookahead, undecided",
      run_conflicts},
     {"stats",
      "glrmask stats GRAMMAR [--start S] [--policy glr|lark] [--skippable T,...] "
@@ -66,21 +71,37 @@ inline constexpr Command kCommands[] = {
      "where the text stopped being a prefix of a sentence (exit 1 if any file is rejected)",
      run_check},
     {"mask",
-     "glrmask mask GRAMMAR --tokenizer NAME|PATH --input FILE [--engine NAME] [--compare NAME] "
-     "[--artifact FILE] [--json] [--max-steps N] [--start S] [--policy glr|lark] "
-     "[--skippable T,...] [--postlex python] (a post-lexer: --engine oracle)",
-     "teacher forcing (engine wfa by default; --artifact loads a `glrmask compile -o` file): the "
-     "mask at every token of FILE must allow it (and EOS at the end); "
-     "latency percentiles, bit-for-bit comparison with a second engine (exit 1 on a failure)",
+     "glrmask mask GRAMMAR --tokenizer NAME|PATH --input FILE [--input FILE ...] "
+     "[--engine auto|wfa|spanner|oracle] [--compare ENGINE] [--artifact FILE] [--fill] "
+     "[--steps CSV] [--json] [--max-steps N] [--start S] [--policy glr|lark] [--skippable T,...] "
+     "[--postlex python]",
+     "teacher forcing through the library (the fastest engine that serves the grammar by default; "
+     "--artifact loads a `glrmask compile -o` file): the mask at every token of each FILE must "
+     "allow it (and EOS at the end); latency percentiles pooled over the inputs (--fill times a "
+     "full bitmask write instead of the cached view), bit-for-bit comparison with a second "
+     "engine, --steps writes every step (mask time, tokens, digest, engine counters) as CSV; "
+     "exit 1 on a failure",
      run_mask},
     {"generate",
      "glrmask generate GRAMMAR --tokenizer NAME|PATH --seed S --max-tokens N [--count K] "
-     "[--eos-bias P] [--max-token-bytes B] [--engine NAME] [--json-lines] [--start S] [--policy "
-     "glr|lark] "
-     "[--skippable T,...]",
-     "random walks: draw each token uniformly from the mask until EOS or N tokens; prints each "
-     "text and how it ended",
+     "[--eos-bias P] [--min-tokens M] [--close-bias P] [--max-token-bytes B] [--prefix FILE] "
+     "[--engine auto|wfa|spanner|oracle] [--json-lines] [--start S] [--policy glr|lark] "
+     "[--skippable T,...] [--postlex python]",
+     "random walks: draw each token uniformly from the mask (the fastest engine that serves the "
+     "grammar by default) until EOS or N tokens; prints each text and how it ended",
      run_generate},
+    {"parse",
+     "glrmask parse GRAMMAR FILE [--forest dot|json] [--trees N] [--shape lark|none] [--start S] "
+     "[--policy glr|lark] [--skippable T,...]",
+     "the parse forest of FILE over the grammar as written: the number of derivations (exact, or "
+     "infinite), the forest as DOT or JSON, up to N distinct trees in Lark's notation",
+     run_parse},
+    {"ambiguity",
+     "glrmask ambiguity GRAMMAR [--max-length N] [--max-lookahead K] [--max-configurations C] "
+     "[--time-limit SECONDS] [--start S] [--policy glr|lark]",
+     "the grammar's shortest ambiguous sentences (one per conflict cell), grouped by the "
+     "nonterminal whose derivations differ, as terminals and text; the lexer's ties",
+     run_ambiguity},
     {"schema2lark",
      "glrmask schema2lark FILE [--json-whitespace default|compact|flexible] "
      "[--json-schema-lenient]",

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "apps/args.h"
 #include "lib/core/error.h"
 #include "lib/tokenizer/tokenizer_choice.h"
 #include "lib/tokenizer/tokenizer_spec.h"
@@ -34,14 +35,7 @@ DecodingInputs load_decoding_inputs(std::shared_ptr<const glr::CompiledGrammar> 
 
 std::uint64_t parse_count_option(std::string_view option, const std::string& text,
                                  std::uint64_t minimum) {
-  std::uint64_t value = 0;
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, value);
-  if (error != std::errc() || stop != end || value < minimum) {
-    throw Error(
-        fmt::format("option --{}: expected an integer >= {}, got '{}'", option, minimum, text));
-  }
-  return value;
+  return parse_count(option, text, minimum);
 }
 
 double parse_probability_option(std::string_view option, const std::string& text) {

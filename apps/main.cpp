@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "apps/commands.h"
+#include "apps/error_line.h"
 #include "lib/core/error.h"
 
 namespace {
@@ -42,10 +43,11 @@ int main(int argc, char** argv) {
     try {
       return command.run(args);
     } catch (const glrmask::Error& e) {
-      fmt::print(stderr, "glrmask {}: {}\n", name, e.what());
+      fmt::print(stderr, "glrmask {}: {}\n", name, glrmask::app::error_line(e.what()));
       return 2;
     } catch (const std::exception& e) {
-      fmt::print(stderr, "glrmask {}: internal error: {}\n", name, e.what());
+      fmt::print(stderr, "glrmask {}: internal error: {}\n", name,
+                 glrmask::app::error_line(e.what()));
       return 3;
     }
   }

@@ -24,8 +24,8 @@ const MaskEngineEntry kEngines[] = {
        return std::make_unique<wfa::OracleEngine>(*inputs.vocabulary);
      }},
     {"spanner",
-     "Terminal DWA label tries walked on the GSS heads (docs/spanner.md; no per-state "
-     "precomputation yet)",
+     "Terminal DWA label tries on the GSS heads: a precomputed split per (lexer fork, LR state), "
+     "the context-dependent rest walked on the real stack (docs/spanner.md)",
      [](const MaskEngineInputs& inputs) -> std::unique_ptr<wfa::MaskEngine> {
        return std::make_unique<wfa::SpannerEngine>(inputs.grammar, *inputs.vocabulary);
      }},

@@ -25,11 +25,11 @@ class CfgWriter {
     cfg.num_terminals = static_cast<std::uint32_t>(terminals_.size());
     cfg.symbol_names = terminals_;
     cfg.symbol_names.insert(cfg.symbol_names.end(), nonterminals_.begin(), nonterminals_.end());
-    auto id = [&](const std::string& name) -> SymbolId {
+    auto id = [&](const std::string& name) -> GrammarSymbolId {
       for (std::size_t i = 0; i < cfg.symbol_names.size(); ++i) {
-        if (cfg.symbol_names[i] == name) return static_cast<SymbolId>(i);
+        if (cfg.symbol_names[i] == name) return GrammarSymbolId{static_cast<std::uint32_t>(i)};
       }
-      return kNoSymbol;
+      return kNoGrammarSymbol;
     };
     for (const auto& [lhs, rhs] : rules_) {
       Cfg::Rule rule{id(lhs), {}, 0, ""};

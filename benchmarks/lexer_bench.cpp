@@ -90,7 +90,7 @@ std::string json_text() {
 void lex_throughput(benchmark::State& state, const LexerDfa& dfa, const std::string& text,
                     size_t chunk) {
   StreamingLexer lexer(dfa);  // finish() makes it ready for the next round
-  std::vector<Token> out;
+  std::vector<Lexeme> out;
   for (auto _ : state) {
     out.clear();
     for (size_t i = 0; i < text.size(); i += chunk) {
@@ -100,7 +100,7 @@ void lex_throughput(benchmark::State& state, const LexerDfa& dfa, const std::str
     benchmark::DoNotOptimize(out.data());
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
-  state.counters["tokens"] = static_cast<double>(out.size());
+  state.counters["lexemes"] = static_cast<double>(out.size());
   state.counters["bytes"] = static_cast<double>(text.size());
 }
 

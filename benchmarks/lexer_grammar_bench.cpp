@@ -102,23 +102,23 @@ void BM_LexCorpus(benchmark::State& state, const std::string& language) {
   for (const std::string& text : texts) bytes += text.size();
 
   StreamingLexer lexer(*dfa);  // finish() makes it ready for the next text
-  std::vector<Token> tokens;
-  size_t token_count = 0;
+  std::vector<Lexeme> lexemes;
+  size_t lexeme_count = 0;
   for (auto _ : state) {
-    token_count = 0;
+    lexeme_count = 0;
     for (const std::string& text : texts) {
-      tokens.clear();
+      lexemes.clear();
       for (size_t i = 0; i < text.size(); i += chunk)
-        lexer.feed(std::string_view(text).substr(i, chunk), tokens);
-      lexer.finish(tokens);
-      token_count += tokens.size();
+        lexer.feed(std::string_view(text).substr(i, chunk), lexemes);
+      lexer.finish(lexemes);
+      lexeme_count += lexemes.size();
     }
-    benchmark::DoNotOptimize(tokens.data());
+    benchmark::DoNotOptimize(lexemes.data());
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
   state.counters["files"] = static_cast<double>(texts.size());
   state.counters["bytes"] = static_cast<double>(bytes);
-  state.counters["tokens"] = static_cast<double>(token_count);
+  state.counters["lexemes"] = static_cast<double>(lexeme_count);
 }
 
 BENCHMARK_CAPTURE(BM_CompileGrammarDfa, go, std::string("go"))
@@ -134,7 +134,7 @@ BENCHMARK_CAPTURE(BM_CompileGrammarDfa, python, std::string("python"))
     ->Name("grammar_dfa/python")
     ->Unit(benchmark::kMillisecond);
 
-// Whole files, and 4 bytes at a time (about an LLM token's worth).
+// Whole files, and 4 bytes at a time (about an LLM lexeme's worth).
 BENCHMARK_CAPTURE(BM_LexCorpus, go, std::string("go"))->Name("lex_corpus/go")->Arg(1 << 30)->Arg(4);
 BENCHMARK_CAPTURE(BM_LexCorpus, java, std::string("java"))
     ->Name("lex_corpus/java")

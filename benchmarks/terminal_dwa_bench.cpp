@@ -95,7 +95,7 @@ void BM_Enter(benchmark::State& state, const std::string& prefix) {
   TokenSetPool pool(static_cast<uint32_t>(vocabulary->size()));
   const TerminalDwa dwa = build_terminal_dwa(*dfa, trie, pool);
   LexerConfiguration configuration = initial_configuration(*dfa);
-  std::vector<EmittedToken> out;
+  std::vector<EmittedLexeme> out;
   if (feed(*dfa, configuration, prefix, out)) return state.SkipWithError("prefix does not lex");
   for (auto _ : state) benchmark::DoNotOptimize(dwa.enter(configuration));
 }

@@ -216,17 +216,19 @@ class BnfReader {
   Cfg build() const {
     if (productions_.empty()) fail(Location{1, 1}, "grammar has no rules");
     // Terminals take the ids 0..T-1 in order of first use, nonterminals follow.
-    std::unordered_map<std::string, SymbolId> terminal_ids;
-    std::unordered_map<std::string, SymbolId> nonterminal_ids;
+    std::unordered_map<std::string, std::uint32_t> terminal_ids;     // -> index among terminals
+    std::unordered_map<std::string, std::uint32_t> nonterminal_ids;  // -> among nonterminals
     std::vector<std::string> terminal_names;
     std::vector<std::string> nonterminal_names;
     std::unordered_set<std::string> defined;
     auto note = [&](const SymbolUse& use) {
       if (is_terminal_name(use.name)) {
-        if (terminal_ids.emplace(use.name, static_cast<SymbolId>(terminal_names.size())).second) {
+        if (terminal_ids.emplace(use.name, static_cast<std::uint32_t>(terminal_names.size()))
+                .second) {
           terminal_names.push_back(use.name);
         }
-      } else if (nonterminal_ids.emplace(use.name, static_cast<SymbolId>(nonterminal_names.size()))
+      } else if (nonterminal_ids
+                     .emplace(use.name, static_cast<std::uint32_t>(nonterminal_names.size()))
                      .second) {
         nonterminal_names.push_back(use.name);
       }
@@ -250,8 +252,8 @@ class BnfReader {
     cfg.symbol_names.insert(cfg.symbol_names.end(), nonterminal_names.begin(),
                             nonterminal_names.end());
     auto id_of = [&](const std::string& name) {
-      if (is_terminal_name(name)) return terminal_ids.at(name);
-      return cfg.num_terminals + nonterminal_ids.at(name);
+      if (is_terminal_name(name)) return GrammarSymbolId{terminal_ids.at(name)};
+      return GrammarSymbolId{cfg.num_terminals + nonterminal_ids.at(name)};
     };
     for (const Production& production : productions_) {
       Cfg::Rule rule;

@@ -35,40 +35,40 @@ void validate(const Cfg& cfg) {
     throw Error(
         fmt::format("grammar has {} rules; at most {} are supported", cfg.rules.size(), kMaxRules));
   }
-  if (cfg.start >= num_symbols || cfg.is_terminal(cfg.start)) {
+  if (cfg.start.value() >= num_symbols || cfg.is_terminal(cfg.start)) {
     throw Error(fmt::format("start symbol {} is not a nonterminal (terminals 0..{}, symbols 0..{})",
-                            cfg.start, cfg.num_terminals, num_symbols));
+                            cfg.start.value(), cfg.num_terminals, num_symbols));
   }
   std::vector<char> has_rule(num_symbols, 0);
   for (std::size_t i = 0; i < cfg.rules.size(); ++i) {
     const Cfg::Rule& rule = cfg.rules[i];
-    if (rule.lhs >= num_symbols) {
+    if (rule.lhs.value() >= num_symbols) {
       throw Error(
           fmt::format("{}: left-hand side symbol {} is out of range (grammar has {} symbols)",
-                      describe_rule(cfg, i), rule.lhs, num_symbols));
+                      describe_rule(cfg, i), rule.lhs.value(), num_symbols));
     }
     if (cfg.is_terminal(rule.lhs)) {
       throw Error(fmt::format("{}: left-hand side '{}' is a terminal", describe_rule(cfg, i),
-                              cfg.symbol_names[rule.lhs]));
+                              cfg.name(rule.lhs)));
     }
-    has_rule[rule.lhs] = 1;
+    has_rule[rule.lhs.value()] = 1;
     for (std::size_t k = 0; k < rule.rhs.size(); ++k) {
-      if (rule.rhs[k] >= num_symbols) {
+      if (rule.rhs[k].value() >= num_symbols) {
         throw Error(
             fmt::format("{}: symbol {} at right-hand side position {} is out of range "
                         "(grammar has {} symbols)",
-                        describe_rule(cfg, i), rule.rhs[k], k, num_symbols));
+                        describe_rule(cfg, i), rule.rhs[k].value(), k, num_symbols));
       }
     }
   }
-  if (!has_rule[cfg.start]) {
-    throw Error(fmt::format("start symbol '{}' has no rule", cfg.symbol_names[cfg.start]));
+  if (!has_rule[cfg.start.value()]) {
+    throw Error(fmt::format("start symbol '{}' has no rule", cfg.name(cfg.start)));
   }
   for (std::size_t i = 0; i < cfg.rules.size(); ++i) {
-    for (SymbolId symbol : cfg.rules[i].rhs) {
-      if (!cfg.is_terminal(symbol) && !has_rule[symbol]) {
+    for (const GrammarSymbolId symbol : cfg.rules[i].rhs) {
+      if (!cfg.is_terminal(symbol) && !has_rule[symbol.value()]) {
         throw Error(fmt::format("{}: nonterminal '{}' is used but has no rule",
-                                describe_rule(cfg, i), cfg.symbol_names[symbol]));
+                                describe_rule(cfg, i), cfg.name(symbol)));
       }
     }
   }

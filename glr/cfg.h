@@ -13,12 +13,13 @@
 
 namespace glrmask::glr {
 
-// Terminals are 0..num_terminals-1, nonterminals num_terminals..num_symbols()-1. The
-// end-of-input marker is not part of it: the LR builder adds it (see LrGrammar).
+// Terminals are 0..num_terminals-1, nonterminals num_terminals..num_symbols()-1: the grammar
+// model's numbering (GrammarSymbolId). The end-of-input marker is not part of it: the LR builder
+// adds it, which moves every nonterminal up by one (see LrGrammar).
 struct Cfg {
   struct Rule {
-    SymbolId lhs = 0;
-    std::vector<SymbolId> rhs;  // empty for an epsilon rule
+    GrammarSymbolId lhs;
+    std::vector<GrammarSymbolId> rhs;  // empty for an epsilon rule
     int priority = 0;    // Lark's rule priority; decides reduce/reduce under ConflictPolicy::kLark
     std::string origin;  // where the rule was written ("file:line:col"), for reports
   };
@@ -26,10 +27,11 @@ struct Cfg {
   std::vector<std::string> symbol_names;  // one per symbol, for reports and errors
   std::uint32_t num_terminals = 0;
   std::vector<Rule> rules;
-  SymbolId start = 0;  // a nonterminal
+  GrammarSymbolId start;  // a nonterminal
 
   std::uint32_t num_symbols() const { return static_cast<std::uint32_t>(symbol_names.size()); }
-  bool is_terminal(SymbolId symbol) const { return symbol < num_terminals; }
+  bool is_terminal(GrammarSymbolId symbol) const { return symbol.value() < num_terminals; }
+  const std::string& name(GrammarSymbolId symbol) const { return symbol_names[symbol.value()]; }
 };
 
 // Throws glrmask::Error naming the rule (index and origin) or symbol at fault when a symbol id is

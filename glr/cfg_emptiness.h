@@ -12,7 +12,8 @@ namespace glrmask::glr {
 struct CfgEmptiness {
   explicit CfgEmptiness(const Cfg& cfg);
 
-  // Per symbol (terminals included: productive and non-empty, never nullable).
+  // Per symbol, by GrammarSymbolId::value() (terminals included: productive and non-empty, never
+  // nullable).
   std::vector<char> productive;  // derives some terminal string
   std::vector<char> nullable;    // derives the empty string
   std::vector<char> nonempty;    // derives some non-empty terminal string

@@ -6,7 +6,7 @@ Cfg cfg_from_grammar(const Grammar& grammar) {
   Cfg cfg;
   cfg.num_terminals = static_cast<std::uint32_t>(grammar.num_terminals());
   cfg.symbol_names.reserve(grammar.num_symbols());
-  for (SymbolId s = 0; s < grammar.num_symbols(); ++s)
+  for (const GrammarSymbolId s : id_range<GrammarSymbolId>(grammar.num_symbols()))
     cfg.symbol_names.emplace_back(grammar.name(s));
   cfg.rules.reserve(grammar.rules().size());
   for (const Rule& rule : grammar.rules()) {

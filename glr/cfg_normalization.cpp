@@ -22,36 +22,39 @@ class RegionRewriter {
         limits_(limits),
         in_region_(cfg.num_symbols(), 0),
         rules_of_(cfg.num_symbols()),
-        prime_(cfg.num_symbols(), kNoSymbol),
+        prime_(cfg.num_symbols(), kNoGrammarSymbol),
         names_(cfg.symbol_names) {
-    for (const SymbolId s : found.nonterminals) in_region_[s] = 1;
-    for (std::size_t r = 0; r < cfg.rules.size(); ++r) rules_of_[cfg.rules[r].lhs].push_back(r);
+    for (const GrammarSymbolId s : found.nonterminals) in_region_[s.value()] = 1;
+    for (std::size_t r = 0; r < cfg.rules.size(); ++r)
+      rules_of_[cfg.rules[r].lhs.value()].push_back(r);
   }
 
-  bool in_region(SymbolId symbol) const { return in_region_[symbol] != 0; }
+  bool in_region(GrammarSymbolId symbol) const { return in_region_[symbol.value()] != 0; }
 
   // The rules that replace every rule of R; empty with refusal() set when a limit is exceeded.
   std::vector<Cfg::Rule> rewrite() {
-    for (SymbolId a = cfg_.num_terminals; a < cfg_.num_symbols(); ++a) {
+    for (std::uint32_t index = cfg_.num_terminals; index < cfg_.num_symbols(); ++index) {
+      const GrammarSymbolId a{index};
       if (!in_region(a)) continue;
-      const std::string& origin = cfg_.rules[rules_of_[a].front()].origin;
-      SymbolId target = a;
-      if (emptiness_.nullable[a] != 0) {
+      const std::string& origin = cfg_.rules[rules_of_[index].front()].origin;
+      GrammarSymbolId target = a;
+      if (emptiness_.nullable[index] != 0) {
         // A -> A' | ε; the variants of A's rules are A''s.
         target = nonempty_version(a);
-        if (target != kNoSymbol) rules_.push_back({.lhs = a, .rhs = {target}, .origin = origin});
+        if (target != kNoGrammarSymbol)
+          rules_.push_back({.lhs = a, .rhs = {target}, .origin = origin});
         rules_.push_back({.lhs = a, .rhs = {}, .origin = origin});
-        if (target == kNoSymbol) continue;  // A derives only the empty string
+        if (target == kNoGrammarSymbol) continue;  // A derives only the empty string
       }
-      for (const std::size_t r : rules_of_[a])
+      for (const std::size_t r : rules_of_[index])
         if (emptiness_.rule_productive(cfg_.rules[r])) add_variants(cfg_.rules[r], target);
       if (!refusal_.empty()) return {};
     }
     // Copies of symbols outside R, created on demand while writing the rules above and here.
     while (!pending_.empty()) {
-      const SymbolId n = pending_.back();
+      const GrammarSymbolId n = pending_.back();
       pending_.pop_back();
-      for (const std::size_t r : rules_of_[n])
+      for (const std::size_t r : rules_of_[n.value()])
         if (emptiness_.rule_productive(cfg_.rules[r])) add_first_nonempty(cfg_.rules[r]);
     }
     return std::move(rules_);
@@ -62,27 +65,29 @@ class RegionRewriter {
 
  private:
   // The symbol deriving the non-empty strings of `symbol`: itself when it is not nullable,
-  // kNoSymbol when it derives only the empty string, else its copy N' (created on first use).
-  SymbolId nonempty_version(SymbolId symbol) {
-    if (emptiness_.nullable[symbol] == 0) return symbol;
-    if (emptiness_.nonempty[symbol] == 0) return kNoSymbol;
-    if (prime_[symbol] == kNoSymbol) {
-      prime_[symbol] = static_cast<SymbolId>(names_.size());
-      names_.push_back(names_[symbol] + "'");
+  // kNoGrammarSymbol when it derives only the empty string, else its copy N' (created on first
+  // use).
+  GrammarSymbolId nonempty_version(GrammarSymbolId symbol) {
+    const std::uint32_t index = symbol.value();
+    if (emptiness_.nullable[index] == 0) return symbol;
+    if (emptiness_.nonempty[index] == 0) return kNoGrammarSymbol;
+    if (prime_[index] == kNoGrammarSymbol) {
+      prime_[index] = GrammarSymbolId{static_cast<std::uint32_t>(names_.size())};
+      names_.push_back(names_[index] + "'");
       if (!in_region(symbol)) pending_.push_back(symbol);
     }
-    return prime_[symbol];
+    return prime_[index];
   }
 
   // Every variant of `rule` with each nullable symbol either replaced by its non-empty version
   // or left out, except the empty one, as rules of `lhs`.
-  void add_variants(const Cfg::Rule& rule, SymbolId lhs) {
-    std::vector<SymbolId> kept;         // per position: the symbol when present
+  void add_variants(const Cfg::Rule& rule, GrammarSymbolId lhs) {
+    std::vector<GrammarSymbolId> kept;  // per position: the symbol when present
     std::vector<std::size_t> optional;  // positions that may be left out and have a version
     for (std::size_t i = 0; i < rule.rhs.size(); ++i) {
-      const SymbolId version = nonempty_version(rule.rhs[i]);
+      const GrammarSymbolId version = nonempty_version(rule.rhs[i]);
       kept.push_back(version);
-      if (version != rule.rhs[i] && version != kNoSymbol) optional.push_back(i);
+      if (version != rule.rhs[i] && version != kNoGrammarSymbol) optional.push_back(i);
     }
     if (optional.size() >= 63 ||
         (std::size_t{1} << optional.size()) > limits_.max_variants_per_rule) {
@@ -98,7 +103,7 @@ class RegionRewriter {
       Cfg::Rule variant{.lhs = lhs, .rhs = {}, .priority = rule.priority, .origin = rule.origin};
       std::size_t bit = 0;
       for (std::size_t i = 0; i < rule.rhs.size(); ++i) {
-        if (kept[i] == kNoSymbol) continue;  // derives only ε: always left out
+        if (kept[i] == kNoGrammarSymbol) continue;  // derives only ε: always left out
         const bool is_optional = bit < optional.size() && optional[bit] == i;
         if (is_optional && (mask >> bit++ & 1) == 0) continue;
         variant.rhs.push_back(kept[i]);
@@ -110,17 +115,17 @@ class RegionRewriter {
   // For a rule N -> Y1..Ym of a nullable N outside R: the rules of N' whose first symbol is the
   // first one that is not empty.
   void add_first_nonempty(const Cfg::Rule& rule) {
-    const SymbolId lhs = prime_[rule.lhs];
+    const GrammarSymbolId lhs = prime_[rule.lhs.value()];
     for (std::size_t j = 0; j < rule.rhs.size(); ++j) {
-      const SymbolId version = nonempty_version(rule.rhs[j]);
-      if (version != kNoSymbol) {
+      const GrammarSymbolId version = nonempty_version(rule.rhs[j]);
+      if (version != kNoGrammarSymbol) {
         Cfg::Rule copy{
             .lhs = lhs, .rhs = {version}, .priority = rule.priority, .origin = rule.origin};
         copy.rhs.insert(copy.rhs.end(), rule.rhs.begin() + static_cast<std::ptrdiff_t>(j) + 1,
                         rule.rhs.end());
         rules_.push_back(std::move(copy));
       }
-      if (emptiness_.nullable[rule.rhs[j]] == 0) break;  // cannot be left out
+      if (emptiness_.nullable[rule.rhs[j].value()] == 0) break;  // cannot be left out
     }
   }
 
@@ -129,10 +134,10 @@ class RegionRewriter {
   const NormalizationLimits& limits_;
   std::vector<char> in_region_;
   std::vector<std::vector<std::size_t>> rules_of_;
-  std::vector<SymbolId> prime_;  // per symbol of cfg_
+  std::vector<GrammarSymbolId> prime_;  // per symbol of cfg_
   std::vector<std::string> names_;
   std::vector<Cfg::Rule> rules_;
-  std::vector<SymbolId> pending_;
+  std::vector<GrammarSymbolId> pending_;
   std::string refusal_;
 };
 
@@ -146,37 +151,38 @@ std::vector<std::string> merge_unit_cycles(Cfg& cfg, std::vector<char>& touched)
   for (std::size_t r = 0; r < cfg.rules.size(); ++r) {
     const Cfg::Rule& rule = cfg.rules[r];
     if (touched[r] != 0 && rule.rhs.size() == 1 && !cfg.is_terminal(rule.rhs[0]))
-      pairs.emplace_back(rule.lhs, rule.rhs[0]);
+      pairs.emplace_back(rule.lhs.value(), rule.rhs[0].value());
   }
   const std::vector<std::uint32_t> component =
       strong_components(Relation::from_pairs(cfg.num_symbols(), std::move(pairs)));
-  std::map<std::uint32_t, std::vector<SymbolId>> members;
-  for (SymbolId s = cfg.num_terminals; s < cfg.num_symbols(); ++s)
-    members[component[s]].push_back(s);
-  std::vector<SymbolId> merged_into(cfg.num_symbols());
-  for (SymbolId s = 0; s < cfg.num_symbols(); ++s) merged_into[s] = s;
+  std::map<std::uint32_t, std::vector<GrammarSymbolId>> members;
+  for (std::uint32_t s = cfg.num_terminals; s < cfg.num_symbols(); ++s)
+    members[component[s]].push_back(GrammarSymbolId{s});
+  std::vector<GrammarSymbolId> merged_into;  // per symbol: itself unless merged
+  for (const GrammarSymbolId s : id_range<GrammarSymbolId>(cfg.num_symbols()))
+    merged_into.push_back(s);
   std::vector<std::string> lines;
   for (const auto& [id, symbols] : members) {
     if (symbols.size() < 2) continue;
     const bool has_start = std::find(symbols.begin(), symbols.end(), cfg.start) != symbols.end();
-    const SymbolId into = has_start ? cfg.start : symbols.front();
-    std::string line = cfg.symbol_names[into];
-    for (const SymbolId s : symbols) {
-      merged_into[s] = into;
-      if (s != into) line += " = " + cfg.symbol_names[s];
+    const GrammarSymbolId into = has_start ? cfg.start : symbols.front();
+    std::string line = cfg.name(into);
+    for (const GrammarSymbolId s : symbols) {
+      merged_into[s.value()] = into;
+      if (s != into) line += " = " + cfg.name(s);
     }
     lines.push_back(std::move(line));
   }
   if (lines.empty()) return lines;
   for (std::size_t r = 0; r < cfg.rules.size(); ++r) {
     Cfg::Rule& rule = cfg.rules[r];
-    const auto rename = [&](SymbolId& s) {
-      if (merged_into[s] == s) return;
-      s = merged_into[s];
+    const auto rename = [&](GrammarSymbolId& s) {
+      if (merged_into[s.value()] == s) return;
+      s = merged_into[s.value()];
       touched[r] = 1;
     };
     rename(rule.lhs);
-    for (SymbolId& s : rule.rhs) rename(s);
+    for (GrammarSymbolId& s : rule.rhs) rename(s);
   }
   return lines;
 }
@@ -184,7 +190,7 @@ std::vector<std::string> merge_unit_cycles(Cfg& cfg, std::vector<char>& touched)
 // Drops the unit rules A -> A the merge leaves and the rules the rewrite duplicated (a touched
 // rule equal to an earlier one); untouched rules stay as written.
 void drop_redundant_rules(Cfg& cfg, const std::vector<char>& touched) {
-  std::map<std::pair<SymbolId, std::vector<SymbolId>>, std::size_t> seen;
+  std::map<std::pair<GrammarSymbolId, std::vector<GrammarSymbolId>>, std::size_t> seen;
   std::vector<Cfg::Rule> kept;
   for (std::size_t r = 0; r < cfg.rules.size(); ++r) {
     Cfg::Rule& rule = cfg.rules[r];
@@ -201,23 +207,23 @@ void drop_redundant_rules(Cfg& cfg, const std::vector<char>& touched) {
 void drop_unused_added_symbols(Cfg& cfg, std::uint32_t original_symbols) {
   std::vector<char> used(cfg.num_symbols(), 0);
   for (const Cfg::Rule& rule : cfg.rules) {
-    used[rule.lhs] = 1;
-    for (const SymbolId s : rule.rhs) used[s] = 1;
+    used[rule.lhs.value()] = 1;
+    for (const GrammarSymbolId s : rule.rhs) used[s.value()] = 1;
   }
-  std::vector<SymbolId> renumbered(cfg.num_symbols(), kNoSymbol);
+  std::vector<GrammarSymbolId> renumbered(cfg.num_symbols(), kNoGrammarSymbol);
   std::vector<std::string> names(cfg.symbol_names.begin(),
                                  cfg.symbol_names.begin() + original_symbols);
-  for (SymbolId s = 0; s < cfg.num_symbols(); ++s) {
+  for (std::uint32_t s = 0; s < cfg.num_symbols(); ++s) {
     if (s < original_symbols) {
-      renumbered[s] = s;
+      renumbered[s] = GrammarSymbolId{s};
     } else if (used[s] != 0) {
-      renumbered[s] = static_cast<SymbolId>(names.size());
+      renumbered[s] = GrammarSymbolId{static_cast<std::uint32_t>(names.size())};
       names.push_back(cfg.symbol_names[s]);
     }
   }
   for (Cfg::Rule& rule : cfg.rules) {
-    rule.lhs = renumbered[rule.lhs];
-    for (SymbolId& s : rule.rhs) s = renumbered[s];
+    rule.lhs = renumbered[rule.lhs.value()];
+    for (GrammarSymbolId& s : rule.rhs) s = renumbered[s.value()];
   }
   cfg.symbol_names = std::move(names);
 }
@@ -230,8 +236,8 @@ CfgNormalization normalize_unbounded_reductions(Cfg& cfg, const NormalizationLim
   report.rules_before = report.rules_after = cfg.rules.size();
   if (report.found.empty()) return report;
   report.found_text = report.found.describe(cfg);
-  for (const SymbolId s : report.found.nonterminals)
-    report.rewritten_nonterminals.push_back(cfg.symbol_names[s]);
+  for (const GrammarSymbolId s : report.found.nonterminals)
+    report.rewritten_nonterminals.push_back(cfg.name(s));
 
   RegionRewriter rewriter(cfg, report.found, limits);
   std::vector<Cfg::Rule> region_rules = rewriter.rewrite();
@@ -267,7 +273,7 @@ CfgNormalization normalize_unbounded_reductions(Cfg& cfg, const NormalizationLim
     if (report.refusal.back() == '\n') report.refusal.pop_back();
     return report;
   }
-  for (SymbolId s = cfg.num_symbols(); s < out.num_symbols(); ++s)
+  for (std::uint32_t s = cfg.num_symbols(); s < out.num_symbols(); ++s)
     report.added_nonterminals.push_back(out.symbol_names[s]);
   report.normalized = true;
   report.rules_after = out.rules.size();

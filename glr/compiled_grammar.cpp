@@ -8,6 +8,7 @@
 #include "lexer/grammar_terminals.h"
 #include "lexer/lexer_dfa_compiler.h"
 #include "lib/core/error.h"
+#include "lib/grammar/grammar_error.h"
 #include "lib/grammar/lark_loader.h"
 
 namespace glrmask::glr {
@@ -32,7 +33,7 @@ std::shared_ptr<const CompiledGrammar> CompiledGrammar::compile(Grammar grammar,
     auto id = grammar.find_symbol(name);
     if (!id || !grammar.is_terminal(*id))
       throw Error(fmt::format("skippable terminal '{}' is not a terminal of the grammar", name));
-    skippable.push_back(*id);
+    skippable.push_back(lr_terminal(*id));
   }
   std::sort(skippable.begin(), skippable.end());
   skippable.erase(std::unique(skippable.begin(), skippable.end()), skippable.end());
@@ -51,6 +52,14 @@ std::shared_ptr<const CompiledGrammar> CompiledGrammar::compile(Grammar grammar,
   }
 
   auto specs = lexer::terminal_specs(grammar);
+  // Lark accepts `start:` alone (its language is the empty text only); the lexer, the Terminal
+  // DWA and the artifact are built over at least one terminal, so such a grammar is refused here,
+  // at its start rule, rather than deep in the lexer compiler without a place.
+  if (specs.empty())
+    throw GrammarError(grammar.nonterminal(grammar.start()).origin,
+                       fmt::format("the grammar has no terminals: its only sentence is the empty "
+                                   "text, which glrmask does not compile (rule '{}')",
+                                   grammar.name(grammar.start())));
   lexer::LexerDfa dfa = lexer::compile_lexer_dfa(specs);
   UnrealizableRules unrealizable = find_unrealizable_rules(grammar, dfa);
   Cfg cfg = cfg_from_grammar(grammar);

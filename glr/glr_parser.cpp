@@ -3,21 +3,39 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <type_traits>
 #include <utility>
 
+#include "glr/forest_builder.h"
+#include "lib/core/check.h"
 #include "lib/core/error.h"
 
 namespace glrmask::glr {
 
 namespace {
 
+// The recognizer's stand-in for a ForestBuilder: no labels, no forest. The Level below compiles
+// the forest code away for it (`if constexpr`), so recognizing costs what it did before forests.
+struct NoForest {};
+struct NoLabel {};
+
 // The nodes one step creates: the level on which the reductions for `lookahead` run (starting as
 // copies of the heads, so the heads themselves stay immutable) and, after them, the shifted
-// nodes. All of them live in one fresh block.
+// nodes. All of them live in one fresh block. `Forest` is NoForest (recognize) or ForestBuilder
+// (also label every new edge and pack every reduction into the parse forest).
+template <class Forest>
 class Level {
+  static constexpr bool kForest = std::is_same_v<Forest, ForestBuilder>;
+  using Label = std::conditional_t<kForest, ForestNodeId, NoLabel>;
+
  public:
-  Level(const LrTable& table, SymbolId lookahead)
-      : table_(table), lookahead_(lookahead), block_(new GssBlock), building_(block_.get()) {}
+  Level(const LrTable& table, SymbolId lookahead, [[maybe_unused]] Forest* forest = nullptr)
+      : table_(table), lookahead_(lookahead), block_(new GssBlock), building_(block_.get()) {
+    if constexpr (kForest) {
+      forest_ = forest;
+      forest_->retain(block_);
+    }
+  }
   Level(const Level&) = delete;
   Level& operator=(const Level&) = delete;
 
@@ -26,20 +44,42 @@ class Level {
     for (const GssNodeRef& head : heads) {
       GssNode* copy = building_->add_node(head->state());
       for (const GssNode* below : head->below()) building_->add_edge(copy, below);
+      if constexpr (kForest) {
+        forest_->add_level_node(copy);
+        forest_->copy_labels(copy, head.get());
+      }
       nodes_.push_back(copy);
     }
     for (GssNode* node : nodes_) queue_reductions(node, nullptr);
     while (!pending_.empty()) {
-      const auto [below, nonterminal] = pending_.back();
+      const Goto pending = pending_.back();
       pending_.pop_back();
-      const StateId target = table_.goto_state(below->state(), nonterminal);
+      const StateId target = table_.goto_state(pending.below->state(), pending.lhs);
       if (target == kNoState) {
         throw Error(fmt::format(
             "internal error: LR state {} has no goto on nonterminal {} after a reduction",
-            below->state(), nonterminal));
+            pending.below->state(), pending.lhs));
       }
-      add_link(target, below);
+      add_link(target, pending.below, pending.label);
     }
+  }
+
+  // With a forest: the root of every accepted parse (the level node holding the accept action
+  // sits on the bottom node; its edge is labelled with the start symbol over the whole text).
+  std::optional<ForestNodeId> accepted_root() const requires kForest {
+    std::optional<ForestNodeId> root;
+    for (const GssNode* node : nodes_) {
+      for (const Action action : table_.actions(node->state(), lookahead_)) {
+        if (!action.is_accept()) continue;
+        for (const GssNode* below : node->below()) {
+          const ForestNodeId label = forest_->label(node, below);
+          if (root && *root != label)
+            throw Error("internal error: two roots for one accepted parse forest");
+          root = label;
+        }
+      }
+    }
+    return root;
   }
 
   // Whether some level node shifts (or accepts) the lookahead.
@@ -63,6 +103,8 @@ class Level {
         GssNode* head =
             it != shifted.end() ? *it : shifted.emplace_back(building_->add_node(action.target()));
         building_->add_edge(head, node);
+        if constexpr (kForest)
+          forest_->set_label(head, node, forest_->forest().leaf(lookahead_, forest_->position()));
       }
     }
     std::sort(shifted.begin(), shifted.end(),
@@ -80,20 +122,32 @@ class Level {
     return nullptr;
   }
 
+  // A goto still to perform: from `below` on `lhs`; with a forest, the edge's label.
+  struct Goto {
+    const GssNode* below;
+    SymbolId lhs;
+    [[no_unique_address]] Label label;
+  };
+
   // The goto on a reduced nonterminal from `below` lands in `target`: link a level node in that
   // state to `below`, creating the node if needed.
-  void add_link(StateId target, const GssNode* below) {
+  void add_link(StateId target, const GssNode* below, [[maybe_unused]] Label label) {
     const bool internal = building_->contains(below);
     GssNode* node = find(target);
     if (node == nullptr) {
       node = building_->add_node(target);
       building_->add_edge(node, below);
+      if constexpr (kForest) {
+        forest_->add_level_node(node);
+        forest_->set_label(node, below, label);
+      }
       nodes_.push_back(node);
       has_internal_edges_ = has_internal_edges_ || internal;
       queue_reductions(node, nullptr);
       return;
     }
     if (!building_->add_edge(node, below)) return;
+    if constexpr (kForest) forest_->set_label(node, below, label);
     has_internal_edges_ = has_internal_edges_ || internal;
     if (!has_internal_edges_) {
       // Nothing in the level sits above another level node, so only paths that start with the
@@ -116,12 +170,24 @@ class Level {
       const std::uint32_t length = table_.rule_length(action.rule());
       const SymbolId lhs = table_.rule_lhs(action.rule());
       if (length == 0) {
-        if (first_edge == nullptr) pending_.emplace_back(node, lhs);
+        if (first_edge != nullptr) continue;
+        if constexpr (kForest) {
+          path_labels_.clear();
+          const ForestNodeId label = pack(action.rule(), lhs, node);
+          pending_.push_back({node, lhs, label});
+        } else {
+          pending_.push_back({node, lhs, {}});
+        }
         continue;
       }
       for (const GssNode* below : node->below()) {
         if (first_edge != nullptr && below != first_edge) continue;
-        walk(below, length - 1, true, nullptr, nullptr, lhs);
+        if constexpr (kForest) {
+          path_labels_.assign(1, forest_->label(node, below));
+          walk_paths(below, length - 1, true, nullptr, nullptr, action.rule(), lhs);
+        } else {
+          walk(below, length - 1, true, nullptr, nullptr, lhs);
+        }
       }
     }
   }
@@ -132,7 +198,13 @@ class Level {
       if (!action.is_reduce()) continue;
       const std::uint32_t length = table_.rule_length(action.rule());
       if (length == 0) continue;
-      walk(node, length, false, above, below, table_.rule_lhs(action.rule()));
+      if constexpr (kForest) {
+        path_labels_.clear();
+        walk_paths(node, length, false, above, below, action.rule(),
+                   table_.rule_lhs(action.rule()));
+      } else {
+        walk(node, length, false, above, below, table_.rule_lhs(action.rule()));
+      }
     }
   }
 
@@ -157,7 +229,35 @@ class Level {
       frontier_.swap(next_frontier_);
     }
     for (const auto& [end, end_used] : frontier_)
-      if (end_used) pending_.emplace_back(end, lhs);
+      if (end_used) pending_.push_back({end, lhs, {}});
+  }
+
+  // The forest's walk: every path separately (its labels are the derivation's children, so paths
+  // cannot be merged), depth first. path_labels_ holds the labels of the edges above `node`,
+  // top first. Each path that qualifies packs a derivation and queues its goto.
+  void walk_paths(const GssNode* node, std::uint32_t steps, bool used, const GssNode* edge_above,
+                  const GssNode* edge_below, RuleId rule, SymbolId lhs) requires kForest {
+    if (steps == 0) {
+      if (used) pending_.push_back({node, lhs, pack(rule, lhs, node)});
+      return;
+    }
+    for (const GssNode* below : node->below()) {
+      path_labels_.push_back(forest_->label(node, below));
+      walk_paths(below, steps - 1, used || (node == edge_above && below == edge_below), edge_above,
+                 edge_below, rule, lhs);
+      path_labels_.pop_back();
+    }
+  }
+
+  // Packs `rule` over the current path (path_labels_, top first) into the node of `lhs` from
+  // `end` (the node the path ends on) to the current position; returns that node.
+  ForestNodeId pack(RuleId rule, SymbolId lhs, const GssNode* end) requires kForest {
+    ParseForest& forest = forest_->forest();
+    const ForestNodeId node =
+        forest.symbol_node(lhs, forest_->node_position(end), forest_->position());
+    children_.assign(path_labels_.rbegin(), path_labels_.rend());
+    forest.add_packed(node, rule, children_);
+    return node;
   }
 
   const LrTable& table_;
@@ -165,10 +265,15 @@ class Level {
   boost::intrusive_ptr<GssBlock> block_;  // keeps the level alive while it is built
   GssBlock* building_;
   std::vector<GssNode*> nodes_;
-  std::vector<std::pair<const GssNode*, SymbolId>> pending_;  // gotos still to perform
+  std::vector<Goto> pending_;
   bool has_internal_edges_ = false;  // some level node sits directly on another level node
   std::vector<std::pair<const GssNode*, bool>> frontier_;  // walk() scratch
   std::vector<std::pair<const GssNode*, bool>> next_frontier_;
+  // Forest only.
+  [[no_unique_address]] std::conditional_t<kForest, ForestBuilder*, NoForest> forest_;
+  [[no_unique_address]] std::conditional_t<kForest, std::vector<ForestNodeId>, NoForest>
+      path_labels_;
+  [[no_unique_address]] std::conditional_t<kForest, std::vector<ForestNodeId>, NoForest> children_;
 };
 
 }  // namespace
@@ -185,9 +290,26 @@ GssHeads GlrParser::initial_heads() const {
 }
 
 GssHeads GlrParser::shift(std::span<const GssNodeRef> heads, SymbolId terminal) const {
-  Level level(*table_, terminal);
+  GLRMASK_DCHECK(are_canonical_heads(heads));
+  Level<NoForest> level(*table_, terminal);
+  level.reduce(heads);
+  GssHeads shifted = level.shift();
+  GLRMASK_DCHECK(are_canonical_heads(shifted));
+  return shifted;
+}
+
+GssHeads GlrParser::shift(std::span<const GssNodeRef> heads, SymbolId terminal,
+                          ForestBuilder& forest) const {
+  Level<ForestBuilder> level(*table_, terminal, &forest);
   level.reduce(heads);
   return level.shift();
+}
+
+std::optional<ForestNodeId> GlrParser::accept(std::span<const GssNodeRef> heads,
+                                              ForestBuilder& forest) const {
+  Level<ForestBuilder> level(*table_, end_of_input_, &forest);
+  level.reduce(heads);
+  return level.accepted_root();
 }
 
 bool GlrParser::can_shift(std::span<const GssNodeRef> heads, SymbolId terminal) const {
@@ -200,7 +322,7 @@ bool GlrParser::can_shift(std::span<const GssNodeRef> heads, SymbolId terminal) 
     }
   }
   if (!any_reduction) return false;
-  Level level(*table_, terminal);
+  Level<NoForest> level(*table_, terminal);
   level.reduce(heads);
   return level.any_shift();
 }
@@ -213,6 +335,13 @@ std::vector<SymbolId> GlrParser::shiftable_terminals(std::span<const GssNodeRef>
 }
 
 GssHeads GlrParser::merge(std::span<const GssNodeRef> a, std::span<const GssNodeRef> b) {
+  return merge(a, b, nullptr);
+}
+
+GssHeads GlrParser::merge(std::span<const GssNodeRef> a, std::span<const GssNodeRef> b,
+                          ForestBuilder* forest) {
+  // The merge walks both sides in state order, pairing equal states.
+  GLRMASK_DCHECK(are_canonical_heads(a) && are_canonical_heads(b));
   GssHeads merged;
   merged.reserve(a.size() + b.size());
   boost::intrusive_ptr<GssBlock> block;  // created on the first state both sides hold
@@ -227,16 +356,24 @@ GssHeads GlrParser::merge(std::span<const GssNodeRef> a, std::span<const GssNode
       merged.push_back(a[i++]);
       ++j;
     } else {
-      if (!block) block.reset(new GssBlock);
+      if (!block) {
+        block.reset(new GssBlock);
+        if (forest != nullptr) forest->retain(block);
+      }
       GssBlock* building = block.get();
       GssNode* node = building->add_node(a[i]->state());
       for (const GssNode* below : a[i]->below()) building->add_edge(node, below);
       for (const GssNode* below : b[j]->below()) building->add_edge(node, below);
+      if (forest != nullptr) {
+        forest->copy_labels(node, a[i].get());
+        forest->copy_labels(node, b[j].get());
+      }
       merged.emplace_back(node);
       ++i;
       ++j;
     }
   }
+  GLRMASK_DCHECK(are_canonical_heads(merged));
   return merged;
 }
 

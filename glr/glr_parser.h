@@ -1,6 +1,7 @@
 // A GLR recognizer over the graph-structured stack: given the heads of all live stacks and one
 // terminal, it performs every reduction the table allows on that lookahead and then the shift.
-// No parse trees; the result is the new set of heads.
+// The result is the new set of heads. Recognition builds no trees; the overloads taking a
+// ForestBuilder (forest_builder.h) also build the shared packed parse forest of the text.
 //
 // Algorithm: Tomita's GSS with Farshi's correction (docs/glr.md). Reductions of the current step
 // build a new level of nodes; a reduction of length m follows every path of m edges. When an edge
@@ -13,14 +14,18 @@
 // from several threads at once.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "glr/gss.h"
 #include "glr/ids.h"
 #include "glr/lr_table.h"
+#include "glr/parse_forest.h"
 
 namespace glrmask::glr {
+
+class ForestBuilder;
 
 class GlrParser {
  public:
@@ -51,6 +56,18 @@ class GlrParser {
 
   // Union of two head sets: equal states become one node whose edges are both nodes' edges.
   static GssHeads merge(std::span<const GssNodeRef> a, std::span<const GssNodeRef> b);
+
+  // --- Building a parse forest (forest_builder.h) ---
+  // The same steps on heads that were built by these calls (from initial_heads()): every edge
+  // they create is labelled and every reduction is packed into forest.forest().
+  // forest.position() must be the token index of `terminal` (of the end of input for accept()).
+  GssHeads shift(std::span<const GssNodeRef> heads, SymbolId terminal, ForestBuilder& forest) const;
+  // Reduces on the end of input; the root (the start symbol over the whole text) when the stacks
+  // accept, else nullopt.
+  std::optional<ForestNodeId> accept(std::span<const GssNodeRef> heads,
+                                     ForestBuilder& forest) const;
+  static GssHeads merge(std::span<const GssNodeRef> a, std::span<const GssNodeRef> b,
+                        ForestBuilder* forest);
 
  private:
   const LrTable* table_;

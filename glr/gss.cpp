@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "lib/core/check.h"
+
 namespace glrmask::glr {
 
 GssNode* GssBlock::add_node(StateId state) {
@@ -10,6 +12,8 @@ GssNode* GssBlock::add_node(StateId state) {
 }
 
 bool GssBlock::add_edge(GssNode* above, const GssNode* below) {
+  GLRMASK_DCHECK(contains(above), "an edge is added by the block of its upper node only");
+  GLRMASK_DCHECK(below != nullptr);
   if (std::find(above->below_.begin(), above->below_.end(), below) != above->below_.end())
     return false;
   above->below_.push_back(below);
@@ -27,7 +31,9 @@ void intrusive_ptr_add_ref(const GssBlock* block) noexcept {
 }
 
 void intrusive_ptr_release(const GssBlock* block) noexcept {
-  if (block->references_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  const std::uint32_t before = block->references_.fetch_sub(1, std::memory_order_acq_rel);
+  GLRMASK_DCHECK(before > 0, "a GSS block released more often than it was referenced");
+  if (before != 1) return;
   // The block is dead. Its references to earlier blocks are dropped by hand, so that a chain of
   // blocks as long as the output is freed in a loop instead of by recursion.
   const GssBlock* dying = block;
@@ -36,7 +42,9 @@ void intrusive_ptr_release(const GssBlock* block) noexcept {
     dying = current->next_dying_;
     for (const GssBlockRef& referenced : current->referenced_) {
       const GssBlock* earlier = referenced.get();
-      if (earlier->references_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      const std::uint32_t left = earlier->references_.fetch_sub(1, std::memory_order_acq_rel);
+      GLRMASK_DCHECK(left > 0, "a GSS block released more often than it was referenced");
+      if (left == 1) {
         earlier->next_dying_ = dying;
         dying = earlier;
       }
@@ -46,6 +54,14 @@ void intrusive_ptr_release(const GssBlock* block) noexcept {
     for (GssBlockRef& reference : referenced) reference.detach();
     delete current;
   }
+}
+
+bool are_canonical_heads(std::span<const GssNodeRef> heads) {
+  for (std::size_t i = 0; i < heads.size(); ++i) {
+    if (!heads[i]) return false;
+    if (i > 0 && heads[i - 1]->state() >= heads[i]->state()) return false;
+  }
+  return true;
 }
 
 }  // namespace glrmask::glr

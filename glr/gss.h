@@ -105,4 +105,8 @@ class GssNodeRef {
 // The tops of all live parser stacks: distinct LR states, sorted by state.
 using GssHeads = std::vector<GssNodeRef>;
 
+// Whether `heads` are as GssHeads promise (for GLRMASK_DCHECK): non-null, states strictly
+// ascending.
+bool are_canonical_heads(std::span<const GssNodeRef> heads);
+
 }  // namespace glrmask::glr

@@ -93,35 +93,43 @@ class IncrementalRecognizer {
   // or some stack shifts it after its reductions.
   bool can_take(std::span<const GssNodeRef> heads, SymbolId terminal) const;
 
+  // With an indenter (grammar().indenter() set; the mask engines use these): feeds one lexed
+  // token, with the summary of its text, to every branch as advance() does, false when no
+  // branch takes it; and whether some branch lets the text go on after the lexer fork `fork`
+  // (the viability rule of docs/indenter.md).
+  bool feed_indented(std::vector<IndentedStacks>& branches, lexer::LabelId label,
+                     IndentScan text) const;
+  bool indented_allows(const std::vector<IndentedStacks>& branches,
+                       const lexer::ForkFutures& futures, lexer::ForkFutures::Id fork) const;
+
   // "NAME", "\"(\"" (a literal) or "end of input", for messages.
   std::string describe_terminal(SymbolId terminal) const;
   // The terminals some stack can shift, and "end of input" when it accepts, as one line.
   std::string describe_expected(std::span<const GssNodeRef> heads) const;
+  // The grammar's name of a terminal ("$END" for the end of input), for programs.
+  std::string terminal_name(SymbolId terminal) const;
 
  private:
+  // How tokens reach the stacks without a post-lexer and through Python's indenter
+  // (glr/post_lexing.h). The bookkeeping below is written once over either.
+  class IdentityPostLexing;
+  class IndenterPostLexing;
+
+  template <typename PostLexing>
+  bool advance_through(const PostLexing& post, ParsePosition& position, std::string_view bytes,
+                       Rejection* why) const;
+  template <typename PostLexing>
+  bool viable_through(const PostLexing& post, const ParsePosition& position) const;
+  template <typename PostLexing>
+  bool accepting_through(const PostLexing& post, const ParsePosition& position) const;
+
   // Whether, after the labels that produced `heads`, the lexer fork lets the text go on: some
   // terminal it can emit next is takeable, or it can end and the stacks accept the end.
   bool fork_allows(const lexer::ForkFutures& futures, lexer::ForkFutures::Id fork,
                    std::span<const GssNodeRef> heads) const;
-  bool fork_allows(const lexer::LexerFork& fork, std::span<const GssNodeRef> heads) const;
   bool can_shift(std::span<const GssNodeRef> heads, SymbolId terminal) const;
   bool any_takeable(const lexer::ForkFutures& futures, lexer::ForkFutures::Id fork,
                     std::span<const GssNodeRef> heads) const;
-
-  // The same with a post-lexer (incremental_recognizer_indented.cpp).
-  bool advance_indented(ParsePosition& position, std::string_view bytes, Rejection* why) const;
-  bool is_viable_indented(const ParsePosition& position) const;
-  bool is_accepting_indented(const ParsePosition& position) const;
-  bool feed_indented(std::vector<IndentedStacks>& branches, lexer::LabelId label, IndentScan text,
-                     Rejection* why) const;
-  bool branch_allows(const lexer::ForkFutures& futures, lexer::ForkFutures::Id fork,
-                     const IndentedStacks& branch) const;
-  bool branch_allows(const lexer::LexerFork& fork, const IndentedStacks& branch) const;
-  bool newline_takeable(const IndentedStacks& branch) const;
-  bool continues_after_newline(const IndentedStacks& branch) const;
-  bool finishes(const IndentedStacks& branch) const;
-  bool shifts_ordinary(std::span<const GssNodeRef> heads, const IndenterState& indenter,
-                       const lexer::ForkFutures* futures, lexer::ForkFutures::Id fork) const;
 
   std::shared_ptr<const CompiledGrammar> grammar_;
   GlrParser parser_;

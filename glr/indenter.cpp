@@ -81,14 +81,14 @@ IndenterSpec python_indenter_spec(const Grammar& grammar) {
                                   ? "must be %declare'd: the indenter produces it"
                                   : "is %declare'd, but the indenter reads it from the lexer"));
     }
-    return *id;
+    return lr_terminal(*id);
   };
   IndenterSpec spec;
   spec.newline = find("_NL", false);
   spec.indent = find("_INDENT", true);
   spec.dedent = find("_DEDENT", true);
   for (SymbolId t = 0; t < grammar.num_terminals(); ++t) {
-    const Terminal& terminal = grammar.terminal(t);
+    const Terminal& terminal = grammar.terminal(grammar_terminal(t));
     if (terminal.declared && t != spec.indent && t != spec.dedent) {
       throw Error(fmt::format(
           "{}: terminal {} is %declare'd, but Python's indenter produces only _INDENT and _DEDENT",
@@ -97,10 +97,10 @@ IndenterSpec python_indenter_spec(const Grammar& grammar) {
   }
   for (const char* name : {"LPAR", "LSQB", "LBRACE"})
     if (const auto id = grammar.find_symbol(name); id && grammar.is_terminal(*id))
-      spec.open_brackets.push_back(*id);
+      spec.open_brackets.push_back(lr_terminal(*id));
   for (const char* name : {"RPAR", "RSQB", "RBRACE"})
     if (const auto id = grammar.find_symbol(name); id && grammar.is_terminal(*id))
-      spec.close_brackets.push_back(*id);
+      spec.close_brackets.push_back(lr_terminal(*id));
   std::sort(spec.open_brackets.begin(), spec.open_brackets.end());
   std::sort(spec.close_brackets.begin(), spec.close_brackets.end());
   spec.tab_len = 4;

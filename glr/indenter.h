@@ -13,7 +13,8 @@
 //  - at the end of input one _DEDENT per level above 0.
 // A newline token without any '\n' (Lark's `rsplit('\n', 1)[1]` fails) is an error too.
 //
-// This file holds the state machine only; glr/indented_parsing.h drives the parser with it.
+// This file holds the state machine only; the incremental recognizer (incremental_recognizer.h)
+// drives the parser with it.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "glr/ids.h"
 #include "lib/grammar/grammar.h"
 
 namespace glrmask::glr {

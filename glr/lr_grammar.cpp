@@ -20,7 +20,7 @@ LrGrammar::LrGrammar(const Cfg& cfg) {
   rhs_begin_.push_back(0);
   for (const Cfg::Rule& rule : cfg.rules) {
     lhs_.push_back(from_cfg_symbol(rule.lhs));
-    for (SymbolId symbol : rule.rhs) rhs_symbols_.push_back(from_cfg_symbol(symbol));
+    for (const GrammarSymbolId symbol : rule.rhs) rhs_symbols_.push_back(from_cfg_symbol(symbol));
     rhs_begin_.push_back(static_cast<std::uint32_t>(rhs_symbols_.size()));
     priority_.push_back(rule.priority);
     origin_.push_back(rule.origin);
@@ -45,10 +45,10 @@ LrGrammar::LrGrammar(const Cfg& cfg) {
   }
 }
 
-SymbolId LrGrammar::to_cfg_symbol(SymbolId symbol) const {
-  if (symbol < end_of_input()) return symbol;
-  if (symbol == end_of_input() || symbol == accept_symbol()) return kNoSymbol;
-  return symbol - 1;
+std::optional<GrammarSymbolId> LrGrammar::to_cfg_symbol(SymbolId symbol) const {
+  if (symbol < end_of_input()) return GrammarSymbolId{symbol};
+  if (symbol == end_of_input() || symbol == accept_symbol()) return std::nullopt;
+  return GrammarSymbolId{symbol - 1};
 }
 
 std::string LrGrammar::rule_text(RuleId rule) const {

@@ -10,12 +10,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "glr/cfg.h"
 #include "glr/ids.h"
+#include "lib/core/check.h"
 
 namespace glrmask::glr {
 
@@ -36,14 +38,19 @@ class LrGrammar {
   RuleId accept_rule() const { return num_rules() - 1; }
   // Dense index of a nonterminal, 0..num_nonterminals()-1, for per-nonterminal arrays.
   std::uint32_t nonterminal_index(SymbolId nonterminal) const {
+    GLRMASK_DCHECK(nonterminal >= num_terminals_ && nonterminal < num_symbols(),
+                   "symbol {} is not a nonterminal", nonterminal);
     return nonterminal - num_terminals_;
   }
 
-  // Translation from and to the Cfg's ids; to_cfg_symbol() gives kNoSymbol for $END, $accept.
-  SymbolId from_cfg_symbol(SymbolId cfg_symbol) const {
-    return cfg_symbol < num_terminals_ - 1 ? cfg_symbol : cfg_symbol + 1;
+  // Translation from and to the Cfg's (the grammar model's) ids; to_cfg_symbol() gives nullopt for
+  // $END and $accept, which the Cfg does not have.
+  SymbolId from_cfg_symbol(GrammarSymbolId cfg_symbol) const {
+    const std::uint32_t s = cfg_symbol.value();
+    GLRMASK_DCHECK(s + 2 < num_symbols(), "Cfg symbol {} of {}", s, num_symbols() - 2);
+    return s < num_terminals_ - 1 ? s : s + 1;
   }
-  SymbolId to_cfg_symbol(SymbolId symbol) const;
+  std::optional<GrammarSymbolId> to_cfg_symbol(SymbolId symbol) const;
 
   SymbolId lhs(RuleId rule) const { return lhs_[rule]; }
   std::span<const SymbolId> rhs(RuleId rule) const {

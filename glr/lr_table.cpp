@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "lib/core/check.h"
+
 namespace glrmask::glr {
 namespace {
 
@@ -83,6 +85,8 @@ LrTable LrTable::resolved(ConflictPolicy policy) const {
 }
 
 std::span<const Action> LrTable::actions(StateId state, SymbolId terminal) const {
+  GLRMASK_DCHECK(state < num_states() && terminal < num_terminals_, "LR cell ({}, {}) of {} x {}",
+                 state, terminal, num_states(), num_terminals_);
   const auto first = cells_.begin() + row_begin_[state];
   const auto last = cells_.begin() + row_begin_[state + 1];
   const auto it = std::lower_bound(first, last, terminal, [](const Cell& cell, SymbolId wanted) {
@@ -93,6 +97,8 @@ std::span<const Action> LrTable::actions(StateId state, SymbolId terminal) const
 }
 
 StateId LrTable::goto_state(StateId state, SymbolId nonterminal) const {
+  GLRMASK_DCHECK(state < num_states() && nonterminal >= num_terminals_, "goto ({}, {})", state,
+                 nonterminal);
   const std::span<const GotoEntry> row = gotos(state);
   const auto it = std::lower_bound(
       row.begin(), row.end(), nonterminal,

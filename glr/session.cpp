@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "lib/core/error.h"
+#include "lib/core/escape.h"
 
 namespace glrmask::glr {
 
@@ -13,33 +14,7 @@ namespace {
 
 // Printable form of some bytes for messages: JSON-like escapes, shortened in the middle.
 std::string printable(std::string_view bytes) {
-  constexpr std::size_t kMaxShown = 40;
-  std::string text = "\"";
-  auto append = [&](std::string_view part) {
-    for (const char c : part) {
-      const auto byte = static_cast<unsigned char>(c);
-      if (c == '"' || c == '\\') {
-        text += '\\';
-        text += c;
-      } else if (c == '\n') {
-        text += "\\n";
-      } else if (c == '\t') {
-        text += "\\t";
-      } else if (byte < 0x20 || byte == 0x7f) {
-        text += fmt::format("\\x{:02x}", byte);
-      } else {
-        text += c;
-      }
-    }
-  };
-  if (bytes.size() <= kMaxShown) {
-    append(bytes);
-  } else {
-    append(bytes.substr(0, kMaxShown / 2));
-    text += "...";
-    append(bytes.substr(bytes.size() - kMaxShown / 2));
-  }
-  return text + "\"";
+  return escape_bytes(bytes, {.max_bytes = 40});
 }
 
 // A piece size for locating the first bad byte of a long rejected chunk: pieces are replayed
@@ -77,7 +52,9 @@ void Session::drop_history() {
 void Session::require_open(std::string_view what) const {
   if (finished_) {
     throw Error(fmt::format("cannot {}: the text was ended (EOS committed) at byte offset {}", what,
-                            position_.offset));
+                            position_.offset),
+                ErrorCode::kState,
+                ErrorLocation::at_byte(static_cast<std::int64_t>(position_.offset)));
   }
 }
 
@@ -115,32 +92,29 @@ void Session::commit(TokenId token) {
     throw Error(fmt::format("cannot commit token id {}: the session has no vocabulary", token));
   if (!vocabulary_->contains(token)) {
     throw Error(fmt::format("cannot commit token id {}: not in the vocabulary '{}' ({} ids)", token,
-                            vocabulary_->name(), vocabulary_->size()));
+                            vocabulary_->name(), vocabulary_->size()),
+                ErrorCode::kInvalidArgument, ErrorLocation::of_token(token));
   }
   if (vocabulary_->eos() && token == *vocabulary_->eos()) {
     if (finished_) require_open(fmt::format("commit EOS (token id {})", token));
-    if (!is_accepting()) {
-      throw Error(fmt::format(
-          "syntax error at byte offset {} (end of input): EOS (token id {}) is not allowed, the "
-          "text is not a complete sentence; expected {}",
-          position_.offset, token, recognizer_->describe_expected(position_.heads)));
-    }
+    if (!is_accepting()) throw_incomplete(fmt::format("EOS (token id {})", token), token);
     record_history();
     finished_ = true;
     ++num_commits_;
     return;
   }
   if (vocabulary_->is_special(token)) {
-    throw Error(
+    throw RejectionError(
         fmt::format("cannot commit token id {} ({}): special tokens other than EOS are "
                     "never part of the text",
-                    token, vocabulary_->piece(token)));
+                    token, vocabulary_->piece(token)),
+        ErrorLocation::at_byte(static_cast<std::int64_t>(position_.offset), token), {});
   }
   const std::string_view bytes = vocabulary_->bytes(token);
   // Formatted only when it will be thrown: commit is on every decoding step.
   if (finished_) require_open(fmt::format("commit token id {}", token));
   if (!try_commit_bytes(bytes))
-    throw_rejection(bytes, fmt::format("token id {} ({})", token, printable(bytes)));
+    throw_rejection(bytes, fmt::format("token id {} ({})", token, printable(bytes)), token);
 }
 
 void Session::commit_bytes(std::string_view bytes) {
@@ -163,20 +137,21 @@ bool Session::accepts_bytes(std::string_view bytes) const {
   return recognizer_->advance(next, bytes);
 }
 
-void Session::commit_end() {
+void Session::commit_end(std::optional<TokenId> stop_token) {
   require_open("end the text");
   if (!is_accepting()) {
-    throw Error(fmt::format(
-        "syntax error at byte offset {} (end of input): the text is not a complete sentence; "
-        "expected {}",
-        position_.offset, recognizer_->describe_expected(position_.heads)));
+    if (stop_token)
+      throw_incomplete(fmt::format("the stop token (id {})", *stop_token),
+                       static_cast<std::int64_t>(*stop_token));
+    throw_incomplete("the end of the text", -1);
   }
   record_history();
   finished_ = true;
   ++num_commits_;
 }
 
-void Session::throw_rejection(std::string_view bytes, std::string_view what) const {
+void Session::throw_rejection(std::string_view bytes, std::string_view what,
+                              std::int64_t token) const {
   // Find the first byte after which the text is no longer viable. Replaying byte by byte gives
   // the same offset whatever pieces the text was committed in.
   const IncrementalRecognizer& recognizer = *recognizer_;
@@ -199,10 +174,14 @@ void Session::throw_rejection(std::string_view bytes, std::string_view what) con
     // Every prefix passed on its own: cannot happen while viability is prefix-closed (it is by
     // definition; see docs/glr.md), but never report a wrong place.
     throw Error(fmt::format("syntax error at byte offset {} committing {}: rejected as a whole",
-                            position_.offset + bytes.size(), what));
+                            position_.offset + bytes.size(), what),
+                ErrorCode::kInternal);
   }
   const std::uint64_t offset = position_.offset + done;
   const std::string expected = recognizer.describe_expected(why.heads);
+  std::vector<std::string> expected_names;
+  for (const SymbolId terminal : recognizer.parser().shiftable_terminals(why.heads))
+    expected_names.push_back(recognizer.terminal_name(terminal));
   std::string reason;
   switch (why.kind) {
     case Rejection::Kind::kUnexpectedToken: {
@@ -220,7 +199,8 @@ void Session::throw_rejection(std::string_view bytes, std::string_view what) con
                            printable(why.lexeme), why.begin);
       break;
     case Rejection::Kind::kIndentation:
-      reason = fmt::format("{} (the token at byte offsets {}..{})", why.detail, why.begin, why.end);
+      reason =
+          fmt::format("{} (the lexeme at byte offsets {}..{})", why.detail, why.begin, why.end);
       break;
     case Rejection::Kind::kDeadEnd:
     case Rejection::Kind::kIncomplete:
@@ -229,15 +209,30 @@ void Session::throw_rejection(std::string_view bytes, std::string_view what) con
           why.begin);
       break;
   }
-  throw Error(fmt::format("syntax error at byte offset {} committing {}: {}; expected {}", offset,
-                          what, reason, expected));
+  throw RejectionError(fmt::format("syntax error at byte offset {} committing {}: {}; expected {}",
+                                   offset, what, reason, expected),
+                       ErrorLocation::at_byte(static_cast<std::int64_t>(offset), token),
+                       std::move(expected_names));
+}
+
+void Session::throw_incomplete(std::string_view what, std::int64_t token) const {
+  std::vector<std::string> expected_names;
+  for (const SymbolId terminal : recognizer_->parser().shiftable_terminals(position_.heads))
+    expected_names.push_back(recognizer_->terminal_name(terminal));
+  throw RejectionError(
+      fmt::format("syntax error at byte offset {} (end of input): {} is not allowed, the text is "
+                  "not a complete sentence; expected {}",
+                  position_.offset, what, recognizer_->describe_expected(position_.heads)),
+      ErrorLocation::at_byte(static_cast<std::int64_t>(position_.offset), token),
+      std::move(expected_names));
 }
 
 void Session::rollback(std::size_t n_tokens) {
   if (n_tokens > rollback_capacity()) {
-    throw Error(fmt::format(
-        "cannot roll back {} commits: only the last {} are kept (of {} commits, max_rollback {})",
-        n_tokens, rollback_capacity(), num_commits_, options_.max_rollback));
+    throw Error(fmt::format("cannot roll back {} commits: only the last {} are kept (of {} "
+                            "commits, max_rollback {})",
+                            n_tokens, rollback_capacity(), num_commits_, options_.max_rollback),
+                ErrorCode::kState);
   }
   for (std::size_t i = 0; i < n_tokens; ++i) {
     position_ = history_->before;

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -53,8 +54,9 @@ class Session {
   // As commit_bytes, but returns false instead of throwing on a syntax error (other misuse, such
   // as committing after EOS, still throws).
   bool try_commit_bytes(std::string_view bytes);
-  // Ends the text (what committing EOS does): throws unless is_accepting().
-  void commit_end();
+  // Ends the text (what committing EOS does): throws a RejectionError unless is_accepting(),
+  // naming `stop_token` when given (the token that asked for the end).
+  void commit_end(std::optional<TokenId> stop_token = std::nullopt);
 
   // Whether commit_bytes(bytes) would succeed. Does not change the session; thread-safe.
   bool accepts_bytes(std::string_view bytes) const;
@@ -98,7 +100,12 @@ class Session {
   void require_open(std::string_view what) const;
   void record_history();
   void drop_history();
-  [[noreturn]] void throw_rejection(std::string_view bytes, std::string_view what) const;
+  // Throws a RejectionError for `bytes` (described as `what`; `token` is the token id, or -1)
+  // at the first byte after which the text is no longer viable.
+  [[noreturn]] void throw_rejection(std::string_view bytes, std::string_view what,
+                                    std::int64_t token = -1) const;
+  // Throws a RejectionError for ending the text (by `what`) where it is not complete.
+  [[noreturn]] void throw_incomplete(std::string_view what, std::int64_t token) const;
 
   std::shared_ptr<const IncrementalRecognizer> recognizer_;
   const Vocabulary* vocabulary_;

@@ -11,10 +11,11 @@
 namespace glrmask::glr {
 namespace {
 
-// An edge A -> X of the left-corner relation, from a rule A: alpha X beta.
+// An edge A -> X of the left-corner relation, from a rule A: alpha X beta; the relation's nodes
+// are the symbols' indices (GrammarSymbolId::value()).
 struct Edge {
-  SymbolId from;
-  SymbolId to;
+  std::uint32_t from;
+  std::uint32_t to;
   std::size_t rule;
   bool hidden;          // alpha is non-empty (and nullable)
   bool whole_nullable;  // alpha and beta are both nullable: A =>+ X
@@ -23,18 +24,19 @@ struct Edge {
 // Nonterminals reachable from the start symbol through productive rules.
 std::vector<char> reachable_nonterminals(const Cfg& cfg, const CfgEmptiness& emptiness) {
   std::vector<std::vector<std::size_t>> rules_of(cfg.num_symbols());
-  for (std::size_t r = 0; r < cfg.rules.size(); ++r) rules_of[cfg.rules[r].lhs].push_back(r);
+  for (std::size_t r = 0; r < cfg.rules.size(); ++r)
+    rules_of[cfg.rules[r].lhs.value()].push_back(r);
   std::vector<char> reached(cfg.num_symbols(), 0);
-  std::vector<SymbolId> work = {cfg.start};
-  reached[cfg.start] = 1;
+  std::vector<GrammarSymbolId> work = {cfg.start};
+  reached[cfg.start.value()] = 1;
   while (!work.empty()) {
-    const SymbolId symbol = work.back();
+    const GrammarSymbolId symbol = work.back();
     work.pop_back();
-    for (const std::size_t r : rules_of[symbol]) {
+    for (const std::size_t r : rules_of[symbol.value()]) {
       if (!emptiness.rule_productive(cfg.rules[r])) continue;
-      for (const SymbolId s : cfg.rules[r].rhs) {
-        if (cfg.is_terminal(s) || reached[s] != 0) continue;
-        reached[s] = 1;
+      for (const GrammarSymbolId s : cfg.rules[r].rhs) {
+        if (cfg.is_terminal(s) || reached[s.value()] != 0) continue;
+        reached[s.value()] = 1;
         work.push_back(s);
       }
     }
@@ -47,18 +49,19 @@ std::vector<Edge> left_corner_edges(const Cfg& cfg, const CfgEmptiness& emptines
   std::vector<Edge> edges;
   for (std::size_t r = 0; r < cfg.rules.size(); ++r) {
     const Cfg::Rule& rule = cfg.rules[r];
-    if (reachable[rule.lhs] == 0 || !emptiness.rule_productive(rule)) continue;
-    const std::size_t non_nullable = static_cast<std::size_t>(std::count_if(
-        rule.rhs.begin(), rule.rhs.end(), [&](SymbolId s) { return emptiness.nullable[s] == 0; }));
+    if (reachable[rule.lhs.value()] == 0 || !emptiness.rule_productive(rule)) continue;
+    const std::size_t non_nullable = static_cast<std::size_t>(
+        std::count_if(rule.rhs.begin(), rule.rhs.end(),
+                      [&](GrammarSymbolId s) { return emptiness.nullable[s.value()] == 0; }));
     for (std::size_t i = 0; i < rule.rhs.size(); ++i) {
-      const SymbolId symbol = rule.rhs[i];
+      const GrammarSymbolId symbol = rule.rhs[i];
+      const bool nullable = emptiness.nullable[symbol.value()] != 0;
       if (!cfg.is_terminal(symbol)) {
         // The rest is nullable iff no other symbol is non-nullable.
-        const bool rest_nullable =
-            non_nullable == 0 || (non_nullable == 1 && emptiness.nullable[symbol] == 0);
-        edges.push_back({rule.lhs, symbol, r, i > 0, rest_nullable});
+        const bool rest_nullable = non_nullable == 0 || (non_nullable == 1 && !nullable);
+        edges.push_back({rule.lhs.value(), symbol.value(), r, i > 0, rest_nullable});
       }
-      if (emptiness.nullable[symbol] == 0) break;  // later symbols are no left corners
+      if (!nullable) break;  // later symbols are no left corners
     }
   }
   return edges;
@@ -79,8 +82,8 @@ const char* kind_name(UnboundedReductions::Kind kind) {
 }  // namespace
 
 std::string cfg_rule_text(const Cfg& cfg, const Cfg::Rule& rule) {
-  std::string text = cfg.symbol_names[rule.lhs] + " ->";
-  for (const SymbolId symbol : rule.rhs) text += " " + cfg.symbol_names[symbol];
+  std::string text = cfg.name(rule.lhs) + " ->";
+  for (const GrammarSymbolId symbol : rule.rhs) text += " " + cfg.name(symbol);
   if (!rule.origin.empty()) text += " (" + rule.origin + ")";
   return text;
 }
@@ -113,8 +116,9 @@ UnboundedReductions find_unbounded_reductions(const Cfg& cfg) {
                                    return a.rule == b.rule && a.kind == b.kind;
                                  }),
                      result.loops.end());
-  for (SymbolId s = cfg.num_terminals; s < cfg.num_symbols(); ++s)
-    if (reachable[s] != 0 && bad_component[left_corner[s]] != 0) result.nonterminals.push_back(s);
+  for (std::uint32_t s = cfg.num_terminals; s < cfg.num_symbols(); ++s)
+    if (reachable[s] != 0 && bad_component[left_corner[s]] != 0)
+      result.nonterminals.push_back(GrammarSymbolId{s});
   return result;
 }
 

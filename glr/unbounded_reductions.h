@@ -32,7 +32,7 @@ struct UnboundedReductions {
   std::vector<Loop> loops;  // by rule, then kind
   // Every nonterminal of a strongly connected component of the left-corner relation that holds
   // such a loop, ascending: what the normalization rewrites (cfg_normalization.h).
-  std::vector<SymbolId> nonterminals;
+  std::vector<GrammarSymbolId> nonterminals;
 
   bool empty() const { return loops.empty(); }
   // One indented line per loop: "  hidden left recursion: s -> n s "x" (origin)".

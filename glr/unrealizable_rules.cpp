@@ -24,7 +24,7 @@ std::string shadow_reason(const Terminal& terminal, const lexer::LexerDfa& dfa) 
   return fmt::format("its text \"{}\" lexes as {}", terminal.literal, dfa.describe_label(label));
 }
 
-std::string terminal_name(const Grammar& grammar, SymbolId terminal) {
+std::string terminal_name(const Grammar& grammar, GrammarSymbolId terminal) {
   const Terminal& t = grammar.terminal(terminal);
   if (t.anonymous && t.is_literal) return fmt::format("\"{}\"{}", t.literal, t.flags);
   return t.name;
@@ -34,24 +34,25 @@ std::string terminal_name(const Grammar& grammar, SymbolId terminal) {
 
 UnrealizableRules find_unrealizable_rules(const Grammar& grammar, const lexer::LexerDfa& dfa) {
   // A terminal is realizable iff some DFA label lists it: every labelled state is reachable, so
-  // some text lexes (at the end of input) to that label.
+  // some text lexes (at the end of input) to that label. Per symbol, by index (lexer terminal i
+  // is grammar terminal i).
   std::vector<char> realizable(grammar.num_symbols(), 0);
   for (lexer::LabelId label = 1; label < dfa.num_labels(); ++label)
     for (const std::uint32_t terminal : dfa.label_terminals(label)) realizable[terminal] = 1;
   // A post-lexer's terminal (%declare'd) is never lexed, but the post-lexer produces it.
-  for (SymbolId t = 0; t < grammar.num_terminals(); ++t)
-    if (grammar.terminal(t).declared) realizable[t] = 1;
+  for (std::size_t t = 0; t < grammar.num_terminals(); ++t)
+    if (grammar.terminals()[t].declared) realizable[t] = 1;
 
   UnrealizableRules result;
   const std::span<const Rule> rules = grammar.rules();
   std::vector<char> used(grammar.num_terminals(), 0);
   for (const Rule& rule : rules)
-    for (const SymbolId symbol : rule.rhs)
-      if (grammar.is_terminal(symbol)) used[symbol] = 1;
-  for (SymbolId t = 0; t < grammar.num_terminals(); ++t) {
+    for (const GrammarSymbolId symbol : rule.rhs)
+      if (grammar.is_terminal(symbol)) used[symbol.value()] = 1;
+  for (std::size_t t = 0; t < grammar.num_terminals(); ++t) {
     if (used[t] == 0 || realizable[t] != 0) continue;
-    result.terminals.push_back(t);
-    result.shadowed_by.push_back(shadow_reason(grammar.terminal(t), dfa));
+    result.terminals.push_back(grammar.terminal_id(t));
+    result.shadowed_by.push_back(shadow_reason(grammar.terminals()[t], dfa));
   }
   if (result.terminals.empty()) return result;
 
@@ -60,24 +61,26 @@ UnrealizableRules find_unrealizable_rules(const Grammar& grammar, const lexer::L
   for (bool changed = true; changed;) {
     changed = false;
     for (const Rule& rule : rules) {
-      if (productive[rule.lhs] != 0) continue;
+      if (productive[rule.lhs.value()] != 0) continue;
       if (std::all_of(rule.rhs.begin(), rule.rhs.end(),
-                      [&](SymbolId s) { return productive[s] != 0; })) {
-        productive[rule.lhs] = 1;
+                      [&](GrammarSymbolId s) { return productive[s.value()] != 0; })) {
+        productive[rule.lhs.value()] = 1;
         changed = true;
       }
     }
   }
-  for (SymbolId s = static_cast<SymbolId>(grammar.num_terminals()); s < grammar.num_symbols(); ++s)
-    if (productive[s] == 0) result.nonterminals.push_back(s);
+  for (std::size_t n = 0; n < grammar.num_nonterminals(); ++n)
+    if (productive[grammar.nonterminal_id(n).value()] == 0)
+      result.nonterminals.push_back(grammar.nonterminal_id(n));
   for (std::size_t r = 0; r < rules.size(); ++r) {
     const Rule& rule = rules[r];
-    if (productive[rule.lhs] == 0 || std::any_of(rule.rhs.begin(), rule.rhs.end(),
-                                                 [&](SymbolId s) { return productive[s] == 0; }))
+    if (productive[rule.lhs.value()] == 0 ||
+        std::any_of(rule.rhs.begin(), rule.rhs.end(),
+                    [&](GrammarSymbolId s) { return productive[s.value()] == 0; }))
       result.rules.push_back(r);
   }
 
-  if (productive[grammar.start()] == 0) {
+  if (productive[grammar.start().value()] == 0) {
     std::string names;
     for (std::size_t i = 0; i < result.terminals.size(); ++i) {
       const Terminal& t = grammar.terminal(result.terminals[i]);
@@ -102,7 +105,7 @@ std::string UnrealizableRules::describe(const Grammar& grammar) const {
     text += fmt::format("  {} ({}){}\n", terminal_name(grammar, terminals[i]), t.origin.str(),
                         shadowed_by[i].empty() ? "" : ": " + shadowed_by[i]);
   }
-  for (const SymbolId s : nonterminals)
+  for (const GrammarSymbolId s : nonterminals)
     text += fmt::format("  dropped nonterminal {}\n", grammar.name(s));
   return text;
 }

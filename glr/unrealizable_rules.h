@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "glr/ids.h"
 #include "lexer/lexer_dfa.h"
 #include "lib/grammar/grammar.h"
 
@@ -17,11 +18,11 @@ namespace glrmask::glr {
 
 struct UnrealizableRules {
   // Terminals used by some rule that no lexeme ever produces, ascending.
-  std::vector<SymbolId> terminals;
+  std::vector<GrammarSymbolId> terminals;
   // Per entry of `terminals`: why, e.g. "its text \"JOIN\" lexes as JOIN_EXPR" (empty if unknown).
   std::vector<std::string> shadowed_by;
   // Nonterminals that derive no lexable text once those terminals are gone, ascending.
-  std::vector<SymbolId> nonterminals;
+  std::vector<GrammarSymbolId> nonterminals;
   // Indices into Grammar::rules() of the rules dropped, ascending.
   std::vector<std::size_t> rules;
 

@@ -6,6 +6,8 @@
 #include <set>
 #include <utility>
 
+#include "lib/core/escape.h"
+
 namespace glrmask::lexer {
 namespace {
 
@@ -21,23 +23,6 @@ const std::array<uint8_t, 256>& preferred_bytes() {
     return bytes;
   }();
   return order;
-}
-
-std::string quote(std::string_view bytes) {
-  std::string text = "\"";
-  for (unsigned char byte : bytes) {
-    if (byte == '"' || byte == '\\') {
-      text += '\\';
-      text += static_cast<char>(byte);
-    } else if (byte >= 0x20 && byte < 0x7F) {
-      text += static_cast<char>(byte);
-    } else if (byte == '\n') {
-      text += "\\n";
-    } else {
-      text += fmt::format("\\x{:02x}", byte);
-    }
-  }
-  return text + "\"";
 }
 
 }  // namespace
@@ -145,10 +130,11 @@ std::string describe(const LexerDfa& dfa, const UnboundedFallback& fallback) {
   return fmt::format(
       "after {} {}, the lexer can read {} then {} any number of times without accepting while "
       "the lexeme could still become {}: the fall-back buffer is unbounded",
-      dfa.describe_label(fallback.accepted), quote(example.substr(0, fallback.accepted_length)),
-      quote(example.substr(fallback.accepted_length,
-                           fallback.cycle_begin - fallback.accepted_length)),
-      quote(example.substr(fallback.cycle_begin)), extending);
+      dfa.describe_label(fallback.accepted),
+      escape_bytes(example.substr(0, fallback.accepted_length)),
+      escape_bytes(example.substr(fallback.accepted_length,
+                                  fallback.cycle_begin - fallback.accepted_length)),
+      escape_bytes(example.substr(fallback.cycle_begin)), extending);
 }
 
 }  // namespace glrmask::lexer

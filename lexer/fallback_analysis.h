@@ -1,5 +1,5 @@
 // Finds where maximal munch can need an unbounded fall-back buffer. After an accepted prefix the
-// lexer keeps reading while a longer token is still possible; the bytes read since the last
+// lexer keeps reading while a longer lexeme is still possible; the bytes read since the last
 // accept wait in LexerConfiguration::pending. If, after an accept, the DFA can run around a cycle
 // of non-accepting live states, those bytes can grow without bound (a C comment that starts like
 // the `/` operator: "/* ..." never accepts until "*/"). The lexer handles this correctly; the

@@ -9,18 +9,6 @@
 
 namespace glrmask::lexer {
 
-namespace {
-
-// A label the parser may read as "skip": purely ignored, or a tie with an ignored alternative.
-bool can_skip(const LexerDfa& dfa, LabelId label) {
-  if (dfa.label_is_ignored(label)) return true;
-  for (const std::uint32_t terminal : dfa.label_terminals(label))
-    if (dfa.terminals()[terminal].ignored) return true;
-  return false;
-}
-
-}  // namespace
-
 ForkFutures::ForkFutures(const LexerDfa& dfa) : ForkFutures(dfa, {}) {}
 
 ForkFutures::ForkFutures(const LexerDfa& dfa, std::span<const LexerFork> roots) {
@@ -49,7 +37,7 @@ ForkFutures::ForkFutures(const LexerDfa& dfa, std::span<const LexerFork> roots) 
       for (const ForkedLexing& next : successors) {
         const Id next_id = intern(next.fork);
         const bool skippable = std::all_of(next.labels.begin(), next.labels.end(),
-                                           [&](LabelId l) { return can_skip(dfa, l); });
+                                           [&](LabelId l) { return dfa.label_may_be_skipped(l); });
         if (!skippable) continue;
         if (skip_predecessors.size() < forks_.size()) skip_predecessors.resize(forks_.size());
         skip_predecessors[next_id].push_back(id);
@@ -94,7 +82,8 @@ ForkFutures::ForkFutures(const LexerDfa& dfa, std::span<const LexerFork> roots) 
   for (Id id = 0; id < forks_.size(); ++id) {
     const LexerFork& fork = forks_[id];
     if (fork.inhibitors.empty()) uninhibited_[fork.state] = id;
-    if (fork.state == dfa.start_state() && fork.inhibitors.size() == 1)
+    if (fork.state == dfa.start_state() && fork.inhibitors.size() == 1 &&
+        (fork.inhibitors.front() & kHeldEmission) == 0)
       emitted_early_[fork.inhibitors.front()] = id;
   }
 

@@ -48,7 +48,7 @@ class ForkFutures {
   // The id of the fork without inhibitors in DFA state `state` (the deterministic lexer's
   // lexeme still growing), or kUnknown when no bytes reach it. No allocation: the hot path.
   Id uninhibited(std::uint32_t state) const { return uninhibited_[state]; }
-  // The id of the fork at a token boundary inhibited by `state` alone (just after a match ending
+  // The id of the fork at a lexeme boundary inhibited by `state` alone (just after a match ending
   // in `state` was emitted early), or kUnknown. No allocation either: the common fall-back.
   Id emitted_early(std::uint32_t state) const { return emitted_early_[state]; }
 
@@ -62,7 +62,7 @@ class ForkFutures {
     if (terminal >= num_terminals_) return false;
     return (next_bits_[std::size_t{id} * words_ + terminal / 64] >> (terminal % 64) & 1) != 0;
   }
-  // The fork is at a token boundary, or some bytes bring it to one while emitting only labels the
+  // The fork is at a lexeme boundary, or some bytes bring it to one while emitting only labels the
   // parser may skip (purely ignored, or a tie with an ignored alternative).
   bool can_end(Id id) const { return can_end_[id] != 0; }
 

@@ -11,18 +11,6 @@
 
 namespace glrmask::lexer {
 
-namespace {
-
-// A label the parser may read as "skip": purely ignored, or a tie with an ignored alternative.
-bool can_skip(const LexerDfa& dfa, LabelId label) {
-  if (dfa.label_is_ignored(label)) return true;
-  for (const std::uint32_t terminal : dfa.label_terminals(label))
-    if (dfa.terminals()[terminal].ignored) return true;
-  return false;
-}
-
-}  // namespace
-
 std::vector<char> forks_ending_through_ignored(const TerminalDwa& dwa) {
   const LexerDfa& dfa = dwa.dfa();
   const std::vector<std::uint8_t> bytes = byte_class_representatives(dfa);
@@ -40,7 +28,7 @@ std::vector<char> forks_ending_through_ignored(const TerminalDwa& dwa) {
         step_fork(dfa, from, byte, successors);
         for (ForkedLexing& next : successors) {
           if (!std::all_of(next.labels.begin(), next.labels.end(),
-                           [&](LabelId label) { return can_skip(dfa, label); }))
+                           [&](LabelId label) { return dfa.label_may_be_skipped(label); }))
             continue;
           if (can_finish(dfa, next.fork)) result[id] = 1;
           if (seen.insert(next.fork).second) stack.push_back(std::move(next.fork));

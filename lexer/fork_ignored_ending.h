@@ -1,4 +1,4 @@
-// Which lexer forks can reach a token boundary while emitting only text the parser may skip (a
+// Which lexer forks can reach a lexeme boundary while emitting only text the parser may skip (a
 // trailing comment or blank after a complete sentence). next_terminals() (fork_next_terminals.h)
 // looks through ignored text but lists only terminals, so it cannot say "ignored text, then the
 // end of input"; the mask engines need exactly that to allow a token that opens a trailing

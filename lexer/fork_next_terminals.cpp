@@ -7,6 +7,7 @@
 #include "lexer/byte_classes.h"
 #include "lexer/flat_u64_map.h"
 #include "lexer/inhibitor_sets.h"
+#include "lexer/lexer_fork.h"
 
 namespace glrmask::lexer {
 
@@ -39,15 +40,18 @@ class ProductGraph {
         if (next_set == InhibitorSets::kFired) continue;
         const uint32_t next = dfa_.next(state, byte);
         if (next == LexerDfa::kDeadState) continue;
-        const LabelId label = dfa_.label(next);
+        const LabelId label =
+            dfa_.label(next) != LexerDfa::kNoLabel ? dfa_.label(next) : dfa_.tentative_label(next);
         if (label == LexerDfa::kNoLabel || !dfa_.is_final(next)) {
           edges_.push_back(node(next, next_set));
         }
         if (label == LexerDfa::kNoLabel) continue;
         emits_.push_back(label);
-        if (has_ignored_terminal(label)) {  // skip it and go on from a token boundary
+        if (has_ignored_terminal(label)) {  // skip it and go on from a lexeme boundary
           edges_.push_back(
-              node(dfa_.start_state(), dfa_.is_final(next) ? next_set : sets_.add(next_set, next)));
+              node(dfa_.start_state(), dfa_.is_final(next)
+                                           ? next_set
+                                           : sets_.add(next_set, emission_inhibitor(dfa_, next))));
         }
       }
       std::sort(edges_.begin() + edge_begin_.back(), edges_.end());

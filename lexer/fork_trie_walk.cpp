@@ -4,8 +4,80 @@
 
 namespace glrmask::lexer {
 
-ForkTrieWalker::ForkTrieWalker(const LexerDfa& dfa, const VocabularyTrie& trie)
-    : dfa_(dfa), trie_(trie), inhibitor_sets_(dfa) {}
+LexemeScan::LexemeScan(const LexerDfa& dfa, const IndentLabeling& labeling)
+    : dfa_(dfa),
+      labeling_(labeling),
+      capable_(dfa.num_states(), 0),
+      newline_label_(dfa.num_labels(), 0) {
+  // capable_: a newline label can still end the lexeme without another '\n' (only then does the
+  // width so far matter; past a '\n' the text before it does not count). Backward reachability
+  // from the states that accept a label with the newline terminal, over every byte but '\n'.
+  std::vector<std::vector<uint32_t>> predecessors(dfa.num_states());
+  for (uint32_t state = 1; state < dfa.num_states(); ++state)
+    for (unsigned byte = 0; byte < 256; ++byte) {
+      const uint32_t next = dfa.next(state, static_cast<uint8_t>(byte));
+      if (byte != '\n' && next != LexerDfa::kDeadState &&
+          (predecessors[next].empty() || predecessors[next].back() != state))
+        predecessors[next].push_back(state);
+    }
+  std::vector<uint32_t> queue;
+  for (uint32_t state = 1; state < dfa.num_states(); ++state) {
+    const LabelId label =
+        dfa.label(state) != LexerDfa::kNoLabel ? dfa.label(state) : dfa.tentative_label(state);
+    if (label == LexerDfa::kNoLabel) continue;
+    const auto terminals = dfa.label_terminals(label);
+    if (std::binary_search(terminals.begin(), terminals.end(), labeling.newline_terminal)) {
+      capable_[state] = 1;
+      queue.push_back(state);
+    }
+  }
+  for (size_t i = 0; i < queue.size(); ++i)
+    for (const uint32_t p : predecessors[queue[i]])
+      if (capable_[p] == 0) {
+        capable_[p] = 1;
+        queue.push_back(p);
+      }
+  for (LabelId label = 1; label < dfa.num_labels(); ++label) {
+    const auto terminals = dfa.label_terminals(label);
+    newline_label_[label] =
+        std::binary_search(terminals.begin(), terminals.end(), labeling.newline_terminal);
+  }
+}
+
+uint32_t LexemeScan::initial(uint32_t state) const {
+  return state != dfa_.start_state() && capable_[state] != 0 ? kFromRoot : 0;
+}
+
+uint32_t LexemeScan::advance(uint32_t scan, uint8_t byte, uint32_t state) const {
+  if (capable_[state] == 0) return 0;
+  if (byte == '\n') return (scan & kFromRoot) | kHasNewline;
+  uint32_t width = scan & kWidth;
+  if (byte == ' ') {
+    width = std::min(kWidth, width + 1);
+  } else if (byte == '\t') {
+    width = std::min(kWidth, width + labeling_.tab_len);
+  }
+  return (scan & ~kWidth) | width;
+}
+
+LabelId LexemeScan::annotate(LabelId label, uint32_t scan) const {
+  if (newline_label_[label] == 0) return label;
+  IndentText text;
+  text.width = scan & kWidth;
+  if ((scan & kHasNewline) != 0) {
+    text.kind = IndentTextKind::kAbsolute;
+  } else if ((scan & kFromRoot) != 0) {
+    text.kind = IndentTextKind::kRelative;
+  } else {
+    text.kind = IndentTextKind::kNoNewline;
+    text.width = 0;  // the indenter refuses it whatever the width
+  }
+  return make_indent_label(label, text);
+}
+
+ForkTrieWalker::ForkTrieWalker(const LexerDfa& dfa, const VocabularyTrie& trie,
+                               const LexemeScan* scan)
+    : dfa_(dfa), trie_(trie), scan_(scan), inhibitor_sets_(dfa) {}
 
 uint32_t ForkTrieWalker::label_child(uint32_t node, LabelId label, SubtrieWalk& out) {
   const auto [child, inserted] = label_children_.find_or_insert(
@@ -25,17 +97,22 @@ void ForkTrieWalker::step(Branch branch, uint8_t byte, SubtrieWalk& out) {
   }
   const uint32_t next = dfa_.next(branch.state, byte);
   if (next == LexerDfa::kDeadState) return;
-  const LabelId label = dfa_.label(next);
+  const LabelId label =
+      dfa_.label(next) != LexerDfa::kNoLabel ? dfa_.label(next) : dfa_.tentative_label(next);
+  const uint32_t scan = scan_ != nullptr ? scan_->advance(branch.scan, byte, next) : 0;
   if (label == LexerDfa::kNoLabel) {
-    branches_.push_back({branch.node, next, inhibitors});
+    branches_.push_back({branch.node, next, inhibitors, scan});
     return;
   }
   const bool final = dfa_.is_final(next);
-  if (!final) branches_.push_back({branch.node, next, inhibitors});  // keep extending
+  if (!final) branches_.push_back({branch.node, next, inhibitors, scan});  // keep extending
   const uint32_t node =
-      dfa_.label_is_ignored(label) ? branch.node : label_child(branch.node, label, out);
+      dfa_.label_is_ignored(label)
+          ? branch.node
+          : label_child(branch.node, scan_ != nullptr ? scan_->annotate(label, scan) : label, out);
   branches_.push_back(
-      {node, dfa_.start_state(), final ? inhibitors : inhibitor_sets_.add(inhibitors, next)});
+      {node, dfa_.start_state(),
+       final ? inhibitors : inhibitor_sets_.add(inhibitors, emission_inhibitor(dfa_, next)), 0});
 }
 
 void ForkTrieWalker::record(uint32_t trie_node, uint32_t begin, uint32_t end,
@@ -58,7 +135,7 @@ void ForkTrieWalker::record(uint32_t trie_node, uint32_t begin, uint32_t end,
 }
 
 SubtrieWalk ForkTrieWalker::walk(uint32_t trie_node, const LexerFork& fork, bool descend,
-                                 const WalkFilter* filter) {
+                                 uint32_t initial_scan, const WalkFilter* filter) {
   SubtrieWalk out;
   out.parent.push_back(UINT32_MAX);
   out.label.push_back(LexerDfa::kNoLabel);
@@ -71,7 +148,7 @@ SubtrieWalk ForkTrieWalker::walk(uint32_t trie_node, const LexerFork& fork, bool
   branches_.clear();
   stack_.clear();
 
-  branches_.push_back({0, fork.state, inhibitor_sets_.intern(fork.inhibitors)});
+  branches_.push_back({0, fork.state, inhibitor_sets_.intern(fork.inhibitors), initial_scan});
   record(trie_node, 0, 1, filter);
   if (descend) stack_.push_back({trie_node, trie_.first_child(trie_node), 0, 1});
   while (!stack_.empty()) {

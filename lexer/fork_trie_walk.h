@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "lexer/flat_u64_map.h"
+#include "lexer/indent_label.h"
 #include "lexer/inhibitor_sets.h"
 #include "lexer/lexer_dfa.h"
 #include "lexer/lexer_fork.h"
@@ -33,6 +34,34 @@ struct SubtrieWalk {
   uint64_t steps = 0;         // branch steps taken
 };
 
+// What a walk tracks of the current lexeme's text when it emits indent labels
+// (indent_label.h), packed in one word: whether it holds a '\n', whether the lexeme began before
+// the token, and the width after the last '\n' (or of all of it). Kept only while the lexeme can
+// still become a label with the newline terminal (0 otherwise, so branches still merge).
+class LexemeScan {
+ public:
+  explicit LexemeScan(const LexerDfa& dfa, const IndentLabeling& labeling);
+
+  // The scan a walk starts with in `state` (the lexeme began before the token unless `state`
+  // is the start state).
+  uint32_t initial(uint32_t state) const;
+  // `scan` after `byte`, for a lexeme now in `state`.
+  uint32_t advance(uint32_t scan, uint8_t byte, uint32_t state) const;
+  // The label a lexeme with this scan emits: an indent label when `label` has the newline
+  // terminal, else `label` itself.
+  LabelId annotate(LabelId label, uint32_t scan) const;
+
+ private:
+  static constexpr uint32_t kHasNewline = 1u << 31;
+  static constexpr uint32_t kFromRoot = 1u << 30;
+  static constexpr uint32_t kWidth = kFromRoot - 1;
+
+  const LexerDfa& dfa_;
+  IndentLabeling labeling_;
+  std::vector<char> capable_;        // per DFA state: a newline label is still reachable
+  std::vector<char> newline_label_;  // per lexer label: it has the newline terminal
+};
+
 // Restricts a walk to part of the vocabulary (lazy_terminal_dwa.h: tokens that are not plain
 // string content). Both vectors are indexed like the trie's tokens and nodes.
 struct WalkFilter {
@@ -43,18 +72,21 @@ struct WalkFilter {
 // Reusable per thread: the scratch buffers and the inhibitor-set memo survive across walks.
 class ForkTrieWalker {
  public:
-  ForkTrieWalker(const LexerDfa& dfa, const VocabularyTrie& trie);
+  // With `scan`, labels with the newline terminal are emitted as indent labels.
+  ForkTrieWalker(const LexerDfa& dfa, const VocabularyTrie& trie, const LexemeScan* scan = nullptr);
 
   // The tokens of the subtrie below `trie_node` (those ending at it included), read from `fork`;
-  // with `descend` false only those ending at it. A filter leaves tokens and subtries out.
+  // with `descend` false only those ending at it. `initial_scan`: the LexemeScan of the fork's
+  // lexeme at `trie_node` (0 without indent labels). A filter leaves tokens and subtries out.
   SubtrieWalk walk(uint32_t trie_node, const LexerFork& fork, bool descend = true,
-                   const WalkFilter* filter = nullptr);
+                   uint32_t initial_scan = 0, const WalkFilter* filter = nullptr);
 
  private:
   struct Branch {
     uint32_t node;        // label-trie node of the labels emitted so far
     uint32_t state;       // DFA state of the current lexeme
     uint32_t inhibitors;  // InhibitorSets id
+    uint32_t scan;        // LexemeScan of the current lexeme, or 0
     auto operator<=>(const Branch&) const = default;
   };
   struct Frame {
@@ -70,6 +102,7 @@ class ForkTrieWalker {
 
   const LexerDfa& dfa_;
   const VocabularyTrie& trie_;
+  const LexemeScan* scan_;
   InhibitorSets inhibitor_sets_;
   FlatU64Map label_children_;
   FlatU64Map end_ids_;

@@ -179,7 +179,7 @@ std::unique_ptr<LazyForkTrie> LazyTerminalDwa::build(ForkFutures::Id fork_id) {
       filter.skip_token = &plain_->plain_flags();
       filter.enter_node = &plain_->other_below_flags();
       stats_.plain_forks += 1;
-      return from_walk(walker_.walk(VocabularyTrie::kRoot, fork, true, &filter),
+      return from_walk(walker_.walk(VocabularyTrie::kRoot, fork, true, 0, &filter),
                        std::move(shortcut));
     }
   }

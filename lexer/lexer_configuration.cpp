@@ -26,7 +26,7 @@ namespace {
 // positions just before it, so a fall-back can rewind into them.
 std::optional<LexFailure> run(const LexerDfa& dfa, LexerConfiguration& configuration,
                               std::string_view chunk, bool at_end_of_input,
-                              std::vector<EmittedToken>& out) {
+                              std::vector<EmittedLexeme>& out) {
   const std::string carried = std::move(configuration.pending);
   const auto carried_size = static_cast<int64_t>(carried.size());
   const auto chunk_size = static_cast<int64_t>(chunk.size());
@@ -53,7 +53,19 @@ std::optional<LexFailure> run(const LexerDfa& dfa, LexerConfiguration& configura
   int64_t lexeme_begin = -carried_size;  // meaningful while nothing is accepted
   int64_t accept_end = -carried_size;    // meaningful once something is accepted
   int64_t position = 0;
+  // The lexeme is in a state whose match is held back one byte (LexerDfa::tentative_label): it
+  // stands unless the next byte is the state's veto byte.
+  bool holding = dfa.has_tentative_states() && dfa.is_tentative(state);
   for (;;) {
+    if (holding) {
+      holding = false;
+      if (position < chunk_size ? byte_at(position) != dfa.veto_byte(state) : at_end_of_input) {
+        accepted = dfa.tentative_label(state);
+        accept_end = position;
+      } else if (position >= chunk_size) {
+        break;  // the next chunk decides
+      }
+    }
     if (position < chunk_size) {
       const uint32_t next = dfa.next(state, byte_at(position));
       if (next != LexerDfa::kDeadState) {
@@ -68,13 +80,15 @@ std::optional<LexFailure> run(const LexerDfa& dfa, LexerConfiguration& configura
             accepted = LexerDfa::kNoLabel;
             lexeme_begin = position;
           }
+        } else if (dfa.has_tentative_states() && dfa.is_tentative(next)) {
+          holding = true;
         }
         continue;
       }
     } else if (!at_end_of_input) {
       break;
     } else if (accepted == LexerDfa::kNoLabel && lexeme_begin == position) {
-      break;  // the input ended between two tokens
+      break;  // the input ended between two lexemes
     }
     // The DFA died at `position` (or the input ended there): fall back to the last match.
     if (accepted == LexerDfa::kNoLabel) {
@@ -104,12 +118,12 @@ std::optional<LexFailure> run(const LexerDfa& dfa, LexerConfiguration& configura
 }  // namespace
 
 std::optional<LexFailure> feed(const LexerDfa& dfa, LexerConfiguration& configuration,
-                               std::string_view chunk, std::vector<EmittedToken>& out) {
+                               std::string_view chunk, std::vector<EmittedLexeme>& out) {
   return run(dfa, configuration, chunk, /*at_end_of_input=*/false, out);
 }
 
 std::optional<LexFailure> finish(const LexerDfa& dfa, LexerConfiguration& configuration,
-                                 std::vector<EmittedToken>& out) {
+                                 std::vector<EmittedLexeme>& out) {
   std::optional<LexFailure> failure = run(dfa, configuration, {}, /*at_end_of_input=*/true, out);
   if (!failure) configuration = initial_configuration(dfa);
   return failure;

@@ -5,8 +5,8 @@
 // (StreamingLexer), not here, for the same reason.
 //
 // Semantics (docs/lexer.md): maximal munch with fall-back. Bytes extend the current lexeme while
-// the DFA lives; when it dies, the token of the last accepting prefix is emitted and the bytes
-// after it are lexed again from the start state. A token is emitted as soon as it is final: when
+// the DFA lives; when it dies, the lexeme of the last accepting prefix is emitted and the bytes
+// after it are lexed again from the start state. A lexeme is emitted as soon as it is final: when
 // the DFA dies after it, when its state has no live successor, or at finish().
 #pragma once
 
@@ -35,16 +35,16 @@ struct LexerConfigurationHash {
 
 LexerConfiguration initial_configuration(const LexerDfa& dfa);
 
-// A token that became final. `end` is relative to the start of the chunk being fed, so it is
-// negative or zero when the token ended in bytes carried over from earlier chunks. Ignored
+// A lexeme that became final. `end` is relative to the start of the chunk being fed, so it is
+// negative or zero when the lexeme ended in bytes carried over from earlier chunks. Ignored
 // terminals are emitted too (LexerDfa::label_is_ignored tells).
-struct EmittedToken {
+struct EmittedLexeme {
   LabelId label;
   int64_t end;
 };
 
 // Why lexing stopped: no terminal can produce the lexeme that begins at `lexeme_begin` and has
-// reached `offset` (both relative to the chunk start, as in EmittedToken).
+// reached `offset` (both relative to the chunk start, as in EmittedLexeme).
 struct LexFailure {
   int64_t lexeme_begin;
   int64_t offset;           // the byte that could not be read, or the end of input
@@ -54,14 +54,14 @@ struct LexFailure {
   int offending_byte = -1;  // the byte at `offset`, -1 at the end of input
 };
 
-// Feeds `chunk`, appending every token that became final to `out`. On failure the configuration
+// Feeds `chunk`, appending every lexeme that became final to `out`. On failure the configuration
 // is unspecified.
 std::optional<LexFailure> feed(const LexerDfa& dfa, LexerConfiguration& configuration,
-                               std::string_view chunk, std::vector<EmittedToken>& out);
+                               std::string_view chunk, std::vector<EmittedLexeme>& out);
 
-// Ends the input: emits the remaining tokens (re-lexing after fall-backs as needed) and resets
-// the configuration to the initial one. Token ends are relative to the end of input.
+// Ends the input: emits the remaining lexemes (re-lexing after fall-backs as needed) and resets
+// the configuration to the initial one. Lexeme ends are relative to the end of input.
 std::optional<LexFailure> finish(const LexerDfa& dfa, LexerConfiguration& configuration,
-                                 std::vector<EmittedToken>& out);
+                                 std::vector<EmittedLexeme>& out);
 
 }  // namespace glrmask::lexer

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lexer/terminal_spec.h"
+#include "lib/core/check.h"
 
 namespace glrmask::lexer {
 
@@ -35,6 +36,7 @@ class LexerDfa {
   uint32_t num_states() const { return static_cast<uint32_t>(labels_.size()); }
 
   uint32_t next(uint32_t state, uint8_t byte) const {
+    GLRMASK_DCHECK(state < num_states(), "DFA state {} of {}", state, num_states());
     return transitions_[size_t{state} * 256 + byte];
   }
   // next(state, byte) == transitions()[state * 256 + byte].
@@ -42,8 +44,18 @@ class LexerDfa {
 
   // The terminals whose lexeme ends in `state` (after the tie rules), or kNoLabel.
   LabelId label(uint32_t state) const { return labels_[state]; }
-  // Accepting and without live successors: the token is final the moment this state is reached.
+  // Accepting and without live successors: the lexeme is final the moment this state is reached.
   bool is_final(uint32_t state) const { return final_[state] != 0; }
+
+  // A label held back one byte: the lexeme in `state` matches it unless the next byte is
+  // veto_byte(state), which voids the match (a `(?!qq)` guard, docs/lexer.md "Lookaround"; at
+  // the end of input the match stands). label(state) is kNoLabel for such a state, so code that
+  // does not know about held-back labels treats it as not accepting; the streaming lexer and the
+  // forks (lexer_fork.h) take the label once the next byte allows it.
+  LabelId tentative_label(uint32_t state) const { return tentative_labels_[state]; }
+  bool is_tentative(uint32_t state) const { return tentative_labels_[state] != kNoLabel; }
+  uint8_t veto_byte(uint32_t state) const { return static_cast<uint8_t>(vetoes_[state]); }
+  bool has_tentative_states() const { return has_tentative_; }
 
   size_t num_labels() const { return label_begin_.size() - 1; }
   // The label's terminals, ascending. Several means a real tie the parser has to resolve.
@@ -51,8 +63,16 @@ class LexerDfa {
     return {label_terminals_.data() + label_begin_[label],
             label_terminals_.data() + label_begin_[label + 1]};
   }
-  // True when every terminal of the label is %ignore'd: the token is dropped.
+  // True when every terminal of the label is %ignore'd: the lexeme is dropped.
   bool label_is_ignored(LabelId label) const { return label_ignored_[label] != 0; }
+  // True when the parser may read the label as "skip": purely ignored, or a tie with an ignored
+  // alternative.
+  bool label_may_be_skipped(LabelId label) const {
+    if (label_is_ignored(label)) return true;
+    for (const uint32_t terminal : label_terminals(label))
+      if (terminals_[terminal].ignored) return true;
+    return false;
+  }
   // "NAME|FUNC" style rendering for messages.
   std::string describe_label(LabelId label) const;
 
@@ -70,9 +90,12 @@ class LexerDfa {
 
   std::vector<TerminalSpec> terminals_;
   uint32_t start_ = 0;
-  std::vector<uint32_t> transitions_;  // num_states * 256
-  std::vector<LabelId> labels_;        // per state
-  std::vector<uint8_t> final_;         // per state
+  std::vector<uint32_t> transitions_;      // num_states * 256
+  std::vector<LabelId> labels_;            // per state
+  std::vector<uint8_t> final_;             // per state
+  std::vector<LabelId> tentative_labels_;  // per state
+  std::vector<int16_t> vetoes_;            // per state, -1 where none
+  bool has_tentative_ = false;
   std::vector<uint32_t> label_begin_;  // per label + 1
   std::vector<uint32_t> label_terminals_;
   std::vector<uint8_t> label_ignored_;  // per label

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -98,22 +99,30 @@ class LexerDfaAssembler {
     dfa_.terminals_.assign(terminals_.begin(), terminals_.end());
     dfa_.label_begin_ = {0, 0};
     dfa_.label_ignored_ = {0};
-    std::vector<uint32_t> subset_label(subset->num_states);
-    for (uint32_t s = 0; s < subset->num_states; ++s) {
-      subset_label[s] = intern_label(reduce_ties(
-          std::vector<uint32_t>(subset->matched.begin() + subset->matched_begin[s],
-                                subset->matched.begin() + subset->matched_begin[s + 1])));
+    std::vector<StateAccept> subset_accept(subset->num_states);
+    for (uint32_t s = 0; s < subset->num_states; ++s) subset_accept[s] = accept_of(*subset, s);
+    // States start in blocks by what they accept. The start state means "between lexemes" to the
+    // session and the Terminal DWA (can_finish, fork boundaries): it must not merge with a state
+    // inside a lexeme that happens to behave alike (for `/(a|b)*abb/` the state after "b" does),
+    // so it starts in a block of its own.
+    std::vector<uint32_t> initial_block(subset->num_states);
+    {
+      std::map<std::tuple<LabelId, LabelId, int>, uint32_t> blocks;
+      for (uint32_t s = 0; s < subset->num_states; ++s) {
+        const StateAccept& a = subset_accept[s];
+        initial_block[s] =
+            blocks.try_emplace({a.label, a.tentative, a.veto}, static_cast<uint32_t>(blocks.size()))
+                .first->second;
+      }
     }
-    // The start state means "between lexemes" to the session and the Terminal DWA (can_finish,
-    // fork boundaries): it must not merge with a state inside a lexeme that happens to behave
-    // alike (for `/(a|b)*abb/` the state after "b" does), so it starts in a block of its own.
-    std::vector<uint32_t> initial_block = subset_label;
     initial_block[subset->start] = UINT32_MAX;
     uint32_t num_blocks = 0;
     const std::vector<uint32_t> block = minimize_dfa(
         subset->next, subset->num_states, subset->classes.count(), initial_block, num_blocks);
-    lay_out(*subset, block, num_blocks, subset_label);
+    lay_out(*subset, block, num_blocks, subset_accept);
     compute_final_states();
+    dfa_.has_tentative_ = std::any_of(dfa_.tentative_labels_.begin(), dfa_.tentative_labels_.end(),
+                                      [](LabelId label) { return label != LexerDfa::kNoLabel; });
     compute_viable_terminals(subset->classes);
 
     LexerDfaStats& stats = dfa_.stats_;
@@ -128,6 +137,47 @@ class LexerDfaAssembler {
   }
 
  private:
+  // What a subset state accepts: a label, or a label held back one byte (a match that a
+  // `(?!qq)` guard voids when the next byte is `veto`; regex_parser.cpp).
+  struct StateAccept {
+    LabelId label = LexerDfa::kNoLabel;
+    LabelId tentative = LexerDfa::kNoLabel;
+    int veto = -1;
+  };
+
+  StateAccept accept_of(const ClassDfa& subset, uint32_t s) {
+    const auto begin = subset.matched_begin[s];
+    const auto end = subset.matched_begin[s + 1];
+    std::vector<uint32_t> matched(subset.matched.begin() + begin, subset.matched.begin() + end);
+    const std::vector<uint32_t> kept = reduce_ties(matched);
+    int veto = -2;  // not seen yet
+    bool mixed = false;
+    for (uint32_t i = begin; i < end; ++i) {
+      const int v = subset.matched_veto[i];
+      if (veto == -2) {
+        veto = v;
+      } else if (veto != v) {
+        mixed = true;
+      }
+    }
+    StateAccept accept;
+    if (veto < 0) {
+      accept.label = intern_label(kept);
+      return accept;
+    }
+    if (mixed) {
+      std::string names;
+      for (const uint32_t t : matched) names += (names.empty() ? "" : ", ") + terminals_[t].name;
+      throw Error(fmt::format(
+          "lexer: terminals {} end on the same lexeme, some of them only where a (?!qq) guard "
+          "lets them; that combination is not supported",
+          names));
+    }
+    accept.tentative = intern_label(kept);
+    accept.veto = veto;
+    return accept;
+  }
+
   std::vector<uint32_t> reduce_ties(std::vector<uint32_t> matched) const {
     if (matched.size() <= 1) return matched;
     int best = terminals_[matched[0]].priority;
@@ -159,7 +209,7 @@ class LexerDfaAssembler {
   // Numbers the blocks: the dead state's block becomes 0, the rest in breadth-first order from
   // the start (neighbouring states end up close together in the table).
   void lay_out(const ClassDfa& subset, const std::vector<uint32_t>& block, uint32_t num_blocks,
-               const std::vector<uint32_t>& subset_label) {
+               const std::vector<StateAccept>& subset_accept) {
     const uint32_t num_classes = subset.classes.count();
     std::vector<uint32_t> member(num_blocks, 0);  // one subset state of every block
     for (uint32_t s = subset.num_states; s-- > 0;) member[block[s]] = s;
@@ -180,9 +230,13 @@ class LexerDfaAssembler {
     dfa_.start_ = number[block[subset.start]];
     dfa_.transitions_.resize(order.size() * 256);
     dfa_.labels_.resize(order.size());
+    dfa_.tentative_labels_.assign(order.size(), LexerDfa::kNoLabel);
+    dfa_.vetoes_.assign(order.size(), -1);
     for (uint32_t state = 0; state < order.size(); ++state) {
       const uint32_t s = member[order[state]];
-      dfa_.labels_[state] = subset_label[s];
+      dfa_.labels_[state] = subset_accept[s].label;
+      dfa_.tentative_labels_[state] = subset_accept[s].tentative;
+      dfa_.vetoes_[state] = static_cast<int16_t>(subset_accept[s].veto);
       for (int byte = 0; byte < 256; ++byte) {
         const uint32_t target = subset.next[s * num_classes + subset.classes.class_of[byte]];
         dfa_.transitions_[size_t{state} * 256 + byte] = number[block[target]];
@@ -239,7 +293,9 @@ class LexerDfaAssembler {
       queue.clear();
       for (uint32_t s = 1; s < n; ++s) {
         const auto members = dfa_.label_terminals(dfa_.labels_[s]);
-        if (std::binary_search(members.begin(), members.end(), terminal)) {
+        const auto held = dfa_.label_terminals(dfa_.tentative_labels_[s]);
+        if (std::binary_search(members.begin(), members.end(), terminal) ||
+            std::binary_search(held.begin(), held.end(), terminal)) {
           seen[s] = terminal;
           queue.push_back(s);
         }

@@ -4,11 +4,17 @@
 #include <boost/container_hash/hash.hpp>
 #include <utility>
 
+#include "lib/core/check.h"
 #include "lib/core/error.h"
 
 namespace glrmask::lexer {
 
 size_t LexerForkHash::operator()(const LexerFork& fork) const {
+  // Forks are compared as values, so equal inhibitor sets must be equal vectors.
+  GLRMASK_DCHECK(std::adjacent_find(fork.inhibitors.begin(), fork.inhibitors.end(),
+                                    std::greater_equal<>()) == fork.inhibitors.end() &&
+                     (fork.inhibitors.empty() || fork.inhibitors.front() != LexerDfa::kDeadState),
+                 "inhibitors of {} are not sorted, unique and live", describe_fork(fork));
   size_t seed = 0;
   boost::hash_combine(seed, fork.state);
   boost::hash_range(seed, fork.inhibitors.begin(), fork.inhibitors.end());
@@ -47,14 +53,15 @@ void step_fork(const LexerDfa& dfa, const ForkedLexing& from, uint8_t byte,
   }
   const uint32_t next = dfa.next(from.fork.state, byte);
   if (next == LexerDfa::kDeadState) return;
-  const LabelId label = dfa.label(next);
+  const LabelId label =
+      dfa.label(next) != LexerDfa::kNoLabel ? dfa.label(next) : dfa.tentative_label(next);
   if (label == LexerDfa::kNoLabel || !dfa.is_final(next)) {
     out.push_back({from.labels, {next, inhibitors}});  // keep extending
   }
   if (label != LexerDfa::kNoLabel) {  // emit now
     ForkedLexing emitted{from.labels, {dfa.start_state(), std::move(inhibitors)}};
     append_label(dfa, emitted.labels, label);
-    if (!dfa.is_final(next)) add_inhibitor(emitted.fork.inhibitors, next);
+    if (!dfa.is_final(next)) add_inhibitor(emitted.fork.inhibitors, emission_inhibitor(dfa, next));
     out.push_back(std::move(emitted));
   }
 }
@@ -83,10 +90,18 @@ std::vector<ForkedLexing> fork_configuration(const LexerDfa& dfa,
   // The lexeme keeps extending. Its bytes (pending, when nothing is accepted yet) do not matter:
   // if it never reaches an accepting state, lexing fails whatever they were.
   alternatives.push_back({{}, {configuration.state, {}}});
+  if (dfa.is_tentative(configuration.state)) {
+    // The whole lexeme is a match held back one byte: emitted now, void if the veto byte comes.
+    ForkedLexing held{{}, initial_fork(dfa)};
+    append_label(dfa, held.labels, dfa.tentative_label(configuration.state));
+    held.fork.inhibitors.push_back(emission_inhibitor(dfa, configuration.state));
+    alternatives.push_back(std::move(held));
+  }
   if (configuration.accepted != LexerDfa::kNoLabel) {
     // The fall-back: the accepted label, then the pending bytes again from the start state. The
     // accepted lexeme continued over the pending bytes is in `state`: live, and no accepting state
-    // lies between (else it would be the accepted one), so it inhibits every fork of the re-lexing.
+    // lies between (else it would be the accepted one), so it inhibits every fork of the re-lexing
+    // (if `state` holds a match back, the inhibitor fires unless the veto byte comes).
     std::vector<ForkedLexing> relexed = {{{}, initial_fork(dfa)}};
     append_label(dfa, relexed.front().labels, configuration.accepted);
     feed_forks(dfa, relexed, configuration.pending);

@@ -1,6 +1,6 @@
 // The lexer's situation between two LLM tokens as a finite value: one *fork* of the
 // maximal-munch lexer in which every match that could still be extended has been emitted early,
-// "inhibited" (DESIGN.md §3 lexer). This is what the Terminal DWA is keyed by.
+// "inhibited" (docs/terminal_dwa.md). This is what the Terminal DWA is keyed by.
 //
 // Why not LexerConfiguration itself: its `pending` bytes make the set of configurations reachable
 // by vocabulary tokens infinite. Inside a string literal every distinct prefix is a distinct
@@ -10,14 +10,15 @@
 // other, so the labels leave with the token and the state left behind is finite.
 //
 // A fork is (state, inhibitors):
-//  - `state`: the DFA state of the current lexeme (start_state() at a token boundary);
-//  - `inhibitors`: for each token this fork emitted while a longer match was still possible, the
-//    DFA state of that token's lexeme continued over the bytes read since. If one of them reaches
-//    an accepting state, a longer match exists, the early emission was wrong and the fork dies;
-//    if it dies in the DFA, the emission is confirmed and it is dropped.
+//  - `state`: the DFA state of the current lexeme (start_state() at a lexeme boundary);
+//  - `inhibitors`: for each lexeme this fork emitted while a longer match was still possible, the
+//    DFA state of that lexeme continued over the bytes read since (marked kHeldEmission
+//    right after a label held back one byte was emitted, see LexerDfa::tentative_label). If one of
+//    them reaches an accepting state, a longer match exists, the early emission was wrong and the
+//    fork dies; if it dies in the DFA, the emission is confirmed and it is dropped.
 // Reading a byte that makes `state` accepting with label L splits the fork: one branch emits L
 // and restarts (inhibited by the new state unless it is final), the other keeps extending. A
-// branch whose `state` dies without accepting dies. At the end of input only forks at a token
+// branch whose `state` dies without accepting dies. At the end of input only forks at a lexeme
 // boundary survive, and exactly one fork survives any complete input: the deterministic lexer's.
 #pragma once
 
@@ -60,17 +61,38 @@ struct ForkedLexing {
 
 LexerFork initial_fork(const LexerDfa& dfa);
 
-// The input may end here (the fork is at a token boundary).
+// An inhibitor for a label emitted in a state whose match is held back one byte
+// (LexerDfa::tentative_label): the emission is void if the next byte is the state's veto byte.
+// Inhibitors are otherwise DFA states; this marks such a fresh one.
+inline constexpr uint32_t kHeldEmission = 0x80000000u;
+// The inhibitor a label emitted early in `state` leaves behind.
+inline uint32_t emission_inhibitor(const LexerDfa& dfa, uint32_t state) {
+  return dfa.is_tentative(state) ? (state | kHeldEmission) : state;
+}
+
+// The input may end here: the fork is at a lexeme boundary, and no inhibitor rests in a state
+// whose held-back match the end of input would confirm (a longer match than the one emitted).
 inline bool can_finish(const LexerDfa& dfa, const LexerFork& fork) {
-  return fork.state == dfa.start_state();
+  if (fork.state != dfa.start_state()) return false;
+  if (!dfa.has_tentative_states()) return true;
+  for (const uint32_t inhibitor : fork.inhibitors)
+    if ((inhibitor & kHeldEmission) == 0 && dfa.is_tentative(inhibitor)) return false;
+  return true;
 }
 
 // What reading one byte does to an inhibitor.
 inline constexpr uint32_t kInhibitorDischarged = LexerDfa::kDeadState;
 inline constexpr uint32_t kInhibitorFired = UINT32_MAX;
 // Returns the inhibitor's next state, kInhibitorDischarged (the longer match became impossible:
-// forget it) or kInhibitorFired (a longer match exists: the fork dies).
+// forget it) or kInhibitorFired (a longer match exists, or the emission was void: the fork dies).
 inline uint32_t step_inhibitor(const LexerDfa& dfa, uint32_t inhibitor, uint8_t byte) {
+  if ((inhibitor & kHeldEmission) != 0) {
+    inhibitor &= ~kHeldEmission;
+    if (byte == dfa.veto_byte(inhibitor)) return kInhibitorFired;  // the emitted match is void
+  } else if (dfa.has_tentative_states() && dfa.is_tentative(inhibitor) &&
+             byte != dfa.veto_byte(inhibitor)) {
+    return kInhibitorFired;  // the longer, held-back match stands
+  }
   const uint32_t next = dfa.next(inhibitor, byte);
   if (next == LexerDfa::kDeadState) return kInhibitorDischarged;
   return dfa.label(next) != LexerDfa::kNoLabel ? kInhibitorFired : next;

@@ -68,6 +68,16 @@ class TerminalCompiler {
       }
       case RegexKind::kRepeat:
         return compile_repeat(node, next);
+      case RegexKind::kVetoedEnd: {
+        if (nfa_.states[next].kind != NfaKind::kMatch)
+          throw Error(fmt::format(
+              "{}: the lookahead guard (?!qq) is supported only where its match ends the pattern",
+              origin_));
+        NfaState vetoed;
+        vetoed.kind = NfaKind::kMatch;
+        vetoed.veto = node.veto;
+        return compile_code_points(node.code_points, add_state(vetoed));
+      }
     }
     return next;
   }

@@ -16,7 +16,7 @@ namespace glrmask::lexer {
 enum class NfaKind : uint8_t {
   kBytes,  // consumes one byte along one of `edges` (the edges of one state are disjoint)
   kSplit,  // epsilon to `preferred`, then (at lower priority) to `other`
-  kMatch,  // the terminal has matched
+  kMatch,  // the terminal has matched (void if the next byte is `veto`, when that is >= 0)
 };
 
 struct NfaEdge {
@@ -32,6 +32,7 @@ struct NfaState {
   uint32_t other = 0;       // kSplit
   uint32_t edge_begin = 0;  // kBytes: edges [edge_begin, edge_end) of Nfa::edges
   uint32_t edge_end = 0;
+  int16_t veto = -1;  // kMatch: the byte after the match that voids it (RegexKind::kVetoedEnd)
 };
 
 struct Nfa {

@@ -15,6 +15,7 @@ uint32_t Regex::min_length() const {
         length[i] = 0;
         break;
       case RegexKind::kCodePoints:
+      case RegexKind::kVetoedEnd:
         length[i] = 1;
         break;
       case RegexKind::kConcat: {

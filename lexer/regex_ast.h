@@ -24,6 +24,10 @@ enum class RegexKind : uint8_t {
   kConcat,      // children in sequence
   kAlternate,   // children in priority order: earlier alternatives are preferred (Python's `|`)
   kRepeat,      // children[0] repeated min..max times, greedy or lazy
+  // One code point from `code_points` that must end the match, and a match that ends here is
+  // void when the input goes on with the byte `veto`: the rewrite of SynCode's `q(?!qq).*?q`
+  // (regex_parser.cpp). Only at the end of a pattern.
+  kVetoedEnd,
 };
 
 struct RegexNode {
@@ -35,6 +39,7 @@ struct RegexNode {
   uint32_t min = 0;                // kRepeat
   uint32_t max = 0;                // kRepeat; kUnbounded for * + {m,}
   bool lazy = false;               // kRepeat: *? +? ?? {m,n}?
+  uint8_t veto = 0;                // kVetoedEnd
 };
 
 struct Regex {

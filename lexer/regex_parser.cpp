@@ -329,6 +329,8 @@ class RegexParser {
   uint32_t parse_sequence(const Flags& flags, int depth) {
     std::vector<uint32_t> items;
     bool last_is_repeat = false;
+    std::optional<size_t> guard_at;  // items before a `(?!qq)` guard
+    size_t guard_start = 0;
     for (;;) {
       skip_verbose_space(flags);
       if (at_end() || peek() == '|' || peek() == ')') break;
@@ -382,7 +384,14 @@ class RegexParser {
           fail(start,
                fmt::format("regex anchor {} is not supported in a lexer", static_cast<char>(c)));
         case '(':
-          if (parse_redundant_guard(items, flags, start, depth)) break;
+          if (const std::optional<char32_t> q = parse_redundant_guard(items, flags, start, depth)) {
+            if (*q != 0) {
+              if (guard_at) fail(start, "regex lookaround (?!...) is supported once per sequence");
+              guard_at = items.size();
+              guard_start = start;
+            }
+            break;
+          }
           if (std::optional<uint32_t> group = parse_group(flags, start, depth)) {
             items.push_back(*group);
           }
@@ -392,12 +401,68 @@ class RegexParser {
           break;
       }
     }
+    if (guard_at) rewrite_not_pair_guard(items, *guard_at, guard_start);
     if (items.empty()) return add(RegexNode{});
     if (items.size() == 1) return items[0];
     RegexNode node;
     node.kind = RegexKind::kConcat;
     node.children = std::move(items);
     return add(std::move(node));
+  }
+
+  // `q(?!qq).*?q` (SynCode's STRING: `"(?!"").*?"`), with `items` = [..., q, X*?, q] and the
+  // guard after the first q. Python refuses a match whose opening q is followed by qq. The lazy
+  // repeat stops at the first q, so a match with content never starts with q; the only match
+  // the guard can refuse is `qq` itself, when the input goes on with a third q. Rewritten as
+  // `q(?:[X-q]X*?q|q⟨void if followed by q⟩)`: the second alternative is a match that the lexer
+  // holds back one byte (LexerDfa::tentative_label), which makes the guard exact.
+  void rewrite_not_pair_guard(std::vector<uint32_t>& items, size_t guard_at, size_t start) {
+    const auto one_point = [&](uint32_t node) -> std::optional<char32_t> {
+      const RegexNode& n = regex_.nodes[node];
+      if (n.kind != RegexKind::kCodePoints || n.code_points.size() != 1 ||
+          n.code_points.front().first != n.code_points.front().last)
+        return std::nullopt;
+      return n.code_points.front().first;
+    };
+    const std::optional<char32_t> q = guard_at > 0 ? one_point(items[guard_at - 1]) : std::nullopt;
+    bool supported = q && *q < 0x80 && items.size() == guard_at + 2;
+    if (supported) {
+      const RegexNode& repeat = regex_.nodes[items[guard_at]];
+      supported = repeat.kind == RegexKind::kRepeat && repeat.lazy && repeat.min == 0 &&
+                  repeat.max == RegexNode::kUnbounded &&
+                  regex_.nodes[repeat.children[0]].kind == RegexKind::kCodePoints &&
+                  one_point(items[guard_at + 1]) == q;
+    }
+    if (!supported)
+      fail(start,
+           "regex lookaround (?!...) is supported only as q(?!qq).*?q for one ASCII "
+           "character q (SynCode's STRING)");
+    const uint32_t repeat = items[guard_at];
+    const uint32_t closing = items[guard_at + 1];
+    RegexNode first = regex_.nodes[regex_.nodes[repeat].children[0]];  // X without q
+    CodePointRanges without_q;
+    for (const CodePointRange& range : first.code_points) {
+      if (range.first <= *q && *q <= range.last) {
+        if (range.first < *q) without_q.push_back({range.first, static_cast<char32_t>(*q - 1)});
+        if (*q < range.last) without_q.push_back({static_cast<char32_t>(*q + 1), range.last});
+      } else {
+        without_q.push_back(range);
+      }
+    }
+    first.code_points = std::move(without_q);
+    const uint32_t first_id = add(std::move(first));
+    RegexNode content;
+    content.kind = RegexKind::kConcat;
+    content.children = {first_id, repeat, closing};
+    RegexNode empty;
+    empty.kind = RegexKind::kVetoedEnd;
+    empty.code_points = {{*q, *q}};
+    empty.veto = static_cast<uint8_t>(*q);
+    RegexNode either;
+    either.kind = RegexKind::kAlternate;
+    either.children = {add(std::move(content)), add(std::move(empty))};
+    items.resize(guard_at);
+    items.push_back(add(std::move(either)));
   }
 
   // After `{`: reads `m}`, `m,}`, `,n}`, `m,n}` or `,}`. Returns false (and rewinds) when the
@@ -483,24 +548,23 @@ class RegexParser {
   }
 
   // Lookaround is refused in general (a DFA lexer cannot test context), except two guards
-  // SynCode's Python grammar writes right after a quote, which this parser drops:
+  // SynCode's Python grammar writes right after a quote:
   //  - `(?<!C)` for one character set C, right after one character outside C: the character
   //    before is that one, so the guard always holds (exact);
   //  - `(?!qq)` right after the single character q (`"(?!"")` in STRING): Python refuses a
-  //    match whose opening q is followed by qq. Dropped, a match whose text goes on with qq, or
-  //    that is just `qq` followed in the input by a third q, is not refused. For STRING's
-  //    `"(?!"").*?"` only the second can happen, and only where a `"""` is never closed
-  //    (docs/lexer.md, "Lookaround").
-  // Returns false, having consumed nothing, when the group at `open` is not one of these.
-  bool parse_redundant_guard(const std::vector<uint32_t>& items, const Flags& flags, size_t open,
-                             int depth) {
+  //    match whose opening q is followed by qq. Returned as q; parse_sequence() rewrites the
+  //    sequence it stands in (rewrite_not_pair_guard, exact; docs/lexer.md, "Lookaround").
+  // Returns 0 for the first (dropped), nullopt, having consumed nothing, when the group at
+  // `open` is not one of these.
+  std::optional<char32_t> parse_redundant_guard(const std::vector<uint32_t>& items,
+                                                const Flags& flags, size_t open, int depth) {
     const size_t after_open = pos_;
     const bool behind = match('?') && match('<') && match('!');
     if (!behind) {
       pos_ = after_open;
       if (!(match('?') && match('!'))) {
         pos_ = after_open;
-        return false;
+        return std::nullopt;
       }
     }
     const uint32_t body = parse_alternation(flags, depth + 1);
@@ -520,7 +584,7 @@ class RegexParser {
         const bool inside = std::any_of(guard->begin(), guard->end(), [&](const CodePointRange& r) {
           return r.first <= c && c <= r.last;
         });
-        if (!inside) return true;
+        if (!inside) return char32_t{0};
       }
       fail(open, "regex lookaround (?<!...) is not supported");
     }
@@ -532,7 +596,7 @@ class RegexParser {
             const CodePointRanges* set = single(child);
             return one_point(set) && set->front().first == q;
           });
-      if (quote_pair) return true;
+      if (quote_pair) return q;
     }
     fail(open, "regex lookaround (?!...) is not supported");
   }

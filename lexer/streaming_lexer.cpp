@@ -5,29 +5,13 @@
 #include <string>
 
 #include "lib/core/error.h"
+#include "lib/core/escape.h"
 
 namespace glrmask::lexer {
 namespace {
 
-std::string render_bytes(std::string_view bytes, size_t limit = 40) {
-  std::string text;
-  for (size_t i = 0; i < bytes.size() && i < limit; ++i) {
-    const auto byte = static_cast<unsigned char>(bytes[i]);
-    if (byte == '\\' || byte == '"') {
-      text += '\\';
-      text += static_cast<char>(byte);
-    } else if (byte >= 0x20 && byte < 0x7F) {
-      text += static_cast<char>(byte);
-    } else if (byte == '\n') {
-      text += "\\n";
-    } else if (byte == '\t') {
-      text += "\\t";
-    } else {
-      text += fmt::format("\\x{:02x}", byte);
-    }
-  }
-  if (bytes.size() > limit) text += "...";
-  return "\"" + text + "\"";
+std::string render_bytes(std::string_view bytes) {
+  return escape_bytes(bytes, {.max_bytes = 40});
 }
 
 std::string render_terminals(const LexerDfa& dfa, uint32_t state) {
@@ -48,9 +32,9 @@ std::string render_terminals(const LexerDfa& dfa, uint32_t state) {
 StreamingLexer::StreamingLexer(const LexerDfa& dfa, bool keep_ignored)
     : dfa_(dfa), keep_ignored_(keep_ignored), configuration_(initial_configuration(dfa)) {}
 
-void StreamingLexer::feed(std::string_view chunk, std::vector<Token>& out) {
-  // Large chunks go through in slices so that the intermediate token buffer stays in cache
-  // (chunking never changes the tokens).
+void StreamingLexer::feed(std::string_view chunk, std::vector<Lexeme>& out) {
+  // Large chunks go through in slices so that the intermediate lexeme buffer stays in cache
+  // (chunking never changes the lexemes).
   constexpr size_t kSlice = size_t{1} << 14;
   for (size_t begin = 0; begin < chunk.size(); begin += kSlice) {
     const std::string_view slice = chunk.substr(begin, kSlice);
@@ -63,22 +47,22 @@ void StreamingLexer::feed(std::string_view chunk, std::vector<Token>& out) {
   }
 }
 
-void StreamingLexer::finish(std::vector<Token>& out) {
+void StreamingLexer::finish(std::vector<Lexeme>& out) {
   emitted_.clear();
   const std::optional<LexFailure> failure = lexer::finish(dfa_, configuration_, emitted_);
   deliver(fed_, out);
   if (failure) fail(fed_, *failure);
   fed_ = 0;
-  token_begin_ = 0;
+  lexeme_begin_ = 0;
 }
 
-void StreamingLexer::deliver(uint64_t chunk_offset, std::vector<Token>& out) {
-  for (const EmittedToken& token : emitted_) {
-    const auto end = static_cast<uint64_t>(static_cast<int64_t>(chunk_offset) + token.end);
-    if (keep_ignored_ || !dfa_.label_is_ignored(token.label)) {
-      out.push_back({token.label, token_begin_, end});
+void StreamingLexer::deliver(uint64_t chunk_offset, std::vector<Lexeme>& out) {
+  for (const EmittedLexeme& lexeme : emitted_) {
+    const auto end = static_cast<uint64_t>(static_cast<int64_t>(chunk_offset) + lexeme.end);
+    if (keep_ignored_ || !dfa_.label_is_ignored(lexeme.label)) {
+      out.push_back({lexeme.label, lexeme_begin_, end});
     }
-    token_begin_ = end;
+    lexeme_begin_ = end;
   }
 }
 
@@ -106,12 +90,12 @@ void StreamingLexer::fail(uint64_t chunk_offset, const LexFailure& failure) cons
       render_terminals(dfa_, failure.state)));
 }
 
-std::vector<Token> lex_text(const LexerDfa& dfa, std::string_view text, bool keep_ignored) {
+std::vector<Lexeme> lex_text(const LexerDfa& dfa, std::string_view text, bool keep_ignored) {
   StreamingLexer lexer(dfa, keep_ignored);
-  std::vector<Token> tokens;
-  lexer.feed(text, tokens);
-  lexer.finish(tokens);
-  return tokens;
+  std::vector<Lexeme> lexemes;
+  lexer.feed(text, lexemes);
+  lexer.finish(lexemes);
+  return lexemes;
 }
 
 }  // namespace glrmask::lexer

@@ -12,6 +12,11 @@ ByteClasses compute_byte_classes(const Nfa& nfa) {
     boundary[edge.first] = true;
     boundary[edge.last + 1] = true;
   }
+  for (const NfaState& state : nfa.states) {  // a veto byte must be told apart from the rest
+    if (state.kind != NfaKind::kMatch || state.veto < 0) continue;
+    boundary[static_cast<size_t>(state.veto)] = true;
+    boundary[static_cast<size_t>(state.veto) + 1] = true;
+  }
   ByteClasses classes;
   for (int byte = 0; byte < 256; ++byte) {
     if (boundary[byte]) classes.representative.push_back(static_cast<uint8_t>(byte));
@@ -64,6 +69,7 @@ class SubsetBuilder {
       for (uint32_t thread : *threads) {
         if (nfa_.states[thread].kind == NfaKind::kMatch) {
           dfa.matched.push_back(nfa_.states[thread].terminal);
+          dfa.matched_veto.push_back(nfa_.states[thread].veto);
         }
       }
       dfa.matched_begin.push_back(static_cast<uint32_t>(dfa.matched.size()));

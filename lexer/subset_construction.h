@@ -36,6 +36,7 @@ struct ClassDfa {
   std::vector<uint32_t> next;           // next[state * classes.count() + class]
   std::vector<uint32_t> matched_begin;  // terminals matched in state s:
   std::vector<uint32_t> matched;        //   matched[matched_begin[s] .. matched_begin[s + 1])
+  std::vector<int16_t> matched_veto;    // per entry of `matched`: NfaState::veto of its match
 };
 
 // Returns nothing when more than `max_states` states would be needed.

@@ -41,6 +41,21 @@ std::vector<DwaEntry> TerminalDwa::enter(const LexerConfiguration& configuration
   return entries;
 }
 
+std::string TerminalDwa::describe_label(LabelId label) const {
+  const std::string base = dfa_->describe_label(base_label(label));
+  if (!is_indent_label(label)) return base;
+  const IndentText text = indent_text(label);
+  switch (text.kind) {
+    case IndentTextKind::kAbsolute:
+      return fmt::format("{}({})", base, text.width);
+    case IndentTextKind::kRelative:
+      return fmt::format("{}(+{})", base, text.width);
+    case IndentTextKind::kNoNewline:
+      return base + "(no newline)";
+  }
+  return base;
+}
+
 std::vector<TokenId> TerminalDwa::example_path(ForkId fork) const {
   std::vector<TokenId> tokens;
   for (ForkId at = fork; at != kInitialFork; at = origin_fork_[at]) {

@@ -1,7 +1,7 @@
 // The Terminal DWA: for every lexer fork the streaming lexer can be in between two LLM tokens,
 // which label sequences each vocabulary token emits and which fork it leaves behind — as a
 // weighted automaton over labels whose weights are interned TokenSets, not as per-token lists
-// (GreatGramma's token spanner table, DESIGN.md §3 lexer). Built by build_terminal_dwa()
+// (GreatGramma's token spanner table; docs/terminal_dwa.md). Built by build_terminal_dwa()
 // (terminal_dwa_builder.h).
 //
 // Shape. Each fork has a root node. Nodes form a trie over labels (deterministic; equal subtries
@@ -15,7 +15,10 @@
 //
 // Labels are LexerDfa labels: a label with several terminals is a lexical tie and each terminal
 // is one alternative for the parser; a tie that includes an ignored terminal offers "skip" as
-// an alternative. Purely ignored labels are not in the sequences.
+// an alternative. Purely ignored labels are not in the sequences. For a grammar whose post-lexer
+// is an indenter, a label with the newline terminal is an indent label instead (indent_label.h:
+// the lexer label plus the width of the newline's text), so that tokens whose newlines differ in
+// width stay apart; label_terminals() and base_label() give the lexer's view.
 //
 // How the next stage uses it (the Parser DWA): for the session's LexerConfiguration, enter()
 // gives the forks with the labels each emitted early. A token of weight (node, end fork) under
@@ -42,6 +45,7 @@
 #include <utility>
 #include <vector>
 
+#include "lexer/indent_label.h"
 #include "lexer/lexer_configuration.h"
 #include "lexer/lexer_dfa.h"
 #include "lexer/lexer_fork.h"
@@ -121,7 +125,7 @@ class TerminalDwa {
   const LexerFork& fork(ForkId fork) const { return forks_[fork]; }
   std::optional<ForkId> find_fork(const LexerFork& fork) const;
   ForkPosition position(ForkId fork) const { return positions_[fork]; }
-  bool can_finish(ForkId fork) const { return forks_[fork].state == dfa_->start_state(); }
+  bool can_finish(ForkId fork) const { return lexer::can_finish(*dfa_, forks_[fork]); }
   // Terminals that can be the next one the parser sees after this fork (fork_next_terminals.h):
   // non-ignored, ascending. Empty when only the end of input can follow.
   std::span<const uint32_t> next_terminals(ForkId fork) const {
@@ -129,6 +133,16 @@ class TerminalDwa {
             next_terminals_.data() + next_begin_[fork + 1]};
   }
   DwaNodeId root(ForkId fork) const { return roots_[fork]; }
+
+  // Built with indent labels (indent_label.h) for this newline terminal, or nullopt.
+  const std::optional<IndentLabeling>& indent_labeling() const { return indent_labeling_; }
+  // The lexer's view of a trie label (an indent label is its lexer label plus a text).
+  std::span<const uint32_t> label_terminals(LabelId label) const {
+    return dfa_->label_terminals(base_label(label));
+  }
+  bool label_is_ignored(LabelId label) const { return dfa_->label_is_ignored(base_label(label)); }
+  // "_NL" or "_NL(+2)" / "_NL(4)" / "_NL(no newline)" for an indent label, for messages.
+  std::string describe_label(LabelId label) const;
   // Tokens that can be lexed from the fork (in some weight of its trie).
   TokenSetId alive(ForkId fork) const { return alive_[fork]; }
 
@@ -181,6 +195,7 @@ class TerminalDwa {
   }
 
   const LexerDfa* dfa_;  // the caller keeps it alive (CompiledGrammar owns it)
+  std::optional<IndentLabeling> indent_labeling_;
   std::vector<LexerFork> forks_;
   std::unordered_map<LexerFork, ForkId, LexerForkHash> fork_ids_;
   std::vector<ForkPosition> positions_;

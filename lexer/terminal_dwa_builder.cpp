@@ -20,27 +20,12 @@
 #include "lexer/fork_next_terminals.h"
 #include "lexer/fork_trie_walk.h"
 #include "lib/core/error.h"
+#include "lib/core/escape.h"
 #include "lib/core/process_memory.h"
 
 namespace glrmask::lexer {
 
 namespace {
-
-std::string escaped_bytes(std::string_view bytes) {
-  std::string text = "\"";
-  for (const char c : bytes) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      text += '\\';
-      text += c;
-    } else if (byte >= 0x20 && byte < 0x7f) {
-      text += c;
-    } else {
-      text += fmt::format("\\x{:02x}", byte);
-    }
-  }
-  return text + "\"";
-}
 
 struct VectorHash {
   size_t operator()(const std::vector<uint32_t>& values) const {
@@ -55,6 +40,10 @@ class TerminalDwaBuilder {
   TerminalDwaBuilder(const LexerDfa& dfa, const VocabularyTrie& trie, TokenSetPool& pool,
                      const TerminalDwaOptions& options)
       : dfa_(dfa), trie_(trie), pool_(pool), options_(options), dwa_(dfa) {
+    if (options.indent_labeling) {
+      scan_.emplace(dfa, *options.indent_labeling);
+      dwa_.indent_labeling_ = options.indent_labeling;
+    }
     if (pool.universe_size() != trie.universe_size()) {
       throw Error(
           fmt::format("Terminal DWA: the token-set pool is for {} token ids, the vocabulary has {}",
@@ -66,7 +55,7 @@ class TerminalDwaBuilder {
     const auto started = std::chrono::steady_clock::now();
     intern_fork(initial_fork(dfa_), TerminalDwa::kInitialFork, 0);
     tbb::enumerable_thread_specific<ForkTrieWalker> walkers(
-        [&] { return ForkTrieWalker(dfa_, trie_); });
+        [&] { return ForkTrieWalker(dfa_, trie_, scan_ ? &*scan_ : nullptr); });
     tbb::enumerable_thread_specific<ForkAssembler> assemblers;
     const size_t batch_size = std::max<size_t>(1, options_.batch_size);
     for (size_t first = 0; first < dwa_.forks_.size();) {
@@ -78,15 +67,15 @@ class TerminalDwaBuilder {
       parallel_over(first, last, [&](size_t f) { first_steps[f - first] = first_byte_steps(f); });
       std::vector<std::vector<PieceUse>> uses(last - first);
       const size_t new_pieces_begin = pieces_.size();
-      std::vector<std::pair<uint32_t, const LexerFork*>> new_pieces;  // (trie node, fork)
+      std::vector<const PieceKey*> new_pieces;
       std::vector<ForkId> requested_by;
       for (size_t f = first; f < last; ++f) {
         for (FirstStep& step : first_steps[f - first]) {
           const auto [at, inserted] =
-              piece_ids_.emplace(PieceKey{step.trie_node, std::move(step.fork)},
+              piece_ids_.emplace(PieceKey{step.trie_node, std::move(step.fork), step.scan},
                                  static_cast<uint32_t>(pieces_.size() + new_pieces.size()));
           if (inserted) {
-            new_pieces.emplace_back(at->first.trie_node, &at->first.fork);
+            new_pieces.push_back(&at->first);
             requested_by.push_back(static_cast<ForkId>(f));
           }
           uses[f - first].push_back({step.label, at->second});
@@ -98,8 +87,9 @@ class TerminalDwaBuilder {
       parallel_over(0, new_pieces.size(), [&](size_t p) {
         // The root's piece holds only the empty token strings: every other token is in the
         // piece of its first byte.
-        const uint32_t node = new_pieces[p].first;
-        walks[p] = walkers.local().walk(node, *new_pieces[p].second, node != VocabularyTrie::kRoot);
+        const PieceKey& key = *new_pieces[p];
+        walks[p] = walkers.local().walk(key.trie_node, key.fork,
+                                        key.trie_node != VocabularyTrie::kRoot, key.scan);
       });
       for (size_t p = 0; p < walks.size(); ++p) add_piece(walks[p], requested_by[p]);
       walks.clear();
@@ -128,16 +118,19 @@ class TerminalDwaBuilder {
     uint32_t trie_node;  // a child of the root
     LabelId label;       // emitted by its byte, or kNoLabel
     LexerFork fork;      // the branch after it
+    uint32_t scan = 0;   // its lexeme's LexemeScan (with indent labels)
   };
   struct PieceKey {
     uint32_t trie_node;
     LexerFork fork;
+    uint32_t scan = 0;
     bool operator==(const PieceKey&) const = default;
   };
   struct PieceKeyHash {
     size_t operator()(const PieceKey& key) const {
       size_t seed = LexerForkHash{}(key.fork);
       boost::hash_combine(seed, key.trie_node);
+      boost::hash_combine(seed, key.scan);
       return seed;
     }
   };
@@ -158,13 +151,27 @@ class TerminalDwaBuilder {
     std::vector<FirstStep> steps;
     std::vector<ForkedLexing> next;
     const ForkedLexing from{{}, dwa_.forks_[fork]};
+    const uint32_t initial_scan = scan_ ? scan_->initial(from.fork.state) : 0;
     for (uint32_t child = trie_.first_child(VocabularyTrie::kRoot);
          child < trie_.child_end(VocabularyTrie::kRoot); ++child) {
       next.clear();
-      step_fork(dfa_, from, trie_.byte(child), next);
+      const uint8_t byte = trie_.byte(child);
+      step_fork(dfa_, from, byte, next);
       for (ForkedLexing& branch : next) {
-        steps.push_back({child, branch.labels.empty() ? LexerDfa::kNoLabel : branch.labels.front(),
-                         std::move(branch.fork)});
+        LabelId label = branch.labels.empty() ? LexerDfa::kNoLabel : branch.labels.front();
+        uint32_t scan = 0;
+        if (scan_) {
+          // The lexeme read so far: the root's, extended by the byte. A branch that restarted at
+          // the start state emitted it (labels may be empty when it was ignored text).
+          const uint32_t lexeme = dfa_.next(from.fork.state, byte);
+          const uint32_t after = scan_->advance(initial_scan, byte, lexeme);
+          if (branch.fork.state == dfa_.start_state()) {
+            if (label != LexerDfa::kNoLabel) label = scan_->annotate(label, after);
+          } else {
+            scan = after;
+          }
+        }
+        steps.push_back({child, label, std::move(branch.fork), scan});
       }
     }
     if (trie_.has_tokens(VocabularyTrie::kRoot)) {  // empty token strings leave the fork as is
@@ -211,17 +218,20 @@ class TerminalDwaBuilder {
     std::string tokens;
     for (const TokenId t : path) {
       tokens +=
-          fmt::format("{}{} {}", tokens.empty() ? "" : ", ", t, escaped_bytes(trie_.bytes_of(t)));
+          fmt::format("{}{} {}", tokens.empty() ? "" : ", ", t, escape_bytes(trie_.bytes_of(t)));
     }
     std::string viable;
     for (const uint32_t t : dfa_.viable_terminals(fork.state)) {
       viable += (viable.empty() ? "" : "|") + dfa_.terminals()[t].name;
     }
-    throw Error(fmt::format(
-        "Terminal DWA: the lexer's configurations between tokens do not close within {} forks; "
-        "e.g. the fork {} (a lexeme that could still become {}) is reached from the start by the "
-        "tokens {}",
-        options_.max_forks, describe_fork(fork), viable.empty() ? "nothing" : viable, tokens));
+    throw Error(
+        fmt::format(
+            "Terminal DWA: the lexer's configurations between tokens do not close within {} forks; "
+            "e.g. the fork {} (a lexeme that could still become {}) is reached from the start by "
+            "the "
+            "tokens {}",
+            options_.max_forks, describe_fork(fork), viable.empty() ? "nothing" : viable, tokens),
+        ErrorCode::kLimit);
   }
 
   uint32_t sequence_child(uint32_t sequence, LabelId label) {
@@ -330,8 +340,9 @@ class TerminalDwaBuilder {
                     [&](uint32_t t) { return dfa_.terminals()[t].ignored; })) {
       return ForkPosition::kInsideIgnored;
     }
-    return dfa_.label(fork.state) != LexerDfa::kNoLabel ? ForkPosition::kExtendableMatch
-                                                        : ForkPosition::kInsideTerminal;
+    return dfa_.label(fork.state) != LexerDfa::kNoLabel || dfa_.is_tentative(fork.state)
+               ? ForkPosition::kExtendableMatch
+               : ForkPosition::kInsideTerminal;
   }
 
   void finish() {
@@ -390,6 +401,7 @@ class TerminalDwaBuilder {
   uint32_t sequence_count_ = 1;  // sequence 0: the empty one
   std::vector<uint8_t> sequence_emitted_ = {0};
   std::unordered_set<uint64_t> sequence_ends_;
+  std::optional<LexemeScan> scan_;  // with indent labels
   std::unordered_map<PieceKey, uint32_t, PieceKeyHash> piece_ids_;
   std::vector<SubtriePiece> pieces_;
 };

@@ -11,7 +11,9 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 
+#include "lexer/indent_label.h"
 #include "lexer/lexer_dfa.h"
 #include "lexer/terminal_dwa.h"
 #include "lexer/vocabulary_trie.h"
@@ -26,6 +28,9 @@ struct TerminalDwaOptions {
   // Forks walked in parallel before their results are merged (bounds the memory held by
   // unmerged results: about one bitmap of the vocabulary per fork).
   size_t batch_size = 64;
+  // For a grammar whose post-lexer is an indenter: labels with this newline terminal become
+  // indent labels carrying the text of the newline (indent_label.h).
+  std::optional<IndentLabeling> indent_labeling;
 };
 
 // `pool.universe_size()` must equal `vocabulary.universe_size()` (glrmask::Error otherwise).

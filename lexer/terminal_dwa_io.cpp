@@ -1,6 +1,9 @@
 // TerminalDwa::write / read: the automaton as flat arrays, for compiled artifacts.
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "lexer/indent_label.h"
 #include "lexer/terminal_dwa.h"
 #include "lib/core/binary_io.h"
 
@@ -15,6 +18,9 @@ constexpr uint32_t kSectionTag = 0x41574454;  // "TDWA"
 void TerminalDwa::write(BinaryWriter& out,
                         const std::function<uint32_t(TokenSetId)>& stored_id) const {
   out.put(kSectionTag);
+  out.put<uint32_t>(indent_labeling_ ? 1 : 0);
+  out.put<uint32_t>(indent_labeling_ ? indent_labeling_->newline_terminal : 0);
+  out.put<uint32_t>(indent_labeling_ ? indent_labeling_->tab_len : 0);
   out.put<uint64_t>(forks_.size());
   for (const LexerFork& fork : forks_) {
     out.put(fork.state);
@@ -44,6 +50,12 @@ TerminalDwa TerminalDwa::read(BinaryReader& in, const LexerDfa& dfa,
   if (in.get<uint32_t>("Terminal DWA section tag") != kSectionTag)
     in.fail("expected the Terminal DWA section");
   TerminalDwa dwa(dfa);
+  const auto labeling = in.get<uint32_t>("indent labeling flag");
+  const auto newline = in.get<uint32_t>("newline terminal");
+  const auto tab_len = in.get<uint32_t>("tab length");
+  if (labeling > 1 || (labeling == 1 && newline >= dfa.terminals().size()))
+    in.fail("the Terminal DWA's indent labeling is malformed");
+  if (labeling == 1) dwa.indent_labeling_ = IndentLabeling{newline, tab_len};
   const auto forks = in.get<uint64_t>("fork count");
   for (uint64_t i = 0; i < forks; ++i) {
     LexerFork fork;
@@ -51,7 +63,12 @@ TerminalDwa TerminalDwa::read(BinaryReader& in, const LexerDfa& dfa,
     fork.inhibitors = in.get_array<uint32_t>("fork inhibitors");
     if (fork.state >= dfa.num_states())
       in.fail(fmt::format("fork {}: no DFA state {}", i, fork.state));
-    dwa.fork_ids_.emplace(fork, static_cast<ForkId>(dwa.forks_.size()));
+    for (std::size_t k = 0; k < fork.inhibitors.size(); ++k)
+      if (fork.inhibitors[k] >= dfa.num_states() ||
+          (k > 0 && fork.inhibitors[k - 1] >= fork.inhibitors[k]))
+        in.fail(fmt::format("fork {}: its inhibitors are not ascending DFA states", i));
+    if (!dwa.fork_ids_.emplace(fork, static_cast<ForkId>(dwa.forks_.size())).second)
+      in.fail(fmt::format("fork {} is stored twice", i));
     dwa.forks_.push_back(std::move(fork));
   }
   dwa.positions_ = in.get_array<ForkPosition>("fork positions");
@@ -78,10 +95,27 @@ TerminalDwa TerminalDwa::read(BinaryReader& in, const LexerDfa& dfa,
                           !dwa.edge_begin_.empty() && dwa.edge_begin_.back() == dwa.edges_.size() &&
                           dwa.weight_begin_.back() == dwa.weights_.size();
   if (!consistent) in.fail("the Terminal DWA's arrays do not fit together");
+  // Offsets delimit spans: ascending from 0, or a span would run backwards over other memory.
+  for (const auto* offsets : {&dwa.next_begin_, &dwa.edge_begin_, &dwa.weight_begin_})
+    if (offsets->front() != 0 || !std::is_sorted(offsets->begin(), offsets->end()))
+      in.fail("the Terminal DWA's offsets are not ascending from 0");
+  // Forks are numbered as they are found, each from one found before it (example_path() walks
+  // these back to the initial fork).
+  for (size_t i = 1; i < forks; ++i)
+    if (dwa.origin_fork_[i] >= i)
+      in.fail(fmt::format("fork {} has the origin fork {}, not one found before it", i,
+                          dwa.origin_fork_[i]));
+  // child() binary-searches a node's edges by label.
+  for (size_t node = 0; node < nodes; ++node)
+    for (uint32_t e = dwa.edge_begin_[node] + 1; e < dwa.edge_begin_[node + 1]; ++e)
+      if (dwa.edges_[e - 1].label >= dwa.edges_[e].label)
+        in.fail(
+            fmt::format("Terminal DWA node {}: its edges are not in ascending label order", node));
   for (const DwaNodeId root : dwa.roots_)
     if (root >= nodes) in.fail(fmt::format("a fork root names node {} of {}", root, nodes));
   for (const DwaEdge& edge : dwa.edges_)
-    if (edge.child >= nodes || edge.label >= dfa.num_labels())
+    if (edge.child >= nodes || base_label(edge.label) >= dfa.num_labels() ||
+        (is_indent_label(edge.label) && labeling == 0))
       in.fail("a Terminal DWA edge points outside the automaton");
   for (const DwaWeight& weight : dwa.weights_)
     if (weight.end >= forks) in.fail("a Terminal DWA weight names a fork that does not exist");

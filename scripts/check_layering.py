@@ -10,20 +10,29 @@ import re
 import sys
 
 ALLOWED = {
-    "lib/core": [],
-    "lib/token_set": ["lib/core"],
-    "lib/tokenizer": ["lib/core"],
-    "lib/grammar": ["lib/core"],
-    "lib/json_schema": ["lib/core", "lib/grammar"],
-    "lexer": ["lib/core", "lib/token_set", "lib/tokenizer", "lib/grammar"],
-    "glr": ["lib/core", "lib/token_set", "lib/tokenizer", "lib/grammar", "lexer"],
-    "wfa": ["lib/core", "lib/token_set", "lib/tokenizer", "lib/grammar", "lexer", "glr"],
+    # The public headers: what a user of the library includes, so nothing internal.
+    "api/include/glrmask": [],
+    "lib/core": ["api/include/glrmask"],
 }
+_LIB = ["api/include/glrmask", "lib/core", "lib/token_set", "lib/tokenizer", "lib/grammar"]
+ALLOWED.update({
+    "lib/token_set": ["api/include/glrmask", "lib/core"],
+    "lib/tokenizer": ["api/include/glrmask", "lib/core"],
+    "lib/grammar": ["api/include/glrmask", "lib/core"],
+    "lib/json_schema": ["api/include/glrmask", "lib/core", "lib/grammar"],
+    "lexer": _LIB,
+    "glr": _LIB + ["lexer"],
+    "wfa": _LIB + ["lexer", "glr"],
+    # The facade's implementation: everything below it.
+    "api/src": _LIB + ["lib/json_schema", "lexer", "glr", "wfa"],
+})
 LAYERED = sorted(ALLOWED, key=len, reverse=True)
-INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+INCLUDE = re.compile(r'^\s*#\s*include\s+["<]((?:glrmask/|lib/|lexer/|glr/|wfa/|api/)[^">]+)[">]')
 
 
 def folder_of(path: str):
+    if path.startswith("glrmask/"):  # a public header, as included: <glrmask/x.hpp>
+        return "api/include/glrmask"
     for folder in LAYERED:
         if path.startswith(folder + "/"):
             return folder
@@ -36,7 +45,7 @@ def main() -> int:
     checked = 0
     sources = {path for folder in ALLOWED for path in (root / folder).glob("**/*")}
     for source in sorted(sources):
-        if source.suffix not in (".h", ".cpp"):
+        if source.suffix not in (".h", ".hpp", ".cpp", ".c"):
             continue
         relative = source.relative_to(root).as_posix()
         own = folder_of(relative)

@@ -14,7 +14,9 @@ PACKAGES=(
   libboost-graph-dev libboost-container-dev
   libroaring-dev libtbb-dev libfmt-dev catch2 libbenchmark-dev
   libsimdjson-dev libicu-dev
-  python3 python3-lark python3-jsonschema gnuplot-nox zstd
+  python3 python3-dev python3-numpy python3-pytest pybind11-dev
+  python3-lark python3-jsonschema gnuplot-nox zstd
+  clang-16 libclang-rt-16-dev   # scripts/fuzz.sh: libFuzzer, ASan, UBSan (clang 14 cannot build libstdc++ 12 ranges)
 )
 
 as_root() {

@@ -12,7 +12,6 @@
 #include "lib/core/error.h"
 #include "lib/core/process_memory.h"
 #include "wfa/parser_dwa_builder.h"
-#include "wfa/post_lexer_refusal.h"
 #include "wfa/token_classes.h"
 
 namespace glrmask::wfa {
@@ -20,7 +19,6 @@ namespace glrmask::wfa {
 std::shared_ptr<const CompiledMask> CompiledMask::compile(
     std::shared_ptr<const glr::CompiledGrammar> grammar, const Vocabulary& vocabulary,
     const ParserDwaOptions& options) {
-  refuse_post_lexer(*grammar, "wfa");
   const auto started = std::chrono::steady_clock::now();
   const lexer::VocabularyTrie trie = lexer::VocabularyTrie::build(vocabulary);
   const double trie_seconds =
@@ -35,10 +33,13 @@ std::shared_ptr<const CompiledMask> CompiledMask::compile(
 std::shared_ptr<const CompiledMask> CompiledMask::compile(
     std::shared_ptr<const glr::CompiledGrammar> grammar, const Vocabulary& vocabulary,
     const lexer::VocabularyTrie& trie, const ParserDwaOptions& options) {
-  refuse_post_lexer(*grammar, "wfa");
   const auto started = std::chrono::steady_clock::now();
   TokenSetPool pool(static_cast<std::uint32_t>(vocabulary.size()));
-  lexer::TerminalDwa terminal_dwa = lexer::build_terminal_dwa(grammar->dfa(), trie, pool);
+  lexer::TerminalDwaOptions dwa_options;
+  if (const glr::IndenterSpec* indenter = grammar->indenter())
+    dwa_options.indent_labeling = lexer::IndentLabeling{indenter->newline, indenter->tab_len};
+  lexer::TerminalDwa terminal_dwa =
+      lexer::build_terminal_dwa(grammar->dfa(), trie, pool, dwa_options);
   const auto lexed = std::chrono::steady_clock::now();
   std::shared_ptr<CompiledMask> result(
       new CompiledMask(std::move(grammar), std::move(pool), std::move(terminal_dwa)));
@@ -74,10 +75,9 @@ std::shared_ptr<const CompiledMask> CompiledMask::compile(
 
 void CompiledMask::index_weights() {
   std::vector<TokenSetId> weights;
-  weights.reserve(parser_dwa_.stats().transitions);
-  for (std::size_t state = 0; state < parser_dwa_.num_states(); ++state)
-    for (const ParserDwaTransition& t : parser_dwa_.transitions(static_cast<DwaStateId>(state)))
-      weights.push_back(t.weight);
+  weights.reserve(parser_dwa_.all_transitions().size());  // not the stats: a loaded file says them
+  for (const ParserDwaTransition& t : parser_dwa_.all_transitions()) weights.push_back(t.weight);
+  for (const TokenSetId weight : branch_mask_weights(parser_dwa_)) weights.push_back(weight);
   weight_sources_ = DenseSources(pool_, weights);
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <tbb/concurrent_vector.h>
+#include <tbb/spin_mutex.h>
 
 #include <algorithm>
 #include <array>
@@ -20,7 +21,6 @@
 #include <vector>
 
 #include "lib/core/error.h"
-#include "wfa/spin_mutex.h"
 
 namespace glrmask::wfa {
 
@@ -65,7 +65,7 @@ class ConcurrentArrayInterner {
     Id id = kVacant;
   };
   struct alignas(64) Shard {
-    SpinMutex mutex;
+    tbb::spin_mutex mutex;
     std::vector<Slot> slots = std::vector<Slot>(16);
     std::size_t size = 0;
 

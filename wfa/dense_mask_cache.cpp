@@ -4,6 +4,8 @@
 #include <bit>
 #include <cstring>
 
+#include "lib/core/check.h"
+
 namespace glrmask::wfa {
 
 DenseMaskCache::SlotIndex::SlotIndex(std::size_t slots)
@@ -68,7 +70,18 @@ const std::uint32_t* DenseMaskCache::hit(std::size_t slot) const {
   return masks_.data() + slot * words_;
 }
 
+namespace {
+
+// Weights are keys as given: the same union must come with the same list.
+bool sorted_unique(std::span<const TokenSetId> weights) {
+  return std::adjacent_find(weights.begin(), weights.end(), std::greater_equal<>()) ==
+         weights.end();
+}
+
+}  // namespace
+
 const std::uint32_t* DenseMaskCache::find(std::span<const TokenSetId> weights) const {
+  GLRMASK_DCHECK(sorted_unique(weights));
   if (weights.size() > kMaxWeights || by_weights_.empty() || weights.empty()) return nullptr;
   const std::uint64_t hash = hash_of(weights);
   for (std::size_t i = by_weights_.home(hash);; i = by_weights_.next(i)) {
@@ -142,6 +155,7 @@ void DenseMaskCache::insert(std::span<const TokenSetId> weights,
 
 std::span<std::uint32_t> DenseMaskCache::claim(std::span<const TokenSetId> weights,
                                                std::span<const std::uint64_t> row) {
+  GLRMASK_DCHECK(sorted_unique(weights));
   const bool by_weights = !weights.empty() && weights.size() <= kMaxWeights;
   const bool by_row = row.size() == row_words_ && !by_row_.empty();
   if (entries_.empty() || (!by_weights && !by_row)) return {};

@@ -11,7 +11,7 @@
 //
 // Replacement is CLOCK (second chance): a slot found since the hand last passed it is spared once.
 // Round robin evicted the unions every step needs as readily as the one-off unions of a rare
-// construct (docs/performance.md has the hit rates of both).
+// construct (experiments/results/tail_latency/LOG.md has the hit rates of both).
 #pragma once
 
 #include <array>

@@ -34,13 +34,17 @@ std::optional<std::span<const LexerEntryCache::Entry>> LexerEntryCache::find(
 }
 
 std::optional<LexerEntryCache::Entry> LexerEntryCache::make_entry(
-    DwaStateId start, std::span<const lexer::LabelId> labels, bool early) {
+    DwaStateId start, std::span<const lexer::LabelId> labels, bool early,
+    std::span<const glr::TextPart> texts, glr::TextPart carried) {
   if (labels.size() > kMaxLabels) return std::nullopt;
   Entry entry;
   entry.start = start;
   entry.early = early;
   entry.label_count = static_cast<std::uint32_t>(labels.size());
   std::copy(labels.begin(), labels.end(), entry.labels.begin());
+  std::copy(texts.begin(), texts.begin() + std::min(texts.size(), labels.size()),
+            entry.texts.begin());
+  entry.carried = carried;
   return entry;
 }
 

@@ -16,6 +16,7 @@
 #include <span>
 #include <vector>
 
+#include "glr/fork_texts.h"
 #include "lexer/lexer_configuration.h"
 #include "lexer/lexer_dfa.h"
 #include "wfa/parser_dwa.h"
@@ -31,15 +32,20 @@ class LexerEntryCache {
   // Where a run starts for one Terminal DWA entry: feed `early_labels()` to (a copy of) the
   // session's stacks, then run the Parser DWA from `start`.
   struct Entry {
-    DwaStateId start = 0;
+    DwaStateId start;
     bool early = false;  // the Terminal DWA entry had early labels (fed here or by `start`)
     std::uint32_t label_count = 0;
     std::array<lexer::LabelId, kMaxLabels> labels{};
+    // With an indenter (glr/fork_texts.h): the texts of the labels still to feed, and the text
+    // the walk's relative newline widths add to (IndenterContext::carried).
+    std::array<glr::TextPart, kMaxLabels> texts{};
+    glr::TextPart carried;
     std::span<const lexer::LabelId> early_labels() const { return {labels.data(), label_count}; }
   };
   // The entry, or nullopt when the labels do not fit one.
   static std::optional<Entry> make_entry(DwaStateId start, std::span<const lexer::LabelId> labels,
-                                         bool early);
+                                         bool early, std::span<const glr::TextPart> texts = {},
+                                         glr::TextPart carried = {});
 
   explicit LexerEntryCache(std::size_t slots);
 

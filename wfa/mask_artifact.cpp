@@ -4,10 +4,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -32,6 +34,8 @@ std::uint64_t grammar_fingerprint(const glr::CompiledGrammar& grammar) {
   key += fmt::format("\n--start={}\n--policy={}\n", options.start,
                      options.policy == glr::ConflictPolicy::kLark ? "lark" : "glr");
   for (const std::string& terminal : options.skippable) key += "--skippable=" + terminal + "\n";
+  if (options.postlex != glr::PostLexer::kNone)
+    key += fmt::format("--postlex={}\n", glr::post_lexer_name(options.postlex));
   return checksum64(key);
 }
 
@@ -58,6 +62,63 @@ std::uint64_t vocabulary_fingerprint(const Vocabulary& vocabulary) {
 namespace {
 
 constexpr std::uint32_t kTokenSetSectionTag = 0x54455354;  // "TSET"
+
+// The post-lexer the artifact was compiled with, and its settings (glr/indenter.h): the kind,
+// tab length, the newline, _INDENT and _DEDENT terminals, the opening and closing brackets.
+void write_post_lexer(BinaryWriter& out, const glr::CompiledGrammar& grammar) {
+  const glr::IndenterSpec* spec = grammar.indenter();
+  out.put<std::uint32_t>(static_cast<std::uint32_t>(grammar.options().postlex));
+  out.put<std::uint32_t>(spec != nullptr ? spec->tab_len : 0);
+  out.put<std::uint32_t>(spec != nullptr ? spec->newline : 0);
+  out.put<std::uint32_t>(spec != nullptr ? spec->indent : 0);
+  out.put<std::uint32_t>(spec != nullptr ? spec->dedent : 0);
+  out.put_array<glr::SymbolId>(spec != nullptr ? spec->open_brackets
+                                               : std::vector<glr::SymbolId>{});
+  out.put_array<glr::SymbolId>(spec != nullptr ? spec->close_brackets
+                                               : std::vector<glr::SymbolId>{});
+}
+
+PostLexerRecord read_post_lexer(BinaryReader& in) {
+  PostLexerRecord record;
+  record.kind = in.get<std::uint32_t>("post-lexer");
+  record.tab_len = in.get<std::uint32_t>("post-lexer tab length");
+  record.newline = in.get<std::uint32_t>("post-lexer newline terminal");
+  record.indent = in.get<std::uint32_t>("post-lexer _INDENT terminal");
+  record.dedent = in.get<std::uint32_t>("post-lexer _DEDENT terminal");
+  record.open_brackets = in.get_array<glr::SymbolId>("post-lexer opening brackets");
+  record.close_brackets = in.get_array<glr::SymbolId>("post-lexer closing brackets");
+  return record;
+}
+
+// Checked before the grammar fingerprint (which covers --postlex too) so that an artifact
+// compiled without the grammar's post-lexer is refused with that reason.
+void check_post_lexer(BinaryReader& in, const PostLexerRecord& record,
+                      const glr::CompiledGrammar& grammar) {
+  const glr::PostLexer wanted = grammar.options().postlex;
+  const auto name = [](std::uint32_t k) {
+    return k <= static_cast<std::uint32_t>(glr::PostLexer::kPythonIndenter)
+               ? std::string(glr::post_lexer_name(static_cast<glr::PostLexer>(k)))
+               : fmt::format("unknown ({})", k);
+  };
+  if (record.kind != static_cast<std::uint32_t>(wanted)) {
+    if (record.kind == static_cast<std::uint32_t>(glr::PostLexer::kNone))
+      in.fail(fmt::format(
+          "compiled without the post-lexer the grammar is loaded with (--postlex {}); compile it "
+          "with --postlex {}",
+          name(static_cast<std::uint32_t>(wanted)), name(static_cast<std::uint32_t>(wanted))));
+    in.fail(fmt::format("compiled with the post-lexer '{}', the grammar is loaded with '{}'",
+                        name(record.kind), name(static_cast<std::uint32_t>(wanted))));
+  }
+  const glr::IndenterSpec* spec = grammar.indenter();
+  if (spec == nullptr) return;
+  if (record.tab_len != spec->tab_len || record.newline != spec->newline ||
+      record.indent != spec->indent || record.dedent != spec->dedent ||
+      record.open_brackets != spec->open_brackets || record.close_brackets != spec->close_brackets)
+    in.fail(fmt::format(
+        "compiled with other indenter settings (tab length {}, newline terminal {}) than the "
+        "grammar's (tab length {}, newline terminal {})",
+        record.tab_len, record.newline, spec->tab_len, spec->newline));
+}
 
 // Where one frozen token set lies in the image area (offset relative to the area's start).
 struct FrozenImageRef {
@@ -122,85 +183,98 @@ TokenSetPool read_token_sets(BinaryReader& in, std::uint32_t universe,
 
 }  // namespace
 
-std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& vocabulary,
-                                const std::filesystem::path& path) {
-  // Number the token sets the automata use, in first-use order after the empty and the full set
-  // (which keep their ids 0 and 1, as in every pool), so the loaded pool's ids are the stored ones.
-  const TokenSetPool& pool = compiled.pool();
-  std::unordered_map<std::uint32_t, std::uint32_t> stored{{0, 0}, {1, 1}};
-  std::vector<TokenSetId> sets{TokenSetPool::empty(), TokenSetPool::full()};
-  auto stored_id = [&](TokenSetId set) {
-    const auto [it, inserted] =
-        stored.try_emplace(set.value(), static_cast<std::uint32_t>(sets.size()));
-    if (inserted) sets.push_back(set);
-    return it->second;
-  };
-  BinaryWriter automata;
-  compiled.terminal_dwa().write(automata, stored_id);
-  compiled.parser_dwa().write(automata, stored_id);
-  compiled.weight_classes().write(automata, stored_id);
-  automata.put(compiled.stats());
-
+std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMask* compiled,
+                           const Vocabulary& vocabulary, std::string_view source,
+                           const std::filesystem::path& path) {
   BinaryWriter out;
   out.put(kMagic);
   out.put(kMaskArtifactVersion);
   out.put(kByteOrderMark);
-  out.put(grammar_fingerprint(compiled.grammar()));
+  write_post_lexer(out, grammar);
+  out.put(grammar_fingerprint(grammar));
   out.put(vocabulary_fingerprint(vocabulary));
   out.put_string(vocabulary.name());
-  out.put<std::uint64_t>(pool.universe_size());
-  write_token_sets(out, pool, sets);
-  out.put_bytes(automata.bytes());
+  out.put<std::uint64_t>(vocabulary.size());
+  out.put_string(source);
+  out.put<std::uint32_t>(compiled != nullptr ? 1 : 0);
+  if (compiled != nullptr) {
+    // Number the token sets the automata use, in first-use order after the empty and the full
+    // set (which keep their ids 0 and 1, as in every pool), so the loaded pool's ids are the
+    // stored ones.
+    const TokenSetPool& pool = compiled->pool();
+    std::unordered_map<std::uint32_t, std::uint32_t> stored{{0, 0}, {1, 1}};
+    std::vector<TokenSetId> sets{TokenSetPool::empty(), TokenSetPool::full()};
+    auto stored_id = [&](TokenSetId set) {
+      const auto [it, inserted] =
+          stored.try_emplace(set.value(), static_cast<std::uint32_t>(sets.size()));
+      if (inserted) sets.push_back(set);
+      return it->second;
+    };
+    BinaryWriter automata;
+    compiled->terminal_dwa().write(automata, stored_id);
+    compiled->parser_dwa().write(automata, stored_id);
+    compiled->weight_classes().write(automata, stored_id);
+    automata.put(compiled->stats());
+    write_token_sets(out, pool, sets);
+    out.put_bytes(automata.bytes());
+  }
   std::string bytes = out.take();
   const std::uint64_t sum = checksum64(bytes);
   bytes.append(reinterpret_cast<const char*>(&sum), sizeof sum);
   // A new file renamed over the old one: a process that has the old artifact loaded keeps
   // reading its (mapped) bytes instead of seeing them change or shrink underneath.
+  // Errors name the path the caller gave, with the system's reason, not the temporary file.
+  auto cannot_write = [&](std::string_view reason) {
+    return Error(fmt::format("{}: cannot write the artifact: {}", path.string(), reason),
+                 ErrorCode::kIo, ErrorLocation::in_file(path.string()));
+  };
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) throw cannot_write("it is a directory");
   std::filesystem::path temporary = path;
   temporary += fmt::format(".{}.partial", ::getpid());
   {
+    errno = 0;
     std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    if (!file)
-      throw Error(fmt::format("{}: cannot open the artifact for writing", temporary.string()));
+    if (!file) throw cannot_write(errno != 0 ? std::strerror(errno) : "cannot create it");
     file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     file.close();
     if (!file) {
+      const std::string reason = errno != 0 ? std::strerror(errno) : "write failed";
       std::error_code ignored;
       std::filesystem::remove(temporary, ignored);
-      throw Error(fmt::format("{}: cannot write the artifact", temporary.string()));
+      throw cannot_write(reason);
     }
   }
-  std::error_code error;
   std::filesystem::rename(temporary, path, error);
   if (error) {
-    std::filesystem::remove(temporary, error);
-    throw Error(
-        fmt::format("{}: cannot write the artifact (rename: {})", path.string(), error.message()));
+    const std::string reason = error.message();
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw cannot_write(reason);
   }
   return bytes.size();
 }
 
-class MaskArtifactReader {
- public:
-  static std::shared_ptr<const CompiledMask> read(
-      const std::filesystem::path& path, std::shared_ptr<const glr::CompiledGrammar> grammar,
-      const Vocabulary& vocabulary);
-};
+std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& vocabulary,
+                                const std::filesystem::path& path) {
+  return write_artifact(compiled.grammar(), &compiled, vocabulary, "", path);
+}
 
-std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
-    const std::filesystem::path& path, std::shared_ptr<const glr::CompiledGrammar> grammar,
-    const Vocabulary& vocabulary) {
-  const std::string name = path.string();
-  std::shared_ptr<const MappedFile> file;
+ArtifactFile ArtifactFile::open(const std::filesystem::path& path) {
+  ArtifactFile artifact;
+  artifact.name_ = path.string();
+  const std::string& name = artifact.name_;
   try {
-    file = MappedFile::open(path);
+    artifact.file_ = MappedFile::open(path);
   } catch (const Error& e) {
-    throw Error(fmt::format("{} (the artifact)", e.what()));
+    throw Error(fmt::format("{} (the artifact)", e.what()), ErrorCode::kArtifact,
+                ErrorLocation::in_file(name));
   }
-  const std::string_view bytes = file->bytes();
+  const std::string_view bytes = artifact.file_->bytes();
   if (bytes.size() < sizeof kMagic + sizeof(std::uint64_t) ||
       std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
-    throw Error(fmt::format("{}: not a glrmask artifact (no 'GLRMASKA' header)", name));
+    throw Error(fmt::format("{}: not a glrmask artifact (no 'GLRMASKA' header)", name),
+                ErrorCode::kArtifact, ErrorLocation::in_file(name));
   }
   const std::string_view body(bytes.data(), bytes.size() - sizeof(std::uint64_t));
   BinaryReader in(body, name);
@@ -216,24 +290,59 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
   std::uint64_t sum = 0;
   std::memcpy(&sum, bytes.data() + body.size(), sizeof sum);
   if (checksum64(body) != sum)
-    throw Error(
-        fmt::format("{}: checksum mismatch over {} bytes: the artifact is truncated or "
-                    "corrupt; compile it again",
-                    name, body.size()));
-  const auto grammar_id = in.get<std::uint64_t>("grammar fingerprint");
-  if (grammar_id != grammar_fingerprint(*grammar))
-    in.fail(
-        "compiled from another grammar (or other --start/--policy/--skippable options) than "
-        "the one given");
-  const auto vocabulary_id = in.get<std::uint64_t>("vocabulary fingerprint");
-  const std::string tokenizer = in.get_string("tokenizer name");
-  if (vocabulary_id != vocabulary_fingerprint(vocabulary))
-    in.fail(fmt::format("compiled for the tokenizer '{}', not for '{}' ({} ids)", tokenizer,
-                        vocabulary.name(), vocabulary.size()));
-  const auto universe = in.get<std::uint64_t>("vocabulary size");
-  if (universe != vocabulary.size()) in.fail("vocabulary size differs");
+    throw Error(fmt::format("{}: checksum mismatch over {} bytes: the artifact is truncated or "
+                            "corrupt; compile it again",
+                            name, body.size()),
+                ErrorCode::kArtifact, ErrorLocation::in_file(name));
+  artifact.post_lexer_ = read_post_lexer(in);
+  artifact.grammar_fingerprint_ = in.get<std::uint64_t>("grammar fingerprint");
+  artifact.vocabulary_fingerprint_ = in.get<std::uint64_t>("vocabulary fingerprint");
+  artifact.tokenizer_ = in.get_string("tokenizer name");
+  artifact.vocabulary_size_ = in.get<std::uint64_t>("vocabulary size");
+  const auto source_size = in.get<std::uint64_t>("source size");
+  artifact.source_ = in.get_bytes(source_size, "source");
+  const auto has_mask = in.get<std::uint32_t>("compiled mask flag");
+  if (has_mask > 1) in.fail("the compiled mask flag is neither 0 nor 1");
+  artifact.mask_offset_ = has_mask != 0 ? in.offset() : 0;
+  if (has_mask == 0 && !in.at_end()) in.fail("unexpected bytes after the source section");
+  return artifact;
+}
 
-  TokenSetPool pool = read_token_sets(in, static_cast<std::uint32_t>(universe), file);
+void ArtifactFile::check_fingerprints(const glr::CompiledGrammar& grammar,
+                                      const Vocabulary& vocabulary) const {
+  BinaryReader in(file_->bytes(), name_);
+  check_post_lexer(in, post_lexer_, grammar);
+  if (grammar_fingerprint_ != grammar_fingerprint(grammar))
+    in.fail(
+        "compiled from another grammar (or other --start/--policy/--skippable/--postlex options) "
+        "than the one given");
+  if (vocabulary_fingerprint_ != vocabulary_fingerprint(vocabulary))
+    in.fail(fmt::format("compiled for the tokenizer '{}', not for '{}' ({} ids)", tokenizer_,
+                        vocabulary.name(), vocabulary.size()));
+  if (vocabulary_size_ != vocabulary.size()) in.fail("vocabulary size differs");
+}
+
+class MaskArtifactReader {
+ public:
+  static std::shared_ptr<const CompiledMask> read(
+      const ArtifactFile& artifact, std::shared_ptr<const glr::CompiledGrammar> grammar,
+      const Vocabulary& vocabulary);
+};
+
+std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
+    const ArtifactFile& artifact, std::shared_ptr<const glr::CompiledGrammar> grammar,
+    const Vocabulary& vocabulary) {
+  artifact.check_fingerprints(*grammar, vocabulary);
+  const std::string_view bytes = artifact.file_->bytes();
+  const std::string_view body(bytes.data(), bytes.size() - sizeof(std::uint64_t));
+  BinaryReader in(body, artifact.name_);
+  if (artifact.mask_offset_ == 0)
+    in.fail(
+        "the artifact holds no compiled automata (it was saved for the spanner or oracle "
+        "engine)");
+  in.get_bytes(artifact.mask_offset_, "header");
+  const auto universe = static_cast<std::uint32_t>(artifact.vocabulary_size_);
+  TokenSetPool pool = read_token_sets(in, universe, artifact.file_);
   const std::size_t token_sets = pool.distinct_sets();
   auto pool_id = [&](std::uint32_t stored) {
     if (stored >= token_sets)
@@ -246,22 +355,35 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
   result->parser_dwa_ = ParserDwa::read(in, result->grammar_->table().num_states(),
                                         result->terminal_dwa_.num_forks(), token_sets);
   result->weight_classes_ = WeightClassRows::read(in, token_sets);
+  // The classes partition the vocabulary's tokens; the engines size per-class arrays by them.
+  if (result->weight_classes_.num_classes() == 0 ||
+      result->weight_classes_.num_classes() > universe)
+    in.fail(fmt::format("{} mask classes for {} tokens", result->weight_classes_.num_classes(),
+                        universe));
   // Transition by transition (mask_weights() would sort a million of them on every load).
-  for (DwaStateId state = 0; state < result->parser_dwa_.num_states(); ++state)
-    for (const ParserDwaTransition& t : result->parser_dwa_.transitions(state))
-      if (!t.weight.is_empty() && result->weight_classes_.row(t.weight) == nullptr)
-        in.fail(fmt::format("token set {} weighs a Parser DWA transition but has no class row",
-                            t.weight.value()));
+  for (const ParserDwaTransition& t : result->parser_dwa_.all_transitions())
+    if (!t.weight.is_empty() && result->weight_classes_.row(t.weight) == nullptr)
+      in.fail(fmt::format("token set {} weighs a Parser DWA transition but has no class row",
+                          t.weight.value()));
+  for (const TokenSetId weight : branch_mask_weights(result->parser_dwa_))
+    if (result->weight_classes_.row(weight) == nullptr)
+      in.fail(fmt::format("token set {} weighs a Parser DWA branch but has no class row",
+                          weight.value()));
   result->stats_ = in.get<CompileStats>("compile statistics");
   if (!in.at_end()) in.fail("unexpected bytes after the last section");
   result->index_weights();
   return result;
 }
 
+std::shared_ptr<const CompiledMask> ArtifactFile::compiled_mask(
+    std::shared_ptr<const glr::CompiledGrammar> grammar, const Vocabulary& vocabulary) const {
+  return MaskArtifactReader::read(*this, std::move(grammar), vocabulary);
+}
+
 std::shared_ptr<const CompiledMask> read_mask_artifact(
     const std::filesystem::path& path, std::shared_ptr<const glr::CompiledGrammar> grammar,
     const Vocabulary& vocabulary) {
-  return MaskArtifactReader::read(path, std::move(grammar), vocabulary);
+  return ArtifactFile::open(path).compiled_mask(std::move(grammar), vocabulary);
 }
 
 }  // namespace glrmask::wfa

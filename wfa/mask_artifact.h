@@ -21,30 +21,89 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "glr/compiled_grammar.h"
+#include "lib/core/mapped_file.h"
 #include "lib/tokenizer/vocabulary.h"
 #include "wfa/compiled_mask.h"
 
 namespace glrmask::wfa {
 
 // Bump when the construction or the layout changes: older artifacts are then refused.
-inline constexpr std::uint32_t kMaskArtifactVersion = 5;
+inline constexpr std::uint32_t kMaskArtifactVersion = 7;
 
 std::uint64_t grammar_fingerprint(const glr::CompiledGrammar& grammar);
 std::uint64_t vocabulary_fingerprint(const Vocabulary& vocabulary);
 
-// Writes the artifact and returns its size in bytes. The file is written under a temporary name
-// beside `path` and renamed over it, so artifacts loaded from `path` stay intact. Throws
-// glrmask::Error naming the path when it cannot be written.
+// Writes an artifact and returns its size in bytes: the fingerprints of `grammar` and
+// `vocabulary`, `source` (bytes this layer does not read: the library stores the constraint's
+// source and options there, so that an artifact loads without the grammar file), and the automata
+// of `compiled` when it is given (a grammar-only artifact otherwise, for engines that precompute
+// nothing). The file is written under a temporary name beside `path` and renamed over it, so
+// artifacts loaded from `path` stay intact. Throws glrmask::Error naming the path when it cannot
+// be written.
+std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMask* compiled,
+                           const Vocabulary& vocabulary, std::string_view source,
+                           const std::filesystem::path& path);
+// write_artifact with no source.
 std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& vocabulary,
                                 const std::filesystem::path& path);
 
-// Reads an artifact for `grammar` and `vocabulary`, which must outlive the result's use. The
-// result keeps the file mapped (read-only) for its lifetime: replace an artifact by writing a new
-// file and renaming it (as write_mask_artifact does), never by rewriting it in place. Throws
-// glrmask::Error naming the path, and the byte offset where it applies, for a missing,
-// truncated, corrupt, mismatched or outdated artifact or a malformed token set.
+// An artifact file, mapped read-only and checked (header, format version, byte order, checksum)
+// once. The automata are read from it, in place, by compiled_mask(). The mapping lives as long as
+// the ArtifactFile and every CompiledMask read from it: replace an artifact by writing a new file
+// and renaming it (as write_artifact does), never by rewriting it in place.
+// The post-lexer an artifact was compiled with and its settings (glr/indenter.h): the kind
+// (glr::PostLexer), tab length, the newline, _INDENT and _DEDENT terminals, the brackets.
+struct PostLexerRecord {
+  std::uint32_t kind = 0;
+  std::uint32_t tab_len = 0;
+  std::uint32_t newline = 0;
+  std::uint32_t indent = 0;
+  std::uint32_t dedent = 0;
+  std::vector<glr::SymbolId> open_brackets;
+  std::vector<glr::SymbolId> close_brackets;
+};
+
+class ArtifactFile {
+ public:
+  // Throws glrmask::Error (kArtifact) naming the path, and the byte offset where it applies, for
+  // a missing, truncated, corrupt or outdated file.
+  static ArtifactFile open(const std::filesystem::path& path);
+
+  // What write_artifact() was given as `source`.
+  std::string_view source() const { return source_; }
+  bool has_compiled_mask() const { return mask_offset_ != 0; }
+  const std::string& tokenizer_name() const { return tokenizer_; }
+
+  // Throws glrmask::Error (kArtifact) unless the artifact was written for `grammar` (the same
+  // grammar model and parse options) and `vocabulary` (the same token bytes, special tokens, EOS).
+  void check_fingerprints(const glr::CompiledGrammar& grammar, const Vocabulary& vocabulary) const;
+  // The compiled automata, for `grammar` and `vocabulary` (checked as above; `vocabulary` must
+  // outlive the result). Throws glrmask::Error (kArtifact) for a grammar-only artifact, a
+  // mismatch or a malformed section.
+  std::shared_ptr<const CompiledMask> compiled_mask(
+      std::shared_ptr<const glr::CompiledGrammar> grammar, const Vocabulary& vocabulary) const;
+
+ private:
+  friend class MaskArtifactReader;
+  ArtifactFile() = default;
+
+  std::string name_;
+  std::shared_ptr<const MappedFile> file_;
+  PostLexerRecord post_lexer_;
+  std::uint64_t grammar_fingerprint_ = 0;
+  std::uint64_t vocabulary_fingerprint_ = 0;
+  std::string tokenizer_;
+  std::uint64_t vocabulary_size_ = 0;
+  std::string_view source_;      // into the mapping
+  std::size_t mask_offset_ = 0;  // where the automata begin; 0: none
+};
+
+// ArtifactFile::open(path).compiled_mask(grammar, vocabulary).
 std::shared_ptr<const CompiledMask> read_mask_artifact(
     const std::filesystem::path& path, std::shared_ptr<const glr::CompiledGrammar> grammar,
     const Vocabulary& vocabulary);

@@ -1,7 +1,7 @@
 // The interface every mask engine implements, so experiments and tests can swap them: given a
 // decoding session, fill the dense bitmask of the tokens that may come next.
 //
-// Contract (DESIGN.md §1): bit i of `words` (bit i % 32 of word i / 32) is set iff token i is not
+// Contract (docs/oracle.md): bit i of `words` (bit i % 32 of word i / 32) is set iff token i is not
 // special and the session's text followed by the token's bytes is still viable; the vocabulary's
 // EOS bit is set iff the text is already a complete sentence (Session::is_accepting()). Every
 // other bit, including those past the vocabulary size, is zero. A finished session (EOS
@@ -38,8 +38,8 @@ class MaskEngine {
   // fill_mask() wants) and returned, or returned as a view of storage the engine owns, valid until
   // the next call to this engine. An engine that keeps the dense results of recurring steps (wfa)
   // hands those out without copying them: with a 262k-token vocabulary that copy is most of a
-  // cached step (docs/performance.md). A caller that reads the mask once (to mask logits, to test
-  // a token) loses nothing by not owning it.
+  // cached step (experiments/results/tail_latency/LOG.md). A caller that reads the mask once (to
+  // mask logits, to test a token) loses nothing by not owning it.
   virtual std::span<const std::uint32_t> mask_view(const glr::Session& session,
                                                    std::span<std::uint32_t> scratch) {
     fill_mask(session, scratch);

@@ -5,8 +5,10 @@
 namespace glrmask::wfa {
 
 const ParserDwaTransition* ParserDwa::find(DwaStateId state, glr::StateId read) const {
-  const ParserDwaTransition* begin = transitions_.data() + transition_begin_[state];
-  const ParserDwaTransition* end = transitions_.data() + transition_begin_[state + 1];
+  GLRMASK_DCHECK(state != kDeadState && state.value() < num_states(), "state {} of {}",
+                 state.value(), num_states());
+  const ParserDwaTransition* begin = transitions_.data() + transition_begin_[state.value()];
+  const ParserDwaTransition* end = transitions_.data() + transition_begin_[state.value() + 1];
   // Most states have a handful of transitions; a linear scan beats binary search there.
   if (end - begin <= 8) {
     for (const ParserDwaTransition* t = begin; t != end; ++t)
@@ -33,7 +35,10 @@ std::optional<DwaStateId> ParserDwa::early_start_state(lexer::LabelId label,
 std::size_t ParserDwa::size_in_bytes() const {
   return start_states_.size() * sizeof(DwaStateId) + early_starts_.size() * sizeof(EarlyStart) +
          transition_begin_.size() * sizeof(std::uint32_t) +
-         transitions_.size() * sizeof(ParserDwaTransition);
+         transitions_.size() * sizeof(ParserDwaTransition) +
+         branch_begin_.size() * sizeof(std::uint32_t) + branches_.size() * sizeof(ParserDwaBranch) +
+         conditions_.size() * sizeof(IndenterCondition) +
+         (condition_set_begin_.size() + condition_atoms_.size()) * sizeof(std::uint32_t);
 }
 
 }  // namespace glrmask::wfa

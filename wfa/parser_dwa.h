@@ -1,6 +1,6 @@
 // The Parser DWA: the Terminal DWA composed with the LR automaton's stack effects, as one
 // deterministic weighted automaton that reads LR states from the top of a parser stack downward
-// and emits TokenSets (DESIGN.md §3 wfa; the template automata of docs/wfa.md).
+// and emits TokenSets (docs/wfa.md; the design of "Constrained decoding with weighted automata").
 //
 // A run starts in start_state(fork) for the lexer fork the session is in, and reads the stack's
 // states top first. Each transition carries a weight: the tokens that the states read so far
@@ -25,16 +25,31 @@
 #include "glr/ids.h"
 #include "lexer/terminal_dwa.h"
 #include "lib/core/binary_io.h"
+#include "lib/core/check.h"
+#include "lib/core/strong_id.h"
 #include "lib/token_set/token_set_id.h"
+#include "wfa/indenter_condition.h"
 
 namespace glrmask::wfa {
 
-using DwaStateId = std::uint32_t;
+// A state of the Parser DWA. Runs read LR states (glr::StateId) and move between these, often
+// side by side in one call, so the two numberings are distinct types.
+using DwaStateId = StrongId<struct DwaStateTag>;
 
 struct ParserDwaTransition {
   glr::StateId read;  // the LR state read from the stack
   DwaStateId target;  // ParserDwa::kDeadState when nothing is left to decide below
   TokenSetId weight;  // tokens allowed by this step
+};
+
+// One way on after a transition whose target is a branch group (ParserDwa::kBranchBit): taken
+// when every condition of `conditions` holds (set 0: none, always taken), it adds `weight` and
+// continues in `target` (or stops, kDeadState). Only grammars with an indenter have them
+// (wfa/indenter_condition.h, docs/wfa.md "Indenter").
+struct ParserDwaBranch {
+  std::uint32_t conditions;  // a condition set
+  DwaStateId target;
+  TokenSetId weight;
 };
 
 struct EarlyStart {
@@ -51,6 +66,9 @@ struct ParserDwaStats {
   std::size_t suspended_items = 0;   // summed over states
   std::size_t max_items_per_state = 0;
   std::size_t guarded_states = 0;        // states holding work that waits on a skippable terminal
+  std::size_t branch_groups = 0;         // transitions whose target depends on the indenter state
+  std::size_t branches = 0;              // their ways on
+  std::size_t deferred_branches = 0;     // ways on whose tokens get_mask tries on the session
   std::size_t max_virtual_depth = 0;     // the deepest virtual stack built during construction
   std::size_t longest_acyclic_read = 0;  // stack states read along the longest acyclic run
   bool has_cycles = false;  // some run reads arbitrarily deep (right recursion on one lookahead)
@@ -63,11 +81,19 @@ struct ParserDwaStats {
 
 class ParserDwa {
  public:
-  static constexpr DwaStateId kDeadState = 0xffffffffu;
+  static constexpr DwaStateId kDeadState{0xffffffffu};
+  // A transition target with this bit (and not kDeadState) names a branch group.
+  static constexpr std::uint32_t kBranchBit = 0x80000000u;
+  static bool is_branch(DwaStateId target) {
+    return target != kDeadState && (target.value() & kBranchBit) != 0;
+  }
 
   std::size_t num_states() const { return transition_begin_.size() - 1; }
   std::size_t num_forks() const { return start_states_.size(); }
-  DwaStateId start_state(lexer::ForkId fork) const { return start_states_[fork]; }
+  DwaStateId start_state(lexer::ForkId fork) const {
+    GLRMASK_DCHECK(fork < start_states_.size(), "fork {} of {}", fork, start_states_.size());
+    return start_states_[fork];
+  }
   // The state that first feeds `label` on the stack read (as the session would: shifted, or for
   // a skippable terminal dropped where the stack cannot take it), then goes on as
   // start_state(fork): what a run needs for a Terminal DWA entry whose early labels are just
@@ -80,9 +106,37 @@ class ParserDwa {
   // The transition of `state` on reading `read`, or nullptr when that state cannot be below.
   const ParserDwaTransition* find(DwaStateId state, glr::StateId read) const;
   std::span<const ParserDwaTransition> transitions(DwaStateId state) const {
-    return {transitions_.data() + transition_begin_[state],
-            transitions_.data() + transition_begin_[state + 1]};
+    GLRMASK_DCHECK(state.value() < num_states(), "state {} of {}", state.value(), num_states());
+    return {transitions_.data() + transition_begin_[state.value()],
+            transitions_.data() + transition_begin_[state.value() + 1]};
   }
+  // Every state's transitions, state after state.
+  std::span<const ParserDwaTransition> all_transitions() const { return transitions_; }
+
+  // The ways on of the branch group `target` names (is_branch(target)).
+  std::span<const ParserDwaBranch> branch_group(DwaStateId target) const {
+    const std::uint32_t group = target.value() & ~kBranchBit;
+    return {branches_.data() + branch_begin_[group], branches_.data() + branch_begin_[group + 1]};
+  }
+  // The conditions of a set (ascending ids); set 0 is empty.
+  std::span<const std::uint32_t> condition_set(std::uint32_t set) const {
+    return {condition_atoms_.data() + condition_set_begin_[set],
+            condition_atoms_.data() + condition_set_begin_[set + 1]};
+  }
+  const IndenterCondition& condition(std::uint32_t id) const { return conditions_[id]; }
+  // Calls visit(state) for every state the transition can lead to (through its branch group's
+  // ways on, if it has one); nothing when it stops.
+  template <typename Visitor>
+  void for_each_target(const ParserDwaTransition& t, Visitor&& visit) const {
+    if (t.target == kDeadState) return;
+    if (!is_branch(t.target)) {
+      visit(t.target);
+      return;
+    }
+    for (const ParserDwaBranch& branch : branch_group(t.target))
+      if (branch.target != kDeadState) visit(branch.target);
+  }
+  bool has_branches() const { return !branches_.empty(); }
 
   const ParserDwaStats& stats() const { return stats_; }
   std::size_t size_in_bytes() const;
@@ -102,6 +156,11 @@ class ParserDwa {
   std::vector<EarlyStart> early_starts_;               // ascending (label, fork)
   std::vector<std::uint32_t> transition_begin_ = {0};  // per state, into transitions_
   std::vector<ParserDwaTransition> transitions_;       // per state, ascending `read`
+  std::vector<std::uint32_t> branch_begin_ = {0};      // per branch group, into branches_
+  std::vector<ParserDwaBranch> branches_;
+  std::vector<IndenterCondition> conditions_;
+  std::vector<std::uint32_t> condition_set_begin_ = {0, 0};  // set 0: empty
+  std::vector<std::uint32_t> condition_atoms_;
   ParserDwaStats stats_;
 };
 

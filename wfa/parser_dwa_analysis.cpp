@@ -15,9 +15,10 @@ using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
 
 Graph to_graph(const ParserDwa& dwa) {
   Graph graph(dwa.num_states());
-  for (DwaStateId state = 0; state < dwa.num_states(); ++state)
+  for (const DwaStateId state : id_range<DwaStateId>(dwa.num_states()))
     for (const ParserDwaTransition& t : dwa.transitions(state))
-      if (t.target != ParserDwa::kDeadState) boost::add_edge(state, t.target, graph);
+      dwa.for_each_target(
+          t, [&](DwaStateId target) { boost::add_edge(state.value(), target.value(), graph); });
   return graph;
 }
 
@@ -34,39 +35,46 @@ ReadDepthSummary summarize_read_depth(const ParserDwa& dwa) {
       boost::make_iterator_property_map(component.begin(), boost::get(boost::vertex_index, graph)));
   std::vector<std::size_t> size(components, 0);
   for (const std::size_t c : component) ++size[c];
-  for (DwaStateId state = 0; state < n && !summary.has_cycles; ++state) {
-    if (size[component[state]] > 1) summary.has_cycles = true;
+  for (const DwaStateId state : id_range<DwaStateId>(n)) {
+    if (summary.has_cycles) break;
+    if (size[component[state.value()]] > 1) summary.has_cycles = true;
     for (const ParserDwaTransition& t : dwa.transitions(state))
-      if (t.target == state) summary.has_cycles = true;
+      dwa.for_each_target(t, [&](DwaStateId target) {
+        if (target == state) summary.has_cycles = true;
+      });
   }
   // Tarjan numbers components in reverse topological order: every edge goes from a higher
   // component number to a lower or equal one, so ascending order sees successors first.
   std::vector<std::vector<DwaStateId>> members(components);
-  for (DwaStateId state = 0; state < n; ++state) members[component[state]].push_back(state);
+  for (const DwaStateId state : id_range<DwaStateId>(n))
+    members[component[state.value()]].push_back(state);
   std::vector<std::size_t> longest(components, 0);  // reads from entering this component on
   for (std::size_t c = 0; c < components; ++c) {
     std::size_t best = 0;
     for (const DwaStateId state : members[c])
       for (const ParserDwaTransition& t : dwa.transitions(state)) {
-        const std::size_t after = t.target == ParserDwa::kDeadState || component[t.target] == c
-                                      ? 0
-                                      : longest[component[t.target]];
+        std::size_t after = 0;
+        dwa.for_each_target(t, [&](DwaStateId target) {
+          if (component[target.value()] != c)
+            after = std::max(after, longest[component[target.value()]]);
+        });
         best = std::max(best, 1 + after);
       }
     longest[c] = best;
   }
   for (lexer::ForkId fork = 0; fork < dwa.num_forks(); ++fork)
     summary.longest_acyclic_read =
-        std::max(summary.longest_acyclic_read, longest[component[dwa.start_state(fork)]]);
+        std::max(summary.longest_acyclic_read, longest[component[dwa.start_state(fork).value()]]);
   return summary;
 }
 
 void write_graphviz(const ParserDwa& dwa, std::ostream& out) {
   out << "digraph parser_dwa {\n  rankdir=LR;\n  dead [shape=point];\n";
-  for (DwaStateId state = 0; state < dwa.num_states(); ++state) {
+  for (const DwaStateId state : id_range<DwaStateId>(dwa.num_states())) {
     for (const ParserDwaTransition& t : dwa.transitions(state)) {
-      out << "  " << state << " -> "
-          << (t.target == ParserDwa::kDeadState ? std::string("dead") : std::to_string(t.target))
+      out << "  " << state.value() << " -> "
+          << (t.target == ParserDwa::kDeadState ? std::string("dead")
+                                                : std::to_string(t.target.value()))
           << " [label=\"" << t.read;
       if (!t.weight.is_empty()) out << " / w" << t.weight.value();
       out << "\"];\n";

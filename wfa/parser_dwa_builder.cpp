@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <tbb/concurrent_vector.h>
 #include <tbb/global_control.h>
+#include <tbb/spin_mutex.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <boost/container/small_vector.hpp>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <deque>
 #include <exception>
 #include <memory>
@@ -26,9 +28,7 @@
 #include "lib/core/hash_mix.h"
 #include "wfa/concurrent_array_interner.h"
 #include "wfa/parser_dwa_analysis.h"
-#include "wfa/post_lexer_refusal.h"
 #include "wfa/shift_verdicts.h"
-#include "wfa/spin_mutex.h"
 #include "wfa/virtual_stack.h"
 
 namespace glrmask::wfa {
@@ -38,22 +38,81 @@ namespace {
 using glr::StateId;
 using glr::SymbolId;
 
-// What happens once the lookahead being fed is shifted. Packed as payload << 2 | kind.
+// What happens once the lookahead being fed is shifted. Packed as payload << 3 | kind.
 enum class ContinuationKind : std::uint32_t {
-  kNode = 0,    // continue in the label trie at a node: its weights and edges
-  kAccept = 1,  // a weight's check succeeded: the payload is the TokenSetId to accept
-  kStart = 2,   // a fork's root: the trie root plus the end-of-input check for EOS
-  kGuard = 3,   // can the real stack shift a skippable terminal? (accepts the marker full())
+  kNode = 0,      // continue in the label trie at a node: its weights and edges
+  kAccept = 1,    // a weight's check succeeded: the payload is the TokenSetId to accept
+  kStart = 2,     // a fork's root: the trie root plus the end-of-input check for EOS
+  kGuard = 3,     // can the real stack shift a skippable terminal? (accepts the marker full())
+  kIndented = 4,  // with an indenter: the payload names an IndentedContinuation record
 };
 
+constexpr std::uint32_t kPayloadLimit = 1u << 29;
 constexpr std::uint32_t continuation(ContinuationKind kind, std::uint32_t payload) {
-  return payload << 2 | static_cast<std::uint32_t>(kind);
+  return payload << 3 | static_cast<std::uint32_t>(kind);
 }
 constexpr ContinuationKind kind_of(std::uint32_t cont) {
-  return static_cast<ContinuationKind>(cont & 3u);
+  return static_cast<ContinuationKind>(cont & 7u);
 }
 constexpr std::uint32_t payload_of(std::uint32_t cont) {
-  return cont >> 2;
+  return cont >> 3;
+}
+
+// ---- Grammars with an indenter (docs/wfa.md, "Indenter") -------------------------------------
+//
+// What an item knows about the indenter within the token being read, relative to the session's
+// state before the token (which the walk supplies at get_mask): the net bracket count of the
+// labels fed (so the depth is d0 + net), whether d0 was resolved by a condition (the depth is
+// then exactly net), and whether a newline was already processed (its width is then the top).
+// Packed: net + 128 in bits 0-7, depth known in bit 8, newline seen in bit 9. The neutral context
+// (nothing read yet) is what the plain continuations kNode and kStart stand for.
+struct IndentCtx {
+  int net = 0;
+  bool depth_known = false;
+  bool newline_seen = false;
+
+  std::uint32_t pack() const {
+    return static_cast<std::uint32_t>(net + 128) | (depth_known ? 1u << 8 : 0u) |
+           (newline_seen ? 1u << 9 : 0u);
+  }
+  static IndentCtx unpack(std::uint32_t packed) {
+    return {static_cast<int>(packed & 0xffu) - 128, (packed & (1u << 8)) != 0,
+            (packed & (1u << 9)) != 0};
+  }
+  bool neutral() const { return net == 0 && !depth_known && !newline_seen; }
+};
+
+// The continuations only indented builds make, interned as records of six words:
+// {type, a, b, c, ctx, text}.
+enum class IndentedType : std::uint32_t {
+  kTrie,          // a: trie node; ctx
+  kRoot,          // a: fork (its root plus the EOS check); ctx
+  kNewline,       // a newline was shifted: resolve its width `text`, then a: next continuation
+  kDedent,        // a _DEDENT was shifted: b: DedentMode; c: frames popped in the virtual stack
+                  // so far; text: the newline's width; a: next continuation
+  kNewlineCheck,  // a check's newline was shifted (free width); a: TokenSetId to accept
+  kDedentCheck,   // a check's _DEDENT or _INDENT was shifted; a: TokenSetId
+  kFinishCheck,   // the end of input after _DEDENTs; a: TokenSetId
+};
+enum class DedentMode : std::uint32_t {
+  kPending,  // the _INDENT frame this _DEDENT closes has not been read: decided where it is
+  kLast,     // the newline lands on the level below: continue
+  kMore,     // it lies below that level too: another _DEDENT
+};
+struct IndentedContinuation {
+  IndentedType type = IndentedType::kTrie;
+  std::uint32_t a = 0;
+  std::uint32_t b = 0;
+  std::uint32_t c = 0;
+  std::uint32_t ctx = 0;
+  std::uint32_t text = 0;  // lexer::IndentText packed: kind << 30 | width
+};
+
+std::uint32_t pack_text(lexer::IndentText text) {
+  return static_cast<std::uint32_t>(text.kind) << 30 | text.width;
+}
+lexer::IndentText unpack_text(std::uint32_t packed) {
+  return {static_cast<lexer::IndentTextKind>(packed >> 30), packed & ((1u << 30) - 1)};
 }
 
 // Terminals fed together: the alternatives of a lexical tie, or every terminal a weight's end fork
@@ -96,18 +155,27 @@ struct ItemsHash {
   }
 };
 
-using ItemSetId = std::uint32_t;    // 0 = no items
-using GroupListId = std::uint32_t;  // 0 = no groups
+using ItemSetId = std::uint32_t;       // 0 = no items
+using GroupListId = std::uint32_t;     // 0 = no groups
+using ConditionSetId = std::uint32_t;  // 0 = no conditions
 
 // Work that is valid only if some skippable terminals turn out NOT to be shiftable by the real
-// stack: the session drops such a terminal only when no stack can shift it (docs/wfa.md, "Guarded
-// items"). Each guard is the item set of a pending "can it be shifted?" check; the group dies as
-// soon as one guard accepts, and its held tokens and body items become unconditional once every
+// stack: the session drops such a terminal only when no stack can shift it (docs/wfa.md, "Skippable
+// terminals"). Each guard is the item set of a pending "can it be shifted?" check; the group dies
+// as soon as one guard accepts, and its held tokens and body items become unconditional once every
 // guard has died. Groups nest by uniting their guards, so a group's body is plain items.
+//
+// A *positive* group (grammars with an indenter) is the other way round: a check that does not
+// depend on the tokens it accepts ("can a newline of free width come next?", "can the input end
+// after the final _DEDENTs?") runs once as its guard, and the held tokens — of every trie node
+// that asked it on this stack — are allowed as soon as it succeeds; the group dies with it. So
+// the check's items are shared instead of repeated for each node's tokens. A positive group has
+// one guard and no body.
 struct Group {
   std::vector<ItemSetId> guards;  // sorted, unique, non-empty
   TokenSetId held = TokenSetPool::empty();
   ItemSetId body = 0;
+  bool positive = false;
 
   friend bool operator==(const Group&, const Group&) = default;
 };
@@ -117,6 +185,11 @@ struct Group {
 // terminals), and keeping them one word keeps the memo tables' slots at 16 bytes.
 using WorkId = std::uint32_t;  // 0 = nothing suspended
 constexpr WorkId kGuardedWork = 0x80000000u;
+// With an indenter: work valid only where conditions on the indenter state hold. The index names
+// an interned array {the unconditional work, then (condition set, accepted TokenSetId, work) for
+// each conditional part, ascending by condition set}; those works are plain or guarded (positive
+// groups), never conditional themselves.
+constexpr WorkId kConditionalWork = 0x40000000u;
 
 // What a piece of work yields: the tokens it proved allowed and the work it left suspended.
 struct Outcome {
@@ -199,7 +272,7 @@ class LockedPool {
 
  private:
   TokenSetPool& pool_;
-  SpinMutex mutex_;
+  tbb::spin_mutex mutex_;
 };
 
 // A request to compute the transition of a Parser DWA state on an LR state read.
@@ -212,8 +285,10 @@ struct Request {
 struct FoundTransition {
   DwaStateId state;
   StateId read;
-  DwaStateId target;
+  DwaStateId target;  // kDeadState, a state, or with kBranchBit [branch_begin, branch_end)
   TokenSetId weight;
+  std::uint32_t branch_begin = 0;  // into the worker's found branches
+  std::uint32_t branch_end = 0;
 };
 
 // What the workers share: the inputs, the tables precomputed before they start (read-only
@@ -257,8 +332,34 @@ struct ParserDwaShared {
   ConcurrentArrayInterner<Item> item_sets;
   ConcurrentArrayInterner<SymbolId> lookaheads;
 
+  // With an indenter (docs/wfa.md, "Indenter"); null and empty otherwise.
+  const glr::IndenterSpec* indenter = nullptr;
+  std::vector<char> indent_frame;  // per LR state: entered by shifting _INDENT
+  std::vector<char> dedent_state;  // per LR state: entered by shifting _DEDENT
+  LookaheadId newline_lookahead = kNoLookahead;
+  LookaheadId indent_lookahead = kNoLookahead;
+  LookaheadId dedent_lookahead = kNoLookahead;
+  LookaheadId end_lookahead = kNoLookahead;
+  LookaheadId ordinary_or_end = kNoLookahead;  // every terminal but the indenter's and closers
+  // Per trie node: its weights' checks with the newline and the end of input taken apart (the
+  // newline's width is free, the end needs the final _DEDENTs).
+  struct IndentChecks {
+    // The other terminals with the end of input as one check each, as without an indenter.
+    std::vector<std::pair<LookaheadId, TokenSetId>> plain;
+    TokenSetId newline;  // the weights whose end fork can produce the newline next
+    TokenSetId end;      // the weights whose end fork can end the input (then final _DEDENTs)
+  };
+  std::vector<IndentChecks> indent_checks;
+  std::vector<std::uint8_t> closes_below;  // per trie node: closing brackets on a path below
+  std::vector<char> newline_below;         // per trie node: a newline label on a path below
+  std::vector<std::int8_t> label_bracket;  // per lexer terminal: +1 open, -1 close, 0
+  ConcurrentArrayInterner<std::uint32_t> indented_conts;     // IndentedContinuation records
+  ConcurrentArrayInterner<std::uint32_t> condition_atoms;    // {kind | text kind | index, value}
+  ConcurrentArrayInterner<std::uint32_t> condition_sets;     // ascending atom ids
+  ConcurrentArrayInterner<std::uint32_t> conditional_works;  // see kConditionalWork
+
   // Guarded work is rare (grammars with skippable terminals), so one lock covers its tables.
-  SpinMutex guarded_mutex;
+  tbb::spin_mutex guarded_mutex;
   tbb::concurrent_vector<std::vector<Group>> group_lists{std::vector<Group>{}};  // id 0: none
   std::unordered_map<std::vector<std::uint32_t>, GroupListId, ItemsHash> group_list_ids;
   tbb::concurrent_vector<std::pair<ItemSetId, GroupListId>> guarded_work;
@@ -266,20 +367,22 @@ struct ParserDwaShared {
 
   // A Parser DWA state is suspended work; the numbering here is provisional (it follows which
   // worker got there first) until ParserDwaBuilder renumbers the states canonically.
-  SpinMutex states_mutex;
-  lexer::FlatU64Map state_ids;  // work -> state
+  tbb::spin_mutex states_mutex;
+  lexer::BasicFlatU64Map<DwaStateId> state_ids;  // work -> state
   tbb::concurrent_vector<WorkId> states;
 
   ItemSetId items_of(WorkId work) const {
+    if ((work & kConditionalWork) != 0) work = conditional_works[work & ~kConditionalWork][0];
     return (work & kGuardedWork) != 0 ? guarded_work[work & ~kGuardedWork].first : work;
   }
   GroupListId groups_of(WorkId work) const {
+    if ((work & kConditionalWork) != 0) work = conditional_works[work & ~kConditionalWork][0];
     return (work & kGuardedWork) != 0 ? guarded_work[work & ~kGuardedWork].second : 0;
   }
   DwaStateId state_for(WorkId work) {
     const std::lock_guard lock(states_mutex);
     const auto [state, added] =
-        state_ids.find_or_insert(work, static_cast<DwaStateId>(states.size()));
+        state_ids.find_or_insert(work, DwaStateId{static_cast<std::uint32_t>(states.size())});
     if (added) states.push_back(work);
     return state;
   }
@@ -292,7 +395,7 @@ struct ParserDwaSchedule {
   explicit ParserDwaSchedule(std::size_t workers) : inboxes(workers) {}
 
   struct alignas(64) Inbox {
-    SpinMutex mutex;
+    tbb::spin_mutex mutex;
     std::vector<Request> requests;
   };
 
@@ -359,12 +462,15 @@ void require_single_stack_for_skippables(const ParserDwaShared& shared) {
                : std::string("$END");
   };
   const auto refuse = [&](const std::string& fork) {
-    throw Error(fmt::format(
-        "wfa: the skippable terminal '{}' is dropped only when no stack can shift it, a condition "
-        "over all stacks together, but the Parser DWA decides it per stack; the two agree only "
-        "when the session never holds two stacks, and {} (use --policy lark, or the spanner "
-        "engine)",
-        skippable, fork));
+    throw Error(
+        fmt::format(
+            "wfa: the skippable terminal '{}' is dropped only when no stack can shift it, a "
+            "condition "
+            "over all stacks together, but the Parser DWA decides it per stack; the two agree only "
+            "when the session never holds two stacks, and {} (use --policy lark, or the spanner "
+            "engine)",
+            skippable, fork),
+        ErrorCode::kUnsupported);
   };
   for (StateId state = 0; state < table.num_states(); ++state)
     for (std::uint32_t cell = table.row_begin(state); cell < table.row_end(state); ++cell)
@@ -455,6 +561,144 @@ void precompute_node_tables(ParserDwaShared& shared, TokenSetPool& pool) {
   }
 }
 
+// Grammars with an indenter: what the construction needs besides the plain tables (docs/wfa.md,
+// "Indenter"). Refuses what the construction does not cover: skippable terminals (their "no stack
+// shifts it" rule and the indenter's branches are not combined), a Terminal DWA built without
+// indent labels, and rules whose brackets do not pair up (the parser then decides every closing
+// bracket: a stack that shifts one holds its opening bracket, so a closer never meets depth 0).
+void prepare_indenter(ParserDwaShared& shared) {
+  const glr::CompiledGrammar& grammar = shared.grammar;
+  const glr::IndenterSpec& spec = *grammar.indenter();
+  shared.indenter = &spec;
+  if (!grammar.skippable_terminals().empty())
+    throw Error(fmt::format(
+        "wfa: a grammar with a post-lexer (--postlex {}) and skippable terminals is not supported",
+        glr::post_lexer_name(grammar.options().postlex)));
+  if (!shared.dwa.indent_labeling() ||
+      shared.dwa.indent_labeling()->newline_terminal != spec.newline ||
+      shared.dwa.indent_labeling()->tab_len != spec.tab_len)
+    throw Error(
+        "wfa: the Terminal DWA was built without the indent labels of the grammar's indenter");
+  const glr::LrGrammar& lr = grammar.lalr().grammar();
+  for (glr::RuleId rule = 0; rule < lr.num_rules(); ++rule) {
+    int depth = 0;
+    for (const SymbolId symbol : lr.rhs(rule)) {
+      if (spec.is_open(symbol)) ++depth;
+      if (spec.is_close(symbol) && --depth < 0) break;
+    }
+    if (depth != 0)
+      throw Error(fmt::format(
+          "wfa: rule {} ({}) does not pair its brackets; the indenter's bracket depth is then "
+          "not what the parser's stacks hold, which the construction relies on",
+          lr.rule_text(rule), lr.origin(rule)));
+    // The walk reads the indentation levels off the stack's _INDENT frames (docs/indenter.md,
+    // "The invariant"): a rule holds _INDENT and _DEDENT as a pair or not at all, with _DEDENT
+    // last, so shifting a _DEDENT is followed by the reduction that pops its frame.
+    const auto rhs = lr.rhs(rule);
+    const auto indents = std::count(rhs.begin(), rhs.end(), spec.indent);
+    const auto dedents = std::count(rhs.begin(), rhs.end(), spec.dedent);
+    if (indents != dedents || indents > 1 || (dedents == 1 && rhs.back() != spec.dedent))
+      throw Error(fmt::format(
+          "wfa: rule {} ({}) does not hold _INDENT ... _DEDENT as a pair ending the rule; the "
+          "stack's _INDENT frames are then not the indenter's levels, which the construction "
+          "relies on",
+          lr.rule_text(rule), lr.origin(rule)));
+  }
+  const glr::Lr0Automaton& lr0 = grammar.lalr().lr0();
+  const std::uint32_t states = shared.table.num_states();
+  shared.indent_frame.assign(states, 0);
+  shared.dedent_state.assign(states, 0);
+  for (StateId x = 0; x < states; ++x) {
+    shared.indent_frame[x] = lr0.accessing_symbol(x) == spec.indent;
+    shared.dedent_state[x] = lr0.accessing_symbol(x) == spec.dedent;
+  }
+  shared.newline_lookahead = intern_lookahead(shared, {spec.newline});
+  shared.indent_lookahead = intern_lookahead(shared, {spec.indent});
+  shared.dedent_lookahead = intern_lookahead(shared, {spec.dedent});
+  shared.end_lookahead = intern_lookahead(shared, {shared.end_of_input});
+  const lexer::LexerDfa& dfa = shared.dwa.dfa();
+  std::vector<SymbolId> ordinary;
+  shared.label_bracket.assign(dfa.terminals().size(), 0);
+  for (SymbolId t = 0; t < dfa.terminals().size(); ++t) {
+    shared.label_bracket[t] = spec.is_open(t) ? 1 : spec.is_close(t) ? -1 : 0;
+    if (t == spec.newline || spec.is_produced(t) || spec.is_close(t) || dfa.terminals()[t].ignored)
+      continue;
+    ordinary.push_back(t);
+  }
+  ordinary.push_back(shared.end_of_input);
+  shared.ordinary_or_end = intern_lookahead(shared, std::move(ordinary));
+
+  // Labels whose feed changes the context are not plain lookaheads.
+  for (lexer::LabelId label = 0; label < dfa.num_labels(); ++label) {
+    for (const std::uint32_t terminal : dfa.label_terminals(label))
+      if (terminal == spec.newline || shared.label_bracket[terminal] != 0)
+        shared.plain_lookaheads[label] = kNoLookahead;
+  }
+
+  const lexer::TerminalDwa& dwa = shared.dwa;
+  shared.indent_checks.resize(dwa.num_nodes());
+  for (lexer::DwaNodeId node = 0; node < dwa.num_nodes(); ++node) {
+    ParserDwaShared::IndentChecks& checks = shared.indent_checks[node];
+    for (const lexer::DwaWeight& weight : dwa.weights(node)) {
+      std::vector<SymbolId> plain;
+      for (const std::uint32_t t : dwa.next_terminals(weight.end)) {
+        if (t == spec.newline) {
+          checks.newline = shared.pool.unite(checks.newline, weight.tokens);
+        } else {
+          plain.push_back(t);
+        }
+      }
+      if (dwa.can_finish(weight.end) || shared.ends_through_ignored[weight.end] != 0) {
+        checks.end = shared.pool.unite(checks.end, weight.tokens);
+        plain.push_back(shared.end_of_input);
+      }
+      if (plain.empty()) continue;
+      const LookaheadId lookahead = intern_lookahead(shared, std::move(plain));
+      const auto same = std::find_if(checks.plain.begin(), checks.plain.end(),
+                                     [&](const auto& entry) { return entry.first == lookahead; });
+      if (same != checks.plain.end()) {
+        same->second = shared.pool.unite(same->second, weight.tokens);
+      } else {
+        checks.plain.emplace_back(lookahead, weight.tokens);
+      }
+    }
+  }
+  // Post-order, as in precompute_node_tables.
+  shared.closes_below.assign(dwa.num_nodes(), 0);
+  shared.newline_below.assign(dwa.num_nodes(), 0);
+  std::vector<char> done(dwa.num_nodes(), 0);
+  std::vector<std::pair<lexer::DwaNodeId, bool>> stack;
+  for (lexer::DwaNodeId root = 0; root < dwa.num_nodes(); ++root) {
+    if (done[root] != 0) continue;
+    stack.emplace_back(root, false);
+    while (!stack.empty()) {
+      const auto [node, children_done] = stack.back();
+      stack.pop_back();
+      if (done[node] != 0) continue;
+      if (!children_done) {
+        stack.emplace_back(node, true);
+        for (const lexer::DwaEdge& edge : dwa.edges(node))
+          if (done[edge.child] == 0) stack.emplace_back(edge.child, false);
+        continue;
+      }
+      int closes = 0;
+      bool newline = false;
+      for (const lexer::DwaEdge& edge : dwa.edges(node)) {
+        bool closer = false;
+        for (const std::uint32_t t : dwa.label_terminals(edge.label)) {
+          closer = closer || shared.label_bracket[t] < 0;
+          newline = newline || t == spec.newline;
+        }
+        closes = std::max(closes, (closer ? 1 : 0) + shared.closes_below[edge.child]);
+        newline = newline || shared.newline_below[edge.child] != 0;
+      }
+      shared.closes_below[node] = static_cast<std::uint8_t>(std::min(closes, 100));
+      shared.newline_below[node] = newline ? 1 : 0;
+      done[node] = 1;
+    }
+  }
+}
+
 // A session's configuration with an accepted lexeme enters the Terminal DWA twice: the lexeme
 // going on, and its label committed with the bytes after it lexed again, in a fork inhibited by
 // the configuration's state (lexer_fork.h). At a token boundary right after the lexeme (nothing
@@ -470,7 +714,7 @@ std::vector<std::pair<lexer::LabelId, lexer::ForkId>> early_label_pairs(
     for (const lexer::DwaEdge& edge : dwa.edges(node)) {
       for (const lexer::DwaWeight& weight : dwa.weights(edge.child))
         if (!dwa.fork(weight.end).inhibitors.empty() && dwa.can_finish(weight.end))
-          pairs.emplace_back(edge.label, weight.end);
+          pairs.emplace_back(lexer::base_label(edge.label), weight.end);
     }
   }
   std::sort(pairs.begin(), pairs.end());
@@ -492,6 +736,7 @@ class ParserDwaWorker {
   void run();
 
   std::vector<FoundTransition>& found() { return found_; }
+  std::vector<ParserDwaBranch>& found_branches() { return found_branches_; }
   std::size_t max_virtual_depth() const { return max_virtual_depth_; }
   std::size_t feed_memo_entries() const;
   std::size_t expand_memo_entries() const;
@@ -499,10 +744,17 @@ class ParserDwaWorker {
  private:
   // Accumulates outcomes; items and accepted tokens are merged at the end (accepted() unites the
   // parts once, instead of interning every partial union along the way).
+  // Work that holds only where the conditions of `set` hold (grammars with an indenter).
+  struct ConditionalPart {
+    ConditionSetId set = 0;
+    TokenSetId accepted;
+    WorkId work = 0;  // plain or guarded
+  };
   struct Collector {
     boost::container::small_vector<TokenSetId, 8> accepted_parts;
     boost::container::small_vector<Item, 8> items;
     std::vector<Group> groups;
+    std::vector<ConditionalPart> conditionals;
   };
 
   // The tokens a continuation can still accept; an item whose tokens the current transition
@@ -552,6 +804,47 @@ class ParserDwaWorker {
   Outcome expand_over(std::uint32_t cont, StateId target, VirtualStackId below);
   DwaStateId state_for(WorkId work);
 
+  // ---- Grammars with an indenter (docs/wfa.md, "Indenter") ----
+  bool indented() const { return shared_.indenter != nullptr; }
+  IndentedContinuation record(std::uint32_t cont) const;
+  std::uint32_t make_continuation(const IndentedContinuation& record);
+  // Where a label leads in the trie (a node, or a fork's root), with the context after it; the
+  // plain kNode / kStart for the neutral context.
+  std::uint32_t trie_continuation(bool root, std::uint32_t id, IndentCtx ctx);
+  ConditionSetId condition(ConditionKind kind, lexer::IndentText text, std::uint32_t value);
+  ConditionSetId conjoin(ConditionSetId a, ConditionSetId b);
+  // Adds `outcome` as work that holds only where `set` holds.
+  void merge_conditional(Collector& into, ConditionSetId set, const Outcome& outcome);
+  // The continuation's tokens are left to get_mask, which tries them on the session.
+  void defer(Collector& into, std::uint32_t cont);
+  // The work of a conditional WorkId.
+  struct ConditionalWork {
+    WorkId work = 0;  // the unconditional part: plain or guarded
+    std::vector<ConditionalPart> parts;
+  };
+  // Work without the items `all` already decides and without tokens it already accepts.
+  WorkId prune_work(WorkId work, TokenSetId all);
+  // A check that does not depend on the tokens it accepts (payload full()), run as the guard of a
+  // positive group holding `tokens`, or accepting them at once.
+  void add_positive_check(Collector& into, const Outcome& check, TokenSetId tokens);
+  ConditionalWork conditional_work(WorkId work) const;
+  Outcome read_below_plain(WorkId work, StateId read);
+  // expand() of a trie node or root (with the EOS check) in an indented build.
+  void expand_trie(Collector& into, bool root, std::uint32_t id, IndentCtx ctx,
+                   VirtualStackId stack);
+  void expand_indented(Collector& into, const IndentedContinuation& record, VirtualStackId stack);
+  void feed_label_indented(Collector& into, lexer::LabelId label, IndentCtx ctx, bool root,
+                           std::uint32_t child, VirtualStackId stack);
+  // A newline of the token, with its text, fed as the indenter feeds it.
+  void feed_newline(Collector& into, lexer::IndentText text, IndentCtx ctx, bool root,
+                    std::uint32_t child, VirtualStackId stack);
+  // "Can a newline of free width come next?" for a weight's tokens.
+  void newline_check(Collector& into, IndentCtx ctx, TokenSetId tokens, VirtualStackId stack);
+  // Feeds a _DEDENT for a newline of width `text`, deciding now (the _INDENT frame it closes is
+  // the state read) or where the frame is read.
+  void feed_dedent(Collector& into, std::uint32_t text, std::uint32_t next, VirtualStackId stack);
+  std::uint32_t dedent_continuation(DedentMode mode, std::uint32_t text, std::uint32_t next);
+
   // Asks for the transitions of `state` on `reads`; returns how many requests were new here
   // (those for another worker's reads are counted new: their owner drops duplicates).
   std::size_t request(DwaStateId state, std::span<const StateId> reads);
@@ -593,7 +886,7 @@ class ParserDwaWorker {
   std::vector<std::uint32_t> checks_at_top_;
   lexer::FlatU64Map decided_memo_;     // (pending tokens, accepted) -> decided_by()
   lexer::FlatU64Map known_item_sets_;  // content hash -> item set this worker interned or met
-  lexer::FlatU64Map known_states_;     // work -> state, as met by this worker
+  lexer::BasicFlatU64Map<DwaStateId> known_states_;  // work -> state, as met by this worker
   std::size_t max_virtual_depth_ = 0;
 
   lexer::FlatU64Map requested_;                           // (state, read) asked of this worker
@@ -602,6 +895,7 @@ class ParserDwaWorker {
   std::vector<std::vector<Request>> outboxes_;  // per worker, not yet in its inbox
   std::vector<Request> inbox_scratch_;
   std::vector<FoundTransition> found_;
+  std::vector<ParserDwaBranch> found_branches_;  // conditions as condition sets, states provisional
 };
 
 constexpr std::uint32_t kNotComputed = 0xffffffffu;
@@ -647,7 +941,7 @@ ItemSetId ParserDwaWorker::intern_items(std::span<Item> items) {
 }
 
 DwaStateId ParserDwaWorker::state_for(WorkId work) {
-  if (const std::uint32_t* known = known_states_.find(work)) return *known;
+  if (const DwaStateId* known = known_states_.find(work)) return *known;
   const DwaStateId state = shared_.state_for(work);
   known_states_.find_or_insert(work, state);
   return state;
@@ -655,14 +949,17 @@ DwaStateId ParserDwaWorker::state_for(WorkId work) {
 
 GroupListId ParserDwaWorker::intern_groups(std::vector<Group>& groups) {
   // Canonical form: groups with the same guards merged, sorted by guards, empty ones dropped.
-  std::sort(groups.begin(), groups.end(),
-            [](const Group& a, const Group& b) { return a.guards < b.guards; });
+  std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
+    return std::tie(a.positive, a.guards) < std::tie(b.positive, b.guards);
+  });
   std::vector<Group> merged;
   for (std::size_t i = 0; i < groups.size();) {
     Group group = groups[i];
     std::vector<Item> body(item_set(group.body));
     std::size_t j = i + 1;
-    for (; j < groups.size() && groups[j].guards == group.guards; ++j) {
+    for (; j < groups.size() && groups[j].guards == group.guards &&
+           groups[j].positive == group.positive;
+         ++j) {
       group.held = shared_.pool.unite(group.held, groups[j].held);
       const std::vector<Item>& more = item_set(groups[j].body);
       body.insert(body.end(), more.begin(), more.end());
@@ -674,7 +971,8 @@ GroupListId ParserDwaWorker::intern_groups(std::vector<Group>& groups) {
   if (merged.empty()) return 0;
   scratch_flat_groups_.clear();
   for (const Group& group : merged) {
-    scratch_flat_groups_.push_back(static_cast<std::uint32_t>(group.guards.size()));
+    scratch_flat_groups_.push_back(static_cast<std::uint32_t>(group.guards.size()) |
+                                   (group.positive ? 0x80000000u : 0u));
     scratch_flat_groups_.insert(scratch_flat_groups_.end(), group.guards.begin(),
                                 group.guards.end());
     scratch_flat_groups_.push_back(group.held.value());
@@ -698,7 +996,8 @@ WorkId ParserDwaWorker::make_work(ItemSetId items, GroupListId groups) {
                                          static_cast<std::uint32_t>(shared_.guarded_work.size()))
                          .first;
   if (index == shared_.guarded_work.size()) shared_.guarded_work.emplace_back(items, groups);
-  if (index >= kGuardedWork) throw Error("wfa: too many guarded Parser DWA configurations");
+  if (index >= kGuardedWork)
+    throw Error("wfa: too many guarded Parser DWA configurations", ErrorCode::kLimit);
   return kGuardedWork | index;
 }
 
@@ -713,15 +1012,159 @@ TokenSetId ParserDwaWorker::accepted(Collector& collector) {
 Outcome ParserDwaWorker::finish(Collector& collector) {
   const ItemSetId items = intern_items({collector.items.data(), collector.items.size()});
   const GroupListId groups = collector.groups.empty() ? 0 : intern_groups(collector.groups);
-  return {accepted(collector), make_work(items, groups)};
+  const TokenSetId all = accepted(collector);
+  const WorkId base = make_work(items, groups);
+  if (collector.conditionals.empty()) return {all, base};
+  // Conditional parts in canonical form: one per condition set, ascending, none empty.
+  auto parts = std::move(collector.conditionals);
+  collector.conditionals.clear();
+  std::sort(parts.begin(), parts.end(),
+            [](const ConditionalPart& a, const ConditionalPart& b) { return a.set < b.set; });
+  std::vector<std::uint32_t> flat = {base};
+  for (std::size_t i = 0; i < parts.size();) {
+    std::size_t j = i;
+    Collector part;
+    for (; j < parts.size() && parts[j].set == parts[i].set; ++j)
+      merge(part, {parts[j].accepted, parts[j].work});
+    const Outcome merged = finish(part);
+    if (!merged.accepted.is_empty() || merged.work != 0)
+      flat.insert(flat.end(), {parts[i].set, merged.accepted.value(), merged.work});
+    i = j;
+  }
+  if (flat.size() == 1) return {all, base};
+  const std::uint32_t id = shared_.conditional_works.intern(flat, ItemsHash{}(flat));
+  if (id >= kConditionalWork) throw Error("wfa: too many conditional Parser DWA configurations");
+  return {all, kConditionalWork | id};
+}
+
+ParserDwaWorker::ConditionalWork ParserDwaWorker::conditional_work(WorkId work) const {
+  ConditionalWork result;
+  if ((work & kConditionalWork) == 0) {
+    result.work = work;
+    return result;
+  }
+  const std::vector<std::uint32_t>& flat = shared_.conditional_works[work & ~kConditionalWork];
+  result.work = flat[0];
+  for (std::size_t i = 1; i + 2 < flat.size(); i += 3)
+    result.parts.push_back({flat[i], TokenSetId{flat[i + 1]}, flat[i + 2]});
+  return result;
+}
+
+void ParserDwaWorker::merge_conditional(Collector& into, ConditionSetId set,
+                                        const Outcome& outcome) {
+  if (set == 0) {
+    merge(into, outcome);
+    return;
+  }
+  const ConditionalWork work = conditional_work(outcome.work);
+  if (!outcome.accepted.is_empty() || work.work != 0)
+    into.conditionals.push_back({set, outcome.accepted, work.work});
+  for (const ConditionalPart& part : work.parts)
+    into.conditionals.push_back({conjoin(set, part.set), part.accepted, part.work});
+}
+
+void ParserDwaWorker::add_positive_check(Collector& into, const Outcome& check, TokenSetId tokens) {
+  if (tokens.is_empty()) return;
+  if (!check.accepted.is_empty()) {
+    into.accepted_parts.push_back(tokens);
+  } else if (check.work != 0) {
+    into.groups.push_back({{shared_.items_of(check.work)}, tokens, 0, true});
+  }
+}
+
+WorkId ParserDwaWorker::prune_work(WorkId work, TokenSetId all) {
+  if (work == 0 || all.is_empty()) return work;
+  Collector rest;
+  merge(rest, {TokenSetPool::empty(), work});
+  std::uint32_t last_cont = 0xffffffffu;
+  bool last_decided = false;
+  const auto decided = [&](const Item& item) {
+    if (item.cont != last_cont) {
+      last_cont = item.cont;
+      last_decided = decided_by(item.cont, all);
+    }
+    return last_decided;
+  };
+  rest.items.erase(std::remove_if(rest.items.begin(), rest.items.end(), decided), rest.items.end());
+  for (Group& group : rest.groups) {
+    group.held = shared_.pool.subtract(group.held, all);
+    if (group.positive) continue;
+    std::vector<Item> body(item_set(group.body));
+    body.erase(std::remove_if(body.begin(), body.end(), decided), body.end());
+    group.body = intern_items(body);
+  }
+  return finish(rest).work;
+}
+
+void ParserDwaWorker::defer(Collector& into, std::uint32_t cont) {
+  const TokenSetId tokens = pending(cont);
+  if (!tokens.is_empty())
+    into.conditionals.push_back({condition(ConditionKind::kDeferred, {}, 0), tokens, 0});
+}
+
+ConditionSetId ParserDwaWorker::condition(ConditionKind kind, lexer::IndentText text,
+                                          std::uint32_t value) {
+  const std::uint32_t record[2] = {
+      static_cast<std::uint32_t>(kind) | static_cast<std::uint32_t>(text.kind) << 8,
+      kind == ConditionKind::kDepthIs || kind == ConditionKind::kDepthAbove ? value : text.width};
+  const std::uint32_t atom = shared_.condition_atoms.intern(record, ItemsHash{}(record));
+  return shared_.condition_sets.intern({&atom, 1},
+                                       ItemsHash{}(std::span<const std::uint32_t>(&atom, 1)));
+}
+
+ConditionSetId ParserDwaWorker::conjoin(ConditionSetId a, ConditionSetId b) {
+  if (a == 0 || a == b) return b;
+  if (b == 0) return a;
+  const std::vector<std::uint32_t>& left = shared_.condition_sets[a];
+  const std::vector<std::uint32_t>& right = shared_.condition_sets[b];
+  std::vector<std::uint32_t> both;
+  std::set_union(left.begin(), left.end(), right.begin(), right.end(), std::back_inserter(both));
+  return shared_.condition_sets.intern(both, ItemsHash{}(both));
+}
+
+IndentedContinuation ParserDwaWorker::record(std::uint32_t cont) const {
+  const std::vector<std::uint32_t>& words = shared_.indented_conts[payload_of(cont)];
+  return {static_cast<IndentedType>(words[0]), words[1], words[2], words[3], words[4], words[5]};
+}
+
+std::uint32_t ParserDwaWorker::make_continuation(const IndentedContinuation& r) {
+  const std::uint32_t words[6] = {static_cast<std::uint32_t>(r.type), r.a, r.b, r.c, r.ctx, r.text};
+  const std::uint32_t id = shared_.indented_conts.intern(words, ItemsHash{}(words));
+  if (id >= kPayloadLimit) throw Error("wfa: too many Parser DWA continuations");
+  return continuation(ContinuationKind::kIndented, id);
+}
+
+std::uint32_t ParserDwaWorker::trie_continuation(bool root, std::uint32_t id, IndentCtx ctx) {
+  const lexer::DwaNodeId node = root ? dwa_.root(id) : id;
+  // Only what can still matter below the node tells contexts apart: past the closing brackets
+  // left, the depth stays above 0; without a newline label below, no second newline comes.
+  const int closes = shared_.closes_below[node];
+  if (ctx.net > closes) ctx = {closes + 1, true, ctx.newline_seen};
+  if (shared_.newline_below[node] == 0) ctx.newline_seen = false;
+  if (ctx.neutral())
+    return continuation(root ? ContinuationKind::kStart : ContinuationKind::kNode, id);
+  return make_continuation(
+      {root ? IndentedType::kRoot : IndentedType::kTrie, id, 0, 0, ctx.pack(), 0});
+}
+
+std::uint32_t ParserDwaWorker::dedent_continuation(DedentMode mode, std::uint32_t text,
+                                                   std::uint32_t next) {
+  return make_continuation(
+      {IndentedType::kDedent, next, static_cast<std::uint32_t>(mode), 0, 0, text});
 }
 
 void ParserDwaWorker::merge(Collector& into, const Outcome& outcome) {
   if (!outcome.accepted.is_empty()) into.accepted_parts.push_back(outcome.accepted);
-  const std::vector<Item>& items = item_set(shared_.items_of(outcome.work));
+  WorkId base = outcome.work;
+  if ((outcome.work & kConditionalWork) != 0) {
+    const ConditionalWork work = conditional_work(outcome.work);
+    into.conditionals.insert(into.conditionals.end(), work.parts.begin(), work.parts.end());
+    base = work.work;
+  }
+  const std::vector<Item>& items = item_set(shared_.items_of(base));
   into.items.insert(into.items.end(), items.begin(), items.end());
-  if ((outcome.work & kGuardedWork) != 0) {
-    const std::vector<Group>& groups = shared_.group_lists[shared_.groups_of(outcome.work)];
+  if ((base & kGuardedWork) != 0) {
+    const std::vector<Group>& groups = shared_.group_lists[shared_.groups_of(base)];
     into.groups.insert(into.groups.end(), groups.begin(), groups.end());
   }
 }
@@ -765,9 +1208,35 @@ void ParserDwaWorker::advance(Collector& into, ItemSetId items, StateId read) {
   }
   for (std::size_t i = 0; i < ids.size(); ++i)
     if (set[i].pops == 0) step_memos_[read].prefetch(ids[i]);
+  // An item feeding a _DEDENT whose _INDENT frame was not in its virtual stack decides, when it
+  // reads that frame, whether the newline lands on the level below it (docs/wfa.md, "Indenter").
+  const bool frame = indented() && shared_.indent_frame[read] != 0;
   // Indexing, not references into item_ids_of_sets_: step() may grow it.
   for (std::size_t i = 0; i < set.size(); ++i) {
     Item item = set[i];
+    if (frame && kind_of(item.cont) == ContinuationKind::kIndented) {
+      const IndentedContinuation r = record(item.cont);
+      if (r.type == IndentedType::kDedent && static_cast<DedentMode>(r.b) == DedentMode::kPending) {
+        // Lands here where the width equals the level below this frame. Going on needs no
+        // condition: where the width is not below that level, the next frame read (whose level
+        // below is lower still) lets neither way on through, and the automaton is exact anyway.
+        Item last = item;
+        last.cont = dedent_continuation(DedentMode::kLast, r.text, r.a);
+        Item more = item;
+        more.cont = dedent_continuation(DedentMode::kMore, r.text, r.a);
+        const ConditionSetId landed = condition(ConditionKind::kFrameEqual, unpack_text(r.text), 0);
+        if (item.pops > 0) {
+          --last.pops;
+          --more.pops;
+          into.conditionals.push_back({landed, TokenSetPool::empty(), intern_items({&last, 1})});
+          into.items.push_back(more);
+        } else {
+          merge_conditional(into, landed, step(last, item_id(last), read));
+          merge(into, step(more, item_id(more), read));
+        }
+        continue;
+      }
+    }
     if (item.pops > 0) {
       --item.pops;
       into.items.push_back(item);
@@ -782,7 +1251,8 @@ LookaheadId ParserDwaWorker::intern_lookahead(std::span<SymbolId> terminals) {
   scratch_terminals_.assign(terminals.begin(), std::unique(terminals.begin(), terminals.end()));
   const LookaheadId id =
       shared_.lookaheads.intern(scratch_terminals_, ItemsHash{}(scratch_terminals_));
-  if ((id & kLabelItem) != 0) throw Error("wfa: more than 2^31 lookaheads in one Parser DWA build");
+  if ((id & kLabelItem) != 0)
+    throw Error("wfa: more than 2^31 lookaheads in one Parser DWA build", ErrorCode::kLimit);
   return id;
 }
 
@@ -871,6 +1341,23 @@ Outcome ParserDwaWorker::expand(std::uint32_t cont, VirtualStackId stack) {
   }
   expand_memos_[stacks_.bottom(stack)].assign(key, kInProgress);
   Collector collector;
+  if (indented()) {
+    switch (kind_of(cont)) {
+      case ContinuationKind::kStart:
+      case ContinuationKind::kNode:
+        expand_trie(collector, kind_of(cont) == ContinuationKind::kStart, payload_of(cont),
+                    IndentCtx{}, stack);
+        break;
+      case ContinuationKind::kIndented:
+        expand_indented(collector, record(cont), stack);
+        break;
+      default:
+        break;
+    }
+    const Outcome outcome = finish(collector);
+    expand_memos_[stacks_.bottom(stack)].assign(key, outcome);
+    return outcome;
+  }
   lexer::DwaNodeId node = 0;
   if (kind_of(cont) == ContinuationKind::kStart) {
     const lexer::ForkId fork = payload_of(cont);
@@ -897,6 +1384,201 @@ Outcome ParserDwaWorker::expand(std::uint32_t cont, VirtualStackId stack) {
   const Outcome outcome = finish(collector);
   expand_memos_[stacks_.bottom(stack)].assign(key, outcome);
   return outcome;
+}
+
+void ParserDwaWorker::expand_trie(Collector& into, bool root, std::uint32_t id, IndentCtx ctx,
+                                  VirtualStackId stack) {
+  const lexer::DwaNodeId node = root ? dwa_.root(id) : id;
+  const auto accept = [&](TokenSetId tokens) {
+    if (tokens.value() >= kPayloadLimit) throw Error("wfa: too many token sets for the Parser DWA");
+    return continuation(ContinuationKind::kAccept, tokens.value());
+  };
+  const auto finish_check = [&](TokenSetId tokens) {
+    return make_continuation({IndentedType::kFinishCheck, tokens.value(), 0, 0, 0, 0});
+  };
+  // "Can the input end after the final _DEDENTs?" is asked once per stack for all tokens.
+  const auto finish_check_of = [&]() {
+    return feed(shared_.dedent_lookahead, finish_check(TokenSetPool::full()), stack);
+  };
+  if (root && dwa_.can_finish(id) && !shared_.eos.is_empty()) {
+    // EOS: the indenter's final _DEDENTs, then the end of input.
+    merge(into, feed(shared_.end_lookahead, accept(shared_.eos), stack));
+    add_positive_check(into, finish_check_of(), shared_.eos);
+  }
+  const ParserDwaShared::IndentChecks& checks = shared_.indent_checks[node];
+  for (const auto& [lookahead, tokens] : checks.plain)
+    merge(into, feed(lookahead, accept(tokens), stack));
+  // The end of input may need the indenter's final _DEDENTs first; a newline's width is free.
+  // Each is one check per node, over all its weights that can take it.
+  if (!checks.end.is_empty()) add_positive_check(into, finish_check_of(), checks.end);
+  if (!checks.newline.is_empty()) newline_check(into, ctx, checks.newline, stack);
+  for (const lexer::DwaEdge& edge : dwa_.edges(node))
+    feed_label_indented(into, edge.label, ctx, false, edge.child, stack);
+}
+
+void ParserDwaWorker::newline_check(Collector& into, IndentCtx ctx, TokenSetId tokens,
+                                    VirtualStackId stack) {
+  // Inside brackets the indenter drops the newline: takeable like ignored text.
+  if (ctx.net > 0) {
+    into.accepted_parts.push_back(tokens);
+    return;
+  }
+  if (ctx.depth_known && ctx.net < 0) return;
+  // At depth 0 its width is free: the top again, wider (_INDENT) or a level below (_DEDENTs).
+  // The check does not depend on the tokens: one positive group per stack holds them all.
+  add_positive_check(into,
+                     feed(shared_.newline_lookahead,
+                          make_continuation({IndentedType::kNewlineCheck,
+                                             TokenSetPool::full().value(), 0, 0, 0, 0}),
+                          stack),
+                     tokens);
+  // With the depth before the token unknown, the newline is dropped where it is above -net. The
+  // check above may accept some of the tokens there too: they are allowed there anyway.
+  if (!ctx.depth_known)
+    into.conditionals.push_back(
+        {condition(ConditionKind::kDepthAbove, {}, static_cast<std::uint32_t>(-ctx.net)), tokens,
+         0});
+}
+
+void ParserDwaWorker::feed_label_indented(Collector& into, lexer::LabelId label, IndentCtx ctx,
+                                          bool root, std::uint32_t child, VirtualStackId stack) {
+  const lexer::LexerDfa& dfa = dwa_.dfa();
+  const lexer::LabelId base = lexer::base_label(label);
+  if (dfa.label_is_ignored(base)) {
+    merge(into, expand(trie_continuation(root, child, ctx), stack));
+    return;
+  }
+  // A lexer label with the newline can only be an early label: its text is the session's.
+  const lexer::IndentText text = lexer::is_indent_label(label)
+                                     ? lexer::indent_text(label)
+                                     : lexer::IndentText{lexer::IndentTextKind::kRelative, 0};
+  boost::container::small_vector<SymbolId, 8> by_bracket[3];  // closing, other, opening
+  bool skip = false;
+  for (const std::uint32_t terminal : dfa.label_terminals(base)) {
+    if (dfa.terminals()[terminal].ignored) {
+      skip = true;
+    } else if (terminal == shared_.indenter->newline) {
+      feed_newline(into, text, ctx, root, child, stack);
+    } else {
+      by_bracket[shared_.label_bracket[terminal] + 1].push_back(terminal);
+    }
+  }
+  if (skip) merge(into, expand(trie_continuation(root, child, ctx), stack));
+  for (int effect = -1; effect <= 1; ++effect) {
+    auto& terminals = by_bracket[effect + 1];
+    if (terminals.empty()) continue;
+    IndentCtx after = ctx;
+    after.net += effect;
+    merge(into, feed(intern_lookahead({terminals.data(), terminals.size()}),
+                     trie_continuation(root, child, after), stack));
+  }
+}
+
+void ParserDwaWorker::feed_newline(Collector& into, lexer::IndentText text, IndentCtx ctx,
+                                   bool root, std::uint32_t child, VirtualStackId stack) {
+  const auto process = [&](Collector& at, IndentCtx zero) {
+    if (zero.newline_seen) {
+      // A second newline in one token: left to get_mask (docs/wfa.md, "Indenter").
+      defer(at, trie_continuation(root, child, zero));
+      return;
+    }
+    if (text.kind == lexer::IndentTextKind::kNoNewline) return;  // the indenter refuses it
+    const std::uint32_t next = trie_continuation(root, child, IndentCtx{0, true, true});
+    merge(at,
+          feed(shared_.newline_lookahead,
+               make_continuation({IndentedType::kNewline, next, 0, 0, 0, pack_text(text)}), stack));
+  };
+  if (ctx.net > 0) {  // inside brackets: dropped
+    merge(into, expand(trie_continuation(root, child, ctx), stack));
+    return;
+  }
+  if (ctx.depth_known) {
+    if (ctx.net == 0) process(into, ctx);
+    return;
+  }
+  const auto level = static_cast<std::uint32_t>(-ctx.net);
+  merge_conditional(into, condition(ConditionKind::kDepthAbove, {}, level),
+                    expand(trie_continuation(root, child, ctx), stack));
+  Collector at_zero;
+  process(at_zero, IndentCtx{0, true, ctx.newline_seen});
+  merge_conditional(into, condition(ConditionKind::kDepthIs, {}, level), finish(at_zero));
+}
+
+void ParserDwaWorker::feed_dedent(Collector& into, std::uint32_t text, std::uint32_t next,
+                                  VirtualStackId stack) {
+  // The virtual stack holds one state read from the real stack, at its bottom; the rest was
+  // pushed, and only shifting _INDENT pushes a frame (never done before the token's first
+  // newline). If the state read is a frame that no _DEDENT above it closed, this _DEDENT closes
+  // it, and the level below it is asked of the walk now; otherwise the frame is further down.
+  bool read_frame = shared_.indent_frame[stacks_.bottom(stack)] != 0;
+  for (VirtualStackId v = stack; read_frame && stacks_.depth(v) > 1; v = stacks_.pop(v, 1))
+    if (shared_.dedent_state[stacks_.top(v)] != 0) read_frame = false;
+  if (!read_frame) {
+    merge(into, feed(shared_.dedent_lookahead,
+                     dedent_continuation(DedentMode::kPending, text, next), stack));
+    return;
+  }
+  const lexer::IndentText width = unpack_text(text);
+  merge_conditional(
+      into, condition(ConditionKind::kFrameEqual, width, 0),
+      feed(shared_.dedent_lookahead, dedent_continuation(DedentMode::kLast, text, next), stack));
+  // Going on needs no condition (see the frame read in advance()).
+  merge(into,
+        feed(shared_.dedent_lookahead, dedent_continuation(DedentMode::kMore, text, next), stack));
+}
+
+void ParserDwaWorker::expand_indented(Collector& into, const IndentedContinuation& r,
+                                      VirtualStackId stack) {
+  const auto accept = [&](std::uint32_t tokens) {
+    return continuation(ContinuationKind::kAccept, tokens);
+  };
+  const auto check = [&](IndentedType type, std::uint32_t tokens) {
+    return make_continuation({type, tokens, 0, 0, 0, 0});
+  };
+  switch (r.type) {
+    case IndentedType::kTrie:
+    case IndentedType::kRoot:
+      expand_trie(into, r.type == IndentedType::kRoot, r.a, IndentCtx::unpack(r.ctx), stack);
+      return;
+    case IndentedType::kNewline: {
+      // The newline was shifted; what follows depends on its width against the top level.
+      const lexer::IndentText text = unpack_text(r.text);
+      merge_conditional(into, condition(ConditionKind::kTopEqual, text, 0), expand(r.a, stack));
+      merge_conditional(into, condition(ConditionKind::kTopAbove, text, 0),
+                        feed(shared_.indent_lookahead, r.a, stack));
+      // Below the top: _DEDENTs. That needs no condition: a width at or above the top lands on
+      // no level below it, so no frame read lets the work through (advance()).
+      feed_dedent(into, r.text, r.a, stack);
+      return;
+    }
+    case IndentedType::kDedent:
+      switch (static_cast<DedentMode>(r.b)) {
+        case DedentMode::kLast:
+          merge(into, expand(r.a, stack));
+          return;
+        case DedentMode::kMore:
+          feed_dedent(into, r.text, r.a, stack);
+          return;
+        case DedentMode::kPending:
+          // The _DEDENT was shifted before its frame was read (not so in SynCode's grammars).
+          defer(into, r.a);
+          return;
+      }
+      return;
+    case IndentedType::kNewlineCheck:
+      merge(into, feed(shared_.ordinary_or_end, accept(r.a), stack));
+      merge(into, feed(shared_.indent_lookahead, check(IndentedType::kDedentCheck, r.a), stack));
+      merge(into, feed(shared_.dedent_lookahead, check(IndentedType::kDedentCheck, r.a), stack));
+      return;
+    case IndentedType::kDedentCheck:
+      merge(into, feed(shared_.ordinary_or_end, accept(r.a), stack));
+      merge(into, feed(shared_.dedent_lookahead, check(IndentedType::kDedentCheck, r.a), stack));
+      return;
+    case IndentedType::kFinishCheck:
+      merge(into, feed(shared_.end_lookahead, accept(r.a), stack));
+      merge(into, feed(shared_.dedent_lookahead, check(IndentedType::kFinishCheck, r.a), stack));
+      return;
+  }
 }
 
 void ParserDwaWorker::feed_label(Collector& into, lexer::LabelId label, std::uint32_t child,
@@ -971,9 +1653,11 @@ Outcome ParserDwaWorker::feed(LookaheadId lookahead, std::uint32_t cont, Virtual
     if (split.accepts || !split.shifts.empty()) collector.accepted_parts.push_back(on_success);
   } else {
     for (const StateId target : split.shifts) {
-      merge(collector, kind_of(cont) == ContinuationKind::kStart
-                           ? expand_over(cont, target, stack)
-                           : expand(cont, stacks_.push(target, stack)));
+      const bool root = kind_of(cont) == ContinuationKind::kStart ||
+                        (kind_of(cont) == ContinuationKind::kIndented &&
+                         record(cont).type == IndentedType::kRoot);
+      merge(collector,
+            root ? expand_over(cont, target, stack) : expand(cont, stacks_.push(target, stack)));
     }
   }
   for (const auto& [rule, reduced] : split.reductions) {
@@ -997,7 +1681,8 @@ Outcome ParserDwaWorker::feed(LookaheadId lookahead, std::uint32_t cont, Virtual
                           ? shared_.grammar.grammar().terminals()[terminal].name
                           : std::string("$END"),
                       rule, shared_.grammar.lalr().grammar().rule_text(rule),
-                      shared_.grammar.lalr().grammar().origin(rule)));
+                      shared_.grammar.lalr().grammar().origin(rule)),
+          ErrorCode::kUnsupported);
     }
     merge(collector, feed(reduced, cont, pushed));
   }
@@ -1014,10 +1699,12 @@ void ParserDwaWorker::throw_endless_reductions(LookaheadId lookahead) const {
                    ? "'" + shared_.grammar.grammar().terminals()[first].name + "'"
                    : std::string("$END");
   }
-  throw Error(fmt::format(
-      "wfa: the reductions on {} never end: they return to the same stack without consuming "
-      "input (a derivation cycle such as a rule A: A A with A nullable, or A =>+ A)",
-      terminal));
+  throw Error(
+      fmt::format(
+          "wfa: the reductions on {} never end: they return to the same stack without consuming "
+          "input (a derivation cycle such as a rule A: A A with A nullable, or A =>+ A)",
+          terminal),
+      ErrorCode::kUnsupported);
 }
 
 std::uint32_t ParserDwaWorker::pair_id(std::uint32_t cont, LookaheadId lookahead) {
@@ -1030,10 +1717,10 @@ std::uint32_t ParserDwaWorker::pair_id(std::uint32_t cont, LookaheadId lookahead
 std::uint32_t ParserDwaWorker::item_id(const Item& item) {
   // Rules are short and symbol ids small; the packing below relies on both.
   if (item.pops >= 256 || (item.lhs != glr::kNoSymbol && item.lhs >= 0xffffffu))
-    throw Error(
-        fmt::format("wfa: grammar too large for the Parser DWA's item packing ({} pops, "
-                    "symbol {})",
-                    item.pops, item.lhs));
+    throw Error(fmt::format("wfa: grammar too large for the Parser DWA's item packing ({} pops, "
+                            "symbol {})",
+                            item.pops, item.lhs),
+                ErrorCode::kLimit);
   const std::uint32_t lhs = item.lhs == glr::kNoSymbol ? 0xffffffu : item.lhs;
   const std::uint64_t key =
       std::uint64_t{pair_id(item.cont, item.lookahead)} << 32 | item.pops << 24 | lhs;
@@ -1058,7 +1745,13 @@ Outcome ParserDwaWorker::step(const Item& item, std::uint32_t id, StateId read) 
       outcome = expand(item.cont, stack);
     } else if ((item.lookahead & kLabelItem) != 0) {
       Collector collector;
-      feed_label(collector, item.lookahead & ~kLabelItem, item.cont, stack);
+      if (indented()) {
+        // An early-label start: the label, then the fork's root (item.cont is kStart).
+        feed_label_indented(collector, item.lookahead & ~kLabelItem, IndentCtx{}, true,
+                            payload_of(item.cont), stack);
+      } else {
+        feed_label(collector, item.lookahead & ~kLabelItem, item.cont, stack);
+      }
       outcome = finish(collector);
     } else {
       outcome = feed(item.lookahead, item.cont, stack);
@@ -1069,12 +1762,34 @@ Outcome ParserDwaWorker::step(const Item& item, std::uint32_t id, StateId read) 
 }
 
 std::pair<DwaStateId, TokenSetId> ParserDwaWorker::transition(DwaStateId state, StateId read) {
-  const Outcome outcome = read_below(shared_.states[state], read);
-  const DwaStateId target = outcome.work == 0 ? ParserDwa::kDeadState : state_for(outcome.work);
-  return {target, outcome.accepted};
+  const Outcome outcome = read_below(shared_.states[state.value()], read);
+  if ((outcome.work & kConditionalWork) == 0) {
+    const DwaStateId target = outcome.work == 0 ? ParserDwa::kDeadState : state_for(outcome.work);
+    return {target, outcome.accepted};
+  }
+  // A branch group: the unconditional way on first, then one per conditional part.
+  const ConditionalWork work = conditional_work(outcome.work);
+  found_branches_.push_back(
+      {0, work.work == 0 ? ParserDwa::kDeadState : state_for(work.work), TokenSetPool::empty()});
+  for (const ConditionalPart& part : work.parts)
+    found_branches_.push_back(
+        {part.set, part.work == 0 ? ParserDwa::kDeadState : state_for(part.work), part.accepted});
+  return {DwaStateId{ParserDwa::kBranchBit}, outcome.accepted};
 }
 
 Outcome ParserDwaWorker::read_below(WorkId work, StateId read) {
+  if ((work & kConditionalWork) == 0) return read_below_plain(work, read);
+  // The accepted tokens of conditional parts belong to the step that made them; their items
+  // read on under their conditions.
+  const ConditionalWork parts = conditional_work(work);
+  Collector collector;
+  merge(collector, read_below_plain(parts.work, read));
+  for (const ConditionalPart& part : parts.parts)
+    if (part.work != 0) merge_conditional(collector, part.set, read_below_plain(part.work, read));
+  return finish(collector);
+}
+
+Outcome ParserDwaWorker::read_below_plain(WorkId work, StateId read) {
   const ItemSetId items = shared_.items_of(work);
   const GroupListId groups = shared_.groups_of(work);
   Collector collector;
@@ -1082,6 +1797,17 @@ Outcome ParserDwaWorker::read_below(WorkId work, StateId read) {
   // Copy: advance() may intern new group lists.
   const std::vector<Group> guarded = shared_.group_lists[groups];
   for (const Group& group : guarded) {
+    if (group.positive) {
+      // Its check on this state: success allows the held tokens, no items left ends it.
+      Collector check;
+      advance(check, group.guards.front(), read);
+      if (!check.accepted_parts.empty()) {
+        collector.accepted_parts.push_back(group.held);
+      } else if (!check.items.empty()) {
+        collector.groups.push_back({{finish(check).work}, group.held, 0, true});
+      }
+      continue;
+    }
     std::vector<ItemSetId> guards;
     bool shiftable = false;
     for (const ItemSetId guard : group.guards) {
@@ -1108,7 +1834,7 @@ Outcome ParserDwaWorker::read_below(WorkId work, StateId read) {
     // Nothing lies below `read` (the LR start state, the bottom of every stack): items die and
     // every guard failed, so the held tokens are allowed.
     for (const Group& group : collector.groups)
-      if (!group.held.is_empty()) collector.accepted_parts.push_back(group.held);
+      if (!group.held.is_empty() && !group.positive) collector.accepted_parts.push_back(group.held);
     collector.items.clear();
     collector.groups.clear();
   }
@@ -1131,6 +1857,10 @@ Outcome ParserDwaWorker::read_below(WorkId work, StateId read) {
       body.erase(std::remove_if(body.begin(), body.end(), decided), body.end());
       group.body = intern_items(body);
     }
+    for (ConditionalPart& part : collector.conditionals) {
+      part.accepted = shared_.pool.subtract(part.accepted, all);
+      part.work = prune_work(part.work, all);
+    }
   }
   return finish(collector);
 }
@@ -1142,13 +1872,42 @@ Outcome ParserDwaWorker::read_below(WorkId work, StateId read) {
 // feed) cost as much as all the other states together.
 Outcome ParserDwaWorker::expand_over(std::uint32_t cont, StateId target, VirtualStackId below) {
   Outcome outcome = expand(cont, stacks_.push(target, VirtualStackPool::kEmpty));
-  TokenSetId accepted = outcome.accepted;
-  for (VirtualStackId rest = below; rest != VirtualStackPool::kEmpty && outcome.work != 0;
-       rest = stacks_.pop(rest, 1)) {
-    outcome = read_below(outcome.work, stacks_.top(rest));
-    accepted = shared_.pool.unite(accepted, outcome.accepted);
+  if (!indented()) {
+    TokenSetId accepted = outcome.accepted;
+    for (VirtualStackId rest = below; rest != VirtualStackPool::kEmpty && outcome.work != 0;
+         rest = stacks_.pop(rest, 1)) {
+      outcome = read_below(outcome.work, stacks_.top(rest));
+      accepted = shared_.pool.unite(accepted, outcome.accepted);
+    }
+    return {accepted, outcome.work};
   }
-  return {accepted, outcome.work};
+  // With an indenter the work may hold conditional parts: what each read accepts (under its
+  // conditions) is kept, what stays suspended reads on.
+  Collector done;
+  const auto keep_accepted = [&](const Outcome& from) {
+    if (!from.accepted.is_empty()) done.accepted_parts.push_back(from.accepted);
+    for (const ConditionalPart& part : conditional_work(from.work).parts)
+      if (!part.accepted.is_empty()) done.conditionals.push_back({part.set, part.accepted, 0});
+  };
+  const auto without_accepted = [&](WorkId work) -> WorkId {
+    if ((work & kConditionalWork) == 0) return work;
+    Collector rest;
+    const ConditionalWork parts = conditional_work(work);
+    merge(rest, {TokenSetPool::empty(), parts.work});
+    for (const ConditionalPart& part : parts.parts)
+      if (part.work != 0) rest.conditionals.push_back({part.set, TokenSetPool::empty(), part.work});
+    return finish(rest).work;
+  };
+  keep_accepted(outcome);
+  WorkId work = without_accepted(outcome.work);
+  for (VirtualStackId rest = below; rest != VirtualStackPool::kEmpty && work != 0;
+       rest = stacks_.pop(rest, 1)) {
+    outcome = read_below(work, stacks_.top(rest));
+    keep_accepted(outcome);
+    work = without_accepted(outcome.work);
+  }
+  merge(done, {TokenSetPool::empty(), work});
+  return finish(done);
 }
 
 TokenSetId ParserDwaWorker::pending(std::uint32_t cont) const {
@@ -1161,6 +1920,23 @@ TokenSetId ParserDwaWorker::pending(std::uint32_t cont) const {
       return shared_.start_pending[payload_of(cont)];
     case ContinuationKind::kGuard:
       return TokenSetPool::full();
+    case ContinuationKind::kIndented: {
+      const IndentedContinuation r = record(cont);
+      switch (r.type) {
+        case IndentedType::kTrie:
+          return shared_.subtrie_tokens[r.a];
+        case IndentedType::kRoot:
+          return shared_.start_pending[r.a];
+        case IndentedType::kNewline:
+        case IndentedType::kDedent:
+          return pending(r.a);
+        case IndentedType::kNewlineCheck:
+        case IndentedType::kDedentCheck:
+        case IndentedType::kFinishCheck:
+          return TokenSetId{r.a};
+      }
+      return TokenSetPool::full();
+    }
   }
   return TokenSetPool::full();
 }
@@ -1209,7 +1985,8 @@ std::size_t ParserDwaWorker::request(DwaStateId state, std::span<const StateId> 
 }
 
 bool ParserDwaWorker::enqueue(const Request& request) {
-  if (!requested_.find_or_insert(std::uint64_t{request.state} << 32 | request.read, 1).second)
+  if (!requested_.find_or_insert(std::uint64_t{request.state.value()} << 32 | request.read, 1)
+           .second)
     return false;
   std::vector<DwaStateId>& bucket = pending_by_read_[request.read];
   if (bucket.empty()) reads_with_work_.push_back(request.read);
@@ -1245,9 +2022,16 @@ void ParserDwaWorker::compute_read(StateId read) {
   while (!bucket.empty() && !schedule_.stop) {
     const DwaStateId state = bucket.back();
     bucket.pop_back();
+    const auto branch_begin = static_cast<std::uint32_t>(found_branches_.size());
     const auto [target, weight] = transition(state, read);
     std::size_t added = 0;
-    if (target != ParserDwa::kDeadState || !weight.is_empty()) {
+    if (target == DwaStateId{ParserDwa::kBranchBit}) {
+      const auto branch_end = static_cast<std::uint32_t>(found_branches_.size());
+      found_.push_back({state, read, target, weight, branch_begin, branch_end});
+      for (std::uint32_t b = branch_begin; b < branch_end; ++b)
+        if (found_branches_[b].target != ParserDwa::kDeadState)
+          added += request(found_branches_[b].target, shared_.predecessors[read]);
+    } else if (target != ParserDwa::kDeadState || !weight.is_empty()) {
       found_.push_back({state, read, target, weight});
       if (target != ParserDwa::kDeadState) added = request(target, shared_.predecessors[read]);
     }
@@ -1287,6 +2071,7 @@ class ParserDwaBuilder {
     require_single_stack_for_skippables(shared_);
     shared_.verdicts = std::make_unique<ShiftVerdicts>(shared_.table, shared_.predecessors);
     precompute_node_tables(shared_, pool);
+    if (grammar.indenter() != nullptr) prepare_indenter(shared_);
   }
 
   ParserDwa build();
@@ -1295,7 +2080,8 @@ class ParserDwaBuilder {
   // Numbers the states in breadth-first order from the start states (forks first, then early
   // starts), each state's transitions by ascending read: the same automaton whatever the number
   // of workers and whichever of them reached a state first.
-  void assemble(ParserDwa& result, std::vector<FoundTransition> found) const;
+  void assemble(ParserDwa& result, std::vector<FoundTransition> found,
+                std::vector<ParserDwaBranch>& branches) const;
 
   ParserDwaShared shared_;
 };
@@ -1326,16 +2112,25 @@ ParserDwa ParserDwaBuilder::build() {
   if (schedule.error) std::rethrow_exception(schedule.error);
 
   std::vector<FoundTransition> found;
+  std::vector<ParserDwaBranch> branches;
   ParserDwaStats& stats = result.stats_;
   for (const std::unique_ptr<ParserDwaWorker>& worker : workers) {
-    found.insert(found.end(), worker->found().begin(), worker->found().end());
+    const auto offset = static_cast<std::uint32_t>(branches.size());
+    for (FoundTransition t : worker->found()) {
+      t.branch_begin += offset;
+      t.branch_end += offset;
+      found.push_back(t);
+    }
+    branches.insert(branches.end(), worker->found_branches().begin(),
+                    worker->found_branches().end());
     std::vector<FoundTransition>().swap(worker->found());
+    std::vector<ParserDwaBranch>().swap(worker->found_branches());
     stats.max_virtual_depth = std::max(stats.max_virtual_depth, worker->max_virtual_depth());
     stats.feed_memo_entries += worker->feed_memo_entries();
     stats.expand_memo_entries += worker->expand_memo_entries();
   }
   workers.clear();
-  assemble(result, std::move(found));
+  assemble(result, std::move(found), branches);
 
   stats.states = shared_.states.size();
   stats.early_starts = result.early_starts_.size();
@@ -1357,6 +2152,11 @@ ParserDwa ParserDwaBuilder::build() {
     stats.max_items_per_state = std::max(stats.max_items_per_state, count);
     stats.guarded_states += groups != 0 ? 1 : 0;
   }
+  stats.branch_groups = result.branch_begin_.size() - 1;
+  stats.branches = result.branches_.size();
+  for (const ParserDwaBranch& branch : result.branches_)
+    for (const std::uint32_t atom : result.condition_set(branch.conditions))
+      if (result.conditions_[atom].kind == ConditionKind::kDeferred) ++stats.deferred_branches;
   const ReadDepthSummary depth = summarize_read_depth(result);
   stats.has_cycles = depth.has_cycles;
   stats.longest_acyclic_read = depth.longest_acyclic_read;
@@ -1366,15 +2166,32 @@ ParserDwa ParserDwaBuilder::build() {
   return result;
 }
 
-void ParserDwaBuilder::assemble(ParserDwa& result, std::vector<FoundTransition> found) const {
+void ParserDwaBuilder::assemble(ParserDwa& result, std::vector<FoundTransition> found,
+                                std::vector<ParserDwaBranch>& branches) const {
+  // A condition set by content: its atoms' records, for an order that does not depend on which
+  // worker interned what first.
+  const auto set_content = [&](std::uint32_t set) {
+    std::vector<std::uint32_t> content;
+    for (const std::uint32_t atom : shared_.condition_sets[set]) {
+      const std::vector<std::uint32_t>& record = shared_.condition_atoms[atom];
+      content.insert(content.end(), record.begin(), record.end());
+    }
+    return content;
+  };
+  for (const FoundTransition& t : found) {
+    std::sort(branches.begin() + t.branch_begin, branches.begin() + t.branch_end,
+              [&](const ParserDwaBranch& a, const ParserDwaBranch& b) {
+                return set_content(a.conditions) < set_content(b.conditions);
+              });
+  }
   const std::size_t states = shared_.states.size();
   std::vector<std::uint32_t> begin(states + 1, 0);
-  for (const FoundTransition& t : found) ++begin[t.state + 1];
+  for (const FoundTransition& t : found) ++begin[t.state.value() + 1];
   for (std::size_t s = 0; s < states; ++s) begin[s + 1] += begin[s];
   std::vector<FoundTransition> by_state(found.size());
   {
     std::vector<std::uint32_t> next(begin.begin(), begin.end() - 1);
-    for (const FoundTransition& t : found) by_state[next[t.state]++] = t;
+    for (const FoundTransition& t : found) by_state[next[t.state.value()]++] = t;
   }
   std::vector<FoundTransition>().swap(found);
 
@@ -1382,43 +2199,89 @@ void ParserDwaBuilder::assemble(ParserDwa& result, std::vector<FoundTransition> 
   std::vector<DwaStateId> order;  // provisional ids in canonical order
   order.reserve(states);
   const auto visit = [&](DwaStateId state) {
-    if (canonical[state] != ParserDwa::kDeadState) return;
-    canonical[state] = static_cast<DwaStateId>(order.size());
+    if (canonical[state.value()] != ParserDwa::kDeadState) return;
+    canonical[state.value()] = DwaStateId{static_cast<std::uint32_t>(order.size())};
     order.push_back(state);
   };
   for (const DwaStateId state : result.start_states_) visit(state);
   for (const EarlyStart& start : result.early_starts_) visit(start.state);
   for (std::size_t i = 0; i < order.size(); ++i) {
     const DwaStateId state = order[i];
-    const auto first = by_state.begin() + begin[state];
-    const auto last = by_state.begin() + begin[state + 1];
+    const auto first = by_state.begin() + begin[state.value()];
+    const auto last = by_state.begin() + begin[state.value() + 1];
     std::sort(first, last,
               [](const FoundTransition& a, const FoundTransition& b) { return a.read < b.read; });
-    for (auto t = first; t != last; ++t)
-      if (t->target != ParserDwa::kDeadState) visit(t->target);
+    for (auto t = first; t != last; ++t) {
+      if (t->target == DwaStateId{ParserDwa::kBranchBit}) {
+        for (std::uint32_t b = t->branch_begin; b < t->branch_end; ++b)
+          if (branches[b].target != ParserDwa::kDeadState) visit(branches[b].target);
+      } else if (t->target != ParserDwa::kDeadState) {
+        visit(t->target);
+      }
+    }
   }
   if (order.size() != states)
     throw Error(fmt::format("wfa: internal error: {} of {} Parser DWA states are unreachable",
                             states - order.size(), states));
 
+  // Conditions and their sets are numbered as they first appear in the output.
+  std::unordered_map<std::uint32_t, std::uint32_t> atom_ids;
+  std::unordered_map<std::uint32_t, std::uint32_t> set_ids = {{0u, 0u}};
+  const auto output_set = [&](std::uint32_t set) {
+    const auto [at, added] = set_ids.try_emplace(
+        set, static_cast<std::uint32_t>(result.condition_set_begin_.size() - 1));
+    if (!added) return at->second;
+    for (const std::uint32_t atom : shared_.condition_sets[set]) {
+      const auto [known, new_atom] =
+          atom_ids.try_emplace(atom, static_cast<std::uint32_t>(result.conditions_.size()));
+      if (new_atom) {
+        const std::vector<std::uint32_t>& record = shared_.condition_atoms[atom];
+        IndenterCondition condition;
+        condition.kind = static_cast<ConditionKind>(record[0] & 0xffu);
+        condition.text_kind = static_cast<lexer::IndentTextKind>((record[0] >> 8) & 0xffu);
+        condition.value = record[1];
+        result.conditions_.push_back(condition);
+      }
+      result.condition_atoms_.push_back(known->second);
+    }
+    std::sort(result.condition_atoms_.begin() + result.condition_set_begin_.back(),
+              result.condition_atoms_.end());
+    result.condition_set_begin_.push_back(
+        static_cast<std::uint32_t>(result.condition_atoms_.size()));
+    return at->second;
+  };
   result.transitions_.reserve(by_state.size());
   result.transition_begin_.assign(1, 0);
   for (const DwaStateId state : order) {
-    for (std::uint32_t i = begin[state]; i < begin[state + 1]; ++i) {
+    for (std::uint32_t i = begin[state.value()]; i < begin[state.value() + 1]; ++i) {
       const FoundTransition& t = by_state[i];
-      result.transitions_.push_back(
-          {t.read, t.target == ParserDwa::kDeadState ? t.target : canonical[t.target], t.weight});
+      DwaStateId target = t.target;
+      if (t.target == DwaStateId{ParserDwa::kBranchBit}) {
+        target = DwaStateId{ParserDwa::kBranchBit |
+                            static_cast<std::uint32_t>(result.branch_begin_.size() - 1)};
+        for (std::uint32_t b = t.branch_begin; b < t.branch_end; ++b) {
+          const ParserDwaBranch& branch = branches[b];
+          result.branches_.push_back({output_set(branch.conditions),
+                                      branch.target == ParserDwa::kDeadState
+                                          ? branch.target
+                                          : canonical[branch.target.value()],
+                                      branch.weight});
+        }
+        result.branch_begin_.push_back(static_cast<std::uint32_t>(result.branches_.size()));
+      } else if (t.target != ParserDwa::kDeadState) {
+        target = canonical[t.target.value()];
+      }
+      result.transitions_.push_back({t.read, target, t.weight});
     }
     result.transition_begin_.push_back(static_cast<std::uint32_t>(result.transitions_.size()));
   }
-  for (DwaStateId& state : result.start_states_) state = canonical[state];
-  for (EarlyStart& start : result.early_starts_) start.state = canonical[start.state];
+  for (DwaStateId& state : result.start_states_) state = canonical[state.value()];
+  for (EarlyStart& start : result.early_starts_) start.state = canonical[start.state.value()];
 }
 
 ParserDwa build_parser_dwa(const glr::CompiledGrammar& grammar, const lexer::TerminalDwa& dwa,
                            TokenSetPool& pool, std::optional<TokenId> eos,
                            const ParserDwaOptions& options) {
-  refuse_post_lexer(grammar, "wfa");
   return ParserDwaBuilder(grammar, dwa, pool, eos, options).build();
 }
 

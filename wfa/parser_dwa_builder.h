@@ -1,6 +1,6 @@
 // Builds the Parser DWA (parser_dwa.h) from a grammar's LR table and its Terminal DWA.
 //
-// The construction follows DESIGN.md §3's sketch, made concrete in docs/wfa.md. A configuration
+// The construction is described in docs/wfa.md, "Construction". A configuration
 // is a point of the Terminal DWA's label trie (or a pending "can the next terminal be shifted?"
 // check of a weight) together with a virtual stack; feeding a label runs the LR actions on the
 // virtual stack, forking on every conflict. A reduction that pops below what has been read
@@ -44,10 +44,11 @@ struct ParserDwaOptions {
 };
 
 // `pool` must be the pool of `dwa`'s weights; EOS, when given, gets the weight of the end of
-// input. Skippable terminals are shifted or dropped per stack, which equals the session's rule
-// (dropped when no stack can shift it) whenever the GSS has one head; WfaEngine handles the other
-// case. Throws glrmask::Error on a reduction cycle, or when whether a skippable terminal can be
-// shifted is not decided by the top state.
+// input. Skippable terminals are shifted or dropped per stack (where the top state does not
+// decide, the dropped branch is guarded work), which equals the session's rule (dropped when no
+// stack can shift it) whenever the GSS has one head. Throws glrmask::Error on a reduction cycle,
+// and for a grammar with skippable terminals where the session can hold two stacks (an LR cell
+// that forks, a lexical tie).
 ParserDwa build_parser_dwa(const glr::CompiledGrammar& grammar, const lexer::TerminalDwa& dwa,
                            TokenSetPool& pool, std::optional<TokenId> eos,
                            const ParserDwaOptions& options = {});

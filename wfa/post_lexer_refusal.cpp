@@ -10,11 +10,13 @@ namespace glrmask::wfa {
 
 void refuse_post_lexer(const glr::CompiledGrammar& grammar, std::string_view engine) {
   if (grammar.options().postlex == glr::PostLexer::kNone) return;
-  throw Error(fmt::format(
-      "the {} engine cannot serve a grammar with a post-lexer (--postlex {}): its construction "
-      "reads the terminal sequences of tokens without the indentation text and the indenter "
-      "state, so its masks would be wrong; use the oracle engine",
-      engine, glr::post_lexer_name(grammar.options().postlex)));
+  throw Error(
+      fmt::format(
+          "the {} engine cannot serve a grammar with a post-lexer (--postlex {}): its construction "
+          "reads the terminal sequences of tokens without the indentation text and the indenter "
+          "state, so its masks would be wrong; use the oracle engine",
+          engine, glr::post_lexer_name(grammar.options().postlex)),
+      ErrorCode::kUnsupported);
 }
 
 std::shared_ptr<const glr::CompiledGrammar> without_post_lexer(

@@ -8,12 +8,13 @@
 #include <utility>
 #include <vector>
 
+#include "glr/fork_texts.h"
 #include "glr/session.h"
+#include "lexer/indent_label.h"
 #include "lexer/lexer_fork.h"
 #include "lexer/terminal_dwa_builder.h"
 #include "lib/core/error.h"
 #include "lib/token_set/dense_mask.h"
-#include "wfa/post_lexer_refusal.h"
 
 namespace glrmask::wfa {
 
@@ -22,7 +23,13 @@ namespace {
 lexer::TerminalDwa build_dwa(const glr::CompiledGrammar& grammar, const Vocabulary& vocabulary,
                              TokenSetPool& pool) {
   const lexer::VocabularyTrie trie = lexer::VocabularyTrie::build(vocabulary);
-  return lexer::build_terminal_dwa(grammar.dfa(), trie, pool);
+  lexer::TerminalDwaOptions options;
+  if (const glr::IndenterSpec* indenter = grammar.indenter()) {
+    if (!grammar.skippable_terminals().empty())
+      throw Error("spanner: a grammar with a post-lexer and skippable terminals is not supported");
+    options.indent_labeling = lexer::IndentLabeling{indenter->newline, indenter->tab_len};
+  }
+  return lexer::build_terminal_dwa(grammar.dfa(), trie, pool, options);
 }
 
 // Per DWA fork, lexer::ForkFutures::can_end: the grammar enumerated every byte-reachable fork, and
@@ -42,9 +49,10 @@ std::vector<char> forks_that_can_end(const lexer::TerminalDwa& dwa,
   return result;
 }
 
-// The session recognizer's per-terminal facts, for the table.
+// The session recognizer's per-terminal facts, for the table (none with an indenter).
 SpannerTable build_table(const glr::CompiledGrammar& grammar, const lexer::TerminalDwa& dwa,
                          const std::vector<char>& can_end, TokenSetPool& pool) {
+  if (grammar.indenter() != nullptr) return SpannerTable{};
   const auto& terminals = grammar.dfa().terminals();
   std::vector<char> ignored(terminals.size(), 0);
   std::vector<char> skippable(terminals.size(), 0);
@@ -59,12 +67,25 @@ SpannerTable build_table(const glr::CompiledGrammar& grammar, const lexer::Termi
 
 SpannerEngine::SpannerEngine(std::shared_ptr<const glr::CompiledGrammar> grammar,
                              const Vocabulary& vocabulary)
-    : grammar_(without_post_lexer(std::move(grammar), "spanner")),
+    : grammar_(std::move(grammar)),
       vocabulary_(vocabulary),
       pool_(static_cast<std::uint32_t>(vocabulary.size())),
       dwa_(build_dwa(*grammar_, vocabulary_, pool_)),
       can_end_(forks_that_can_end(dwa_, grammar_->fork_futures())),
-      table_(build_table(*grammar_, dwa_, can_end_, pool_)) {}
+      table_(build_table(*grammar_, dwa_, can_end_, pool_)) {
+  if (grammar_->indenter() == nullptr) return;
+  const lexer::ForkFutures& futures = grammar_->fork_futures();
+  for (lexer::ForkId id = 0; id < dwa_.num_forks(); ++id) {
+    const lexer::LexerFork& fork = dwa_.fork(id);
+    if (const auto known = futures.find(fork)) {
+      futures_of_fork_.emplace_back(&futures, *known);
+    } else {
+      lone_futures_.push_back(std::make_unique<lexer::ForkFutures>(
+          dwa_.dfa(), std::span<const lexer::LexerFork>(&fork, 1)));
+      futures_of_fork_.emplace_back(lone_futures_.back().get(), 0);
+    }
+  }
+}
 
 void SpannerEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> words) {
   const auto universe = static_cast<std::uint32_t>(vocabulary_.size());
@@ -80,6 +101,21 @@ void SpannerEngine::fill_mask(const glr::Session& session, std::span<std::uint32
   }
   std::fill(words.begin(), words.end(), 0u);
   if (session.is_finished()) return;
+  if (grammar_->indenter() != nullptr) {
+    fill_mask_indented(session, words);
+  } else {
+    fill_mask_plain(session, words);
+  }
+  // The trie holds no special token, but EOS is decided here alone.
+  if (const auto eos = vocabulary_.eos(); eos && *eos < universe) {
+    const std::uint32_t bit = std::uint32_t{1} << (*eos % 32);
+    words[*eos / 32] =
+        session.is_accepting() ? (words[*eos / 32] | bit) : (words[*eos / 32] & ~bit);
+  }
+}
+
+void SpannerEngine::fill_mask_plain(const glr::Session& session,
+                                    std::span<std::uint32_t> words) const {
   const glr::IncrementalRecognizer& recognizer = session.recognizer();
   for (const lexer::DwaEntry& entry : dwa_.enter(session.lexer_configuration())) {
     glr::GssHeads heads = session.heads();
@@ -97,11 +133,61 @@ void SpannerEngine::fill_mask(const glr::Session& session, std::span<std::uint32
       collect(recognizer, dwa_.root(entry.fork), heads, words);
     }
   }
-  // The trie holds no special token, but EOS is decided here alone.
-  if (const auto eos = vocabulary_.eos(); eos && *eos < universe) {
-    const std::uint32_t bit = std::uint32_t{1} << (*eos % 32);
-    words[*eos / 32] =
-        session.is_accepting() ? (words[*eos / 32] | bit) : (words[*eos / 32] & ~bit);
+}
+
+void SpannerEngine::fill_mask_indented(const glr::Session& session,
+                                       std::span<std::uint32_t> words) const {
+  const glr::IncrementalRecognizer& recognizer = session.recognizer();
+  const glr::ParsePosition& position = session.position();
+  for (const glr::ForkTexts& fork :
+       glr::fork_texts(dwa_.dfa(), position.lexer, grammar_->indenter()->tab_len, true)) {
+    const std::optional<lexer::ForkId> id = dwa_.find_fork(fork.fork);
+    if (!id)
+      throw Error(fmt::format(
+          "spanner mask: the lexer configuration at byte offset {} has the fork {}, which no "
+          "sequence of vocabulary tokens reaches",
+          session.byte_offset(), lexer::describe_fork(fork.fork)));
+    std::vector<glr::IndentedStacks> branches = position.branches;
+    bool alive = true;
+    for (std::size_t i = 0; i < fork.labels.size() && alive; ++i)
+      alive = recognizer.feed_indented(branches, fork.labels[i],
+                                       fork.texts[i].resolve(position.accepted_scan));
+    if (!alive) continue;
+    collect_indented(recognizer, dwa_.root(*id), branches,
+                     fork.carried.resolve(position.accepted_scan), words);
+  }
+}
+
+void SpannerEngine::collect_indented(const glr::IncrementalRecognizer& recognizer,
+                                     lexer::DwaNodeId node,
+                                     const std::vector<glr::IndentedStacks>& branches,
+                                     glr::IndentScan carried,
+                                     std::span<std::uint32_t> words) const {
+  for (const lexer::DwaWeight& weight : dwa_.weights(node)) {
+    const auto& [futures, id] = futures_of_fork_[weight.end];
+    if (recognizer.indented_allows(branches, *futures, id))
+      pool_.or_into_dense(weight.tokens, words);
+  }
+  for (const lexer::DwaEdge& edge : dwa_.edges(node)) {
+    // A newline's text: what the token holds of it (its indent label), after the text the
+    // lexeme had before the token when the label is relative.
+    glr::IndentScan text;
+    if (lexer::is_indent_label(edge.label)) {
+      const lexer::IndentText part = lexer::indent_text(edge.label);
+      switch (part.kind) {
+        case lexer::IndentTextKind::kAbsolute:
+          text = {true, part.width};
+          break;
+        case lexer::IndentTextKind::kRelative:
+          text = glr::append_scan(carried, {false, part.width});
+          break;
+        case lexer::IndentTextKind::kNoNewline:
+          break;
+      }
+    }
+    std::vector<glr::IndentedStacks> next = branches;
+    if (recognizer.feed_indented(next, lexer::base_label(edge.label), text))
+      collect_indented(recognizer, edge.child, next, carried, words);
   }
 }
 

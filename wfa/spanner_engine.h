@@ -26,6 +26,14 @@
 // the end fork can finish, either at once (can_finish) or after ignored text only (a token that
 // opens a trailing comment; lexer::ForkFutures::can_end). EOS is allowed iff
 // Session::is_accepting().
+//
+// With an indenter (Python's, glr/indenter.h) the labels go through the indenter as the session
+// feeds them: the walk runs per indenter branch of the position (ParsePosition::branches), each
+// newline label with the text its indent label carries (lexer/indent_label.h), and the end-fork
+// test is the session's own (IncrementalRecognizer::indented_allows). The precomputed table is
+// not built for such a grammar: its cells are decided on an LR state alone, while what a newline
+// becomes depends on the indenter's state too. Every step walks the tries whole
+// (docs/spanner.md, "Indenter").
 #pragma once
 
 #include <cstdint>
@@ -81,6 +89,13 @@ class SpannerEngine final : public MaskEngine {
   bool end_fork_allows(const glr::IncrementalRecognizer& recognizer, lexer::ForkId end,
                        const glr::GssHeads& heads) const;
 
+  void fill_mask_plain(const glr::Session& session, std::span<std::uint32_t> words) const;
+  // With an indenter: the whole walk, per branch of the position.
+  void fill_mask_indented(const glr::Session& session, std::span<std::uint32_t> words) const;
+  void collect_indented(const glr::IncrementalRecognizer& recognizer, lexer::DwaNodeId node,
+                        const std::vector<glr::IndentedStacks>& branches, glr::IndentScan carried,
+                        std::span<std::uint32_t> words) const;
+
   std::shared_ptr<const glr::CompiledGrammar> grammar_;
   const Vocabulary& vocabulary_;
   TokenSetPool pool_;
@@ -88,6 +103,10 @@ class SpannerEngine final : public MaskEngine {
   // Per DWA fork: it is at a token boundary or ignored text can bring it to one, so the output
   // may end after it (lexer::ForkFutures::can_end).
   std::vector<char> can_end_;
+  // Per DWA fork, where its futures are (the grammar's ForkFutures, or one made for the fork
+  // alone): the indenter's end-fork test reads them.
+  std::vector<std::unique_ptr<lexer::ForkFutures>> lone_futures_;
+  std::vector<std::pair<const lexer::ForkFutures*, lexer::ForkFutures::Id>> futures_of_fork_;
   SpannerTable table_;
   bool use_table_ = true;
 };

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "lib/core/check.h"
 #include "lib/core/hash_mix.h"
 #include "wfa/known_top_parser.h"
 #include "wfa/next_terminal_bits.h"
@@ -145,6 +146,12 @@ class StateSolver {
   };
 
   std::uint32_t intern(StackSet set) {
+    // The key is the lists as given, so equal sets must be equal lists (see StackSet).
+    GLRMASK_DCHECK(std::is_sorted(set.sure.begin(), set.sure.end()) &&
+                   std::is_sorted(set.maybe.begin(), set.maybe.end()) &&
+                   std::none_of(set.maybe.begin(), set.maybe.end(), [&](VirtualStackId stack) {
+                     return std::binary_search(set.sure.begin(), set.sure.end(), stack);
+                   }));
     key_.clear();
     key_.insert(key_.end(), set.sure.begin(), set.sure.end());
     key_.push_back(kNone);

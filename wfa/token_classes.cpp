@@ -245,11 +245,28 @@ TokenPartition partition_tokens(const TokenSetPool& pool, std::span<const TokenS
   return partition_tokens(pool.universe_size(), bitmaps, signature);
 }
 
+std::vector<TokenSetId> branch_mask_weights(const ParserDwa& dwa) {
+  std::vector<TokenSetId> weights;
+  if (!dwa.has_branches()) return weights;
+  {
+    for (const ParserDwaTransition& t : dwa.all_transitions()) {
+      if (!ParserDwa::is_branch(t.target)) continue;
+      for (const ParserDwaBranch& branch : dwa.branch_group(t.target)) {
+        bool deferred = false;
+        for (const std::uint32_t id : dwa.condition_set(branch.conditions))
+          deferred = deferred || dwa.condition(id).kind == ConditionKind::kDeferred;
+        if (!deferred && !branch.weight.is_empty()) weights.push_back(branch.weight);
+      }
+    }
+  }
+  return weights;
+}
+
 std::vector<TokenSetId> mask_weights(const ParserDwa& dwa) {
   std::vector<TokenSetId> weights;
-  for (DwaStateId state = 0; state < dwa.num_states(); ++state)
-    for (const ParserDwaTransition& t : dwa.transitions(state))
-      if (!t.weight.is_empty()) weights.push_back(t.weight);
+  for (const ParserDwaTransition& t : dwa.all_transitions())
+    if (!t.weight.is_empty()) weights.push_back(t.weight);
+  for (const TokenSetId weight : branch_mask_weights(dwa)) weights.push_back(weight);
   std::sort(weights.begin(), weights.end());
   weights.erase(std::unique(weights.begin(), weights.end()), weights.end());
   return weights;

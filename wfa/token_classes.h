@@ -83,6 +83,8 @@ TokenPartition partition_tokens(const TokenSetPool& pool, std::span<const TokenS
 // The distinct non-empty transition weights of the Parser DWA, ascending: the sets every wfa
 // mask is a union of.
 std::vector<TokenSetId> mask_weights(const ParserDwa& dwa);
+// The weights of branches a walk unites into masks (with an indenter; deferred ones left out).
+std::vector<TokenSetId> branch_mask_weights(const ParserDwa& dwa);
 // The distinct non-empty weights of the Terminal DWA's nodes, ascending (the lexer's view: which
 // label sequences a token emits from each fork and where it ends). EOS is in none of them; it
 // emits end-of-input, which no byte token does.

@@ -9,6 +9,7 @@
 
 #include "glr/ids.h"
 #include "lexer/flat_u64_map.h"
+#include "lib/core/check.h"
 
 namespace glrmask::wfa {
 
@@ -23,6 +24,7 @@ class VirtualStackPool {
   VirtualStackId push(glr::StateId state, VirtualStackId rest);
   // Requires depth(stack) >= count.
   VirtualStackId pop(VirtualStackId stack, std::uint32_t count) const {
+    GLRMASK_DCHECK(depth(stack) >= count, "popping {} of a stack of {}", count, depth(stack));
     for (; count > 0; --count) stack = cells_[stack].rest;
     return stack;
   }

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "wfa/parser_dwa.h"
+
 namespace glrmask::wfa {
 
 class VisitedPairs {
@@ -21,9 +23,9 @@ class VisitedPairs {
   }
 
   // Inserts the pair; false when it was already there.
-  bool insert(const void* node, std::uint32_t state) {
+  bool insert(const void* node, DwaStateId state) {
     if ((size_ + 1) * 2 > slots_.size()) grow();
-    return insert_into(slots_, reinterpret_cast<std::uintptr_t>(node), state);
+    return insert_into(slots_, reinterpret_cast<std::uintptr_t>(node), state.value());
   }
 
  private:

@@ -73,19 +73,20 @@ WeightClassRows WeightClassRows::read(BinaryReader& in, std::size_t token_sets) 
   if (rows.words_.size() != ids.size() * rows.row_words_)
     in.fail(fmt::format("{} words of class rows for {} weights of {} classes", rows.words_.size(),
                         ids.size(), rows.num_classes_));
-  if (!ids.empty()) {
-    if (ids.back() >= token_sets)
-      in.fail(fmt::format("a class row for token set {}, which does not exist ({} sets)",
-                          ids.back(), token_sets));
-    rows.row_of_.assign(std::size_t{ids.back()} + 1, -1);
+  // Ascending and in range before row_of_ is indexed by them.
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] >= token_sets)
+      in.fail(fmt::format("a class row for token set {}, which does not exist ({} sets)", ids[i],
+                          token_sets));
+    if (i > 0 && ids[i] <= ids[i - 1])
+      in.fail(fmt::format("class rows for token sets {} and {} are not in ascending order",
+                          ids[i - 1], ids[i]));
   }
+  if (!ids.empty()) rows.row_of_.assign(std::size_t{ids.back()} + 1, -1);
   const std::uint64_t last_word_bits = rows.num_classes_ % 64 == 0
                                            ? ~std::uint64_t{0}
                                            : (std::uint64_t{1} << (rows.num_classes_ % 64)) - 1;
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    if (i > 0 && ids[i] <= ids[i - 1])
-      in.fail(fmt::format("class rows for token sets {} and {} are not in ascending order",
-                          ids[i - 1], ids[i]));
     const std::span<const std::uint64_t> row(rows.words_.data() + i * rows.row_words_,
                                              rows.row_words_);
     if ((row.back() & ~last_word_bits) != 0 ||

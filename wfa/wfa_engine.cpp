@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <utility>
 
+#include "glr/fork_texts.h"
 #include "glr/session.h"
+#include "lexer/fork_ignored_ending.h"
+#include "lib/core/check.h"
 #include "lib/core/error.h"
 #include "lib/token_set/dense_mask.h"
 
@@ -23,6 +26,8 @@ WfaEngine::WfaEngine(std::shared_ptr<const CompiledMask> compiled, const Vocabul
       parser_dwa_(compiled_->parser_dwa()),
       weight_sources_(compiled_->weight_sources()),
       weight_classes_(compiled_->weight_classes()),
+      vocabulary_(vocabulary),
+      indenter_(compiled_->grammar().indenter()),
       row_(weight_classes_.row_words()),
       cache_(dense_cache_slots, pool_.dense_word_count(), weight_classes_.row_words()),
       entry_cache_(kEntryCacheSlots) {
@@ -30,6 +35,22 @@ WfaEngine::WfaEngine(std::shared_ptr<const CompiledMask> compiled, const Vocabul
     throw Error(fmt::format("wfa: the compiled automaton is for a vocabulary of {} ids, not {}",
                             pool_.universe_size(), vocabulary.size()));
   collected_.reserve(64);
+  if (indenter_ != nullptr) {
+    const std::vector<char> ends_through_ignored =
+        lexer::forks_ending_through_ignored(terminal_dwa_);
+    has_future_.assign(terminal_dwa_.num_forks(), 0);
+    for (lexer::ForkId fork = 0; fork < terminal_dwa_.num_forks(); ++fork)
+      has_future_[fork] = !terminal_dwa_.next_terminals(fork).empty() ||
+                          terminal_dwa_.can_finish(fork) || ends_through_ignored[fork] != 0;
+    const glr::Lr0Automaton& lr0 = compiled_->grammar().lalr().lr0();
+    const std::uint32_t states = compiled_->grammar().table().num_states();
+    indent_frame_.assign(states, 0);
+    dedent_state_.assign(states, 0);
+    for (glr::StateId x = 0; x < states; ++x) {
+      indent_frame_[x] = lr0.accessing_symbol(x) == indenter_->indent;
+      dedent_state_[x] = lr0.accessing_symbol(x) == indenter_->dedent;
+    }
+  }
 }
 
 void WfaEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> words) {
@@ -60,6 +81,7 @@ const std::uint32_t* WfaEngine::compute(const glr::Session& session,
     std::fill(words.begin(), words.end(), 0u);
     return nullptr;
   }
+  if (indenter_ != nullptr) return compute_indented(session, words);
   visited_.clear();
   collected_.clear();
   const lexer::LexerConfiguration& configuration = session.lexer_configuration();
@@ -159,6 +181,10 @@ const std::uint32_t* WfaEngine::emit(std::span<std::uint32_t> words) {
 }
 
 void WfaEngine::walk(DwaStateId start, std::span<const glr::GssNodeRef> heads) {
+  // Each (node, state) pair is walked once, so heads must be distinct nodes (GssHeads are); the
+  // start is a state, not the dead target.
+  GLRMASK_DCHECK(glr::are_canonical_heads(heads));
+  GLRMASK_DCHECK(start != ParserDwa::kDeadState && start.value() < parser_dwa_.num_states());
   pending_.clear();
   for (const glr::GssNodeRef& head : heads)
     if (visited_.insert(head.get(), start)) pending_.push_back({head.get(), start, 0});
@@ -174,6 +200,171 @@ void WfaEngine::walk(DwaStateId start, std::span<const glr::GssNodeRef> heads) {
     if (t->target == ParserDwa::kDeadState) continue;
     for (const glr::GssNode* below : at.node->below())
       if (visited_.insert(below, t->target)) pending_.push_back({below, t->target, at.depth + 1});
+  }
+}
+
+// ---- Grammars with an indenter ----------------------------------------------------------
+
+const std::uint32_t* WfaEngine::compute_indented(const glr::Session& session,
+                                                 std::span<std::uint32_t> words) {
+  collected_.clear();
+  deferred_.clear();
+  const glr::ParsePosition& position = session.position();
+  const lexer::LexerConfiguration& configuration = position.lexer;
+  // One entry: every indenter branch of the position, each walk with the branch's state.
+  const auto run = [&](DwaStateId start, std::span<const lexer::LabelId> feed,
+                       std::span<const glr::TextPart> texts, glr::TextPart carried_part,
+                       bool early) {
+    counters_[kEarlyLabelEntries].value += early ? 1 : 0;
+    const glr::IndentScan carried = carried_part.resolve(position.accepted_scan);
+    for (const glr::IndentedStacks& branch : position.branches) {
+      if (feed.empty()) {
+        counters_[kEntries].value += 1;
+        visited_.clear();
+        walk_indented(start, branch.heads,
+                      {branch.indenter.bracket_depth, branch.indenter.levels, carried});
+        continue;
+      }
+      // Early labels without a start state of their own go through the indenter and the
+      // parser first; the indenter may then be in several states.
+      counters_[kEarlyLabelFeeds].value += 1;
+
+      std::vector<glr::IndentedStacks> fed = {branch};
+      bool parses = true;
+      for (std::size_t i = 0; i < feed.size() && parses; ++i)
+        parses = session.recognizer().feed_indented(fed, feed[i],
+                                                    texts[i].resolve(position.accepted_scan));
+      if (!parses) continue;
+      for (const glr::IndentedStacks& after : fed) {
+        counters_[kEntries].value += 1;
+        visited_.clear();
+        walk_indented(start, after.heads,
+                      {after.indenter.bracket_depth, after.indenter.levels, carried});
+      }
+    }
+  };
+  if (const auto cached = entry_cache_.find(configuration)) {
+    for (const LexerEntryCache::Entry& entry : *cached)
+      run(entry.start, entry.early_labels(), {entry.texts.data(), entry.label_count}, entry.carried,
+          entry.early);
+  } else {
+    const lexer::LexerDfa& dfa = terminal_dwa_.dfa();
+    const auto has_newline = [&](lexer::LabelId label) {
+      const auto terminals = dfa.label_terminals(label);
+      return std::find(terminals.begin(), terminals.end(), indenter_->newline) != terminals.end();
+    };
+    const std::vector<glr::ForkTexts>& forks =
+        fork_texts_.forks(dfa, configuration, indenter_->tab_len);
+    std::array<LexerEntryCache::Entry, LexerEntryCache::kMaxEntries> resolved;
+    std::size_t stored = 0;
+    bool cacheable = true;
+    for (const glr::ForkTexts& fork : forks) {
+      const std::optional<lexer::ForkId> id = terminal_dwa_.find_fork(fork.fork);
+      if (!id)
+        throw Error(fmt::format(
+            "wfa mask: the lexer configuration (DFA state {}, {} pending bytes) has the fork {}, "
+            "which no sequence of vocabulary tokens reaches",
+            configuration.state, configuration.pending.size(), lexer::describe_fork(fork.fork)));
+      // A fork from which no token can go on (a fall-back inside a docstring after a newline:
+      // closing it fires the inhibitor) adds nothing, whatever its early labels.
+      if (has_future_[*id] == 0) continue;
+      DwaStateId start = parser_dwa_.start_state(*id);
+      std::span<const lexer::LabelId> feed = fork.labels;
+      std::span<const glr::TextPart> texts = fork.texts;
+      glr::TextPart carried = fork.carried;
+      if (feed.size() == 1) {
+        if (const auto early = parser_dwa_.early_start_state(feed.front(), *id)) {
+          start = *early;
+          // An early newline's width is its own text's: the start state feeds it as relative 0.
+          if (has_newline(feed.front())) carried = texts.front();
+          feed = {};
+          texts = {};
+        }
+      }
+      run(start, feed, texts, carried, !fork.labels.empty());
+      const auto made =
+          LexerEntryCache::make_entry(start, feed, !fork.labels.empty(), texts, carried);
+      if (!made || stored >= resolved.size()) {
+        cacheable = false;
+      } else {
+        resolved[stored++] = *made;
+      }
+    }
+    if (cacheable) entry_cache_.insert(configuration, {resolved.data(), stored});
+  }
+  const std::uint32_t* result = emit(words);
+  if (deferred_.empty()) return result;
+  // Tokens the automaton left open: tried on the session itself.
+  if (result != nullptr && result != words.data())
+    std::copy(result, result + words.size(), words.begin());
+  const std::optional<TokenId> eos = vocabulary_.eos();
+  for (const TokenSetId set : deferred_) {
+    for (const std::uint32_t token : pool_.get(set)) {
+      std::uint32_t& word = words[token / 32];
+      const std::uint32_t bit = std::uint32_t{1} << (token % 32);
+      if ((word & bit) != 0) continue;
+      counters_[kDeferredTokens].value += 1;
+      const bool allowed = eos && token == *eos ? session.is_accepting()
+                                                : session.accepts_bytes(vocabulary_.bytes(token));
+      if (allowed) word |= bit;
+    }
+  }
+  return nullptr;
+}
+
+void WfaEngine::walk_indented(DwaStateId start, std::span<const glr::GssNodeRef> heads,
+                              const IndenterContext& context) {
+  indented_pending_.clear();
+  for (const glr::GssNodeRef& head : heads)
+    if (visited_.insert(head.get(), start))
+      indented_pending_.push_back({head.get(), start, 0, 0, dedent_state_[head->state()] != 0});
+  while (!indented_pending_.empty()) {
+    const IndentedPending at = indented_pending_.back();
+    indented_pending_.pop_back();
+    counters_[kPairsVisited].value += 1;
+    counters_[kDepthRead].value =
+        std::max(counters_[kDepthRead].value, static_cast<double>(at.depth + 1));
+    const glr::StateId read = at.node->state();
+    const ParserDwaTransition* t = parser_dwa_.find(at.state, read);
+    if (t == nullptr) continue;
+    if (!t->weight.is_empty()) collected_.push_back(t->weight);
+    if (t->target == ParserDwa::kDeadState) continue;
+    // The frame count below this node, and what a condition on the frame read here asks about.
+    const bool frame = indent_frame_[read] != 0;
+    const bool closed = frame && at.closed_frame_pending;
+    const std::int64_t frames_here = closed ? -1 : static_cast<std::int64_t>(at.frames_above);
+    const std::uint32_t frames_below = at.frames_above + (frame && !closed ? 1 : 0);
+    const bool closed_below = at.closed_frame_pending && !frame;
+    const auto descend = [&](DwaStateId target) {
+      for (const glr::GssNode* below : at.node->below())
+        if (visited_.insert(below, target))
+          indented_pending_.push_back({below, target, at.depth + 1, frames_below, closed_below});
+    };
+    if (!ParserDwa::is_branch(t->target)) {
+      descend(t->target);
+      continue;
+    }
+    for (const ParserDwaBranch& branch : parser_dwa_.branch_group(t->target)) {
+      bool taken = true;
+      bool deferred = false;
+      for (const std::uint32_t id : parser_dwa_.condition_set(branch.conditions)) {
+        const IndenterCondition& condition = parser_dwa_.condition(id);
+        if (condition.kind == ConditionKind::kDeferred) {
+          deferred = true;
+        } else if (!holds(condition, context, frames_here)) {
+          taken = false;
+          break;
+        }
+      }
+      if (!taken) continue;
+      if (deferred) {
+        if (!branch.weight.is_empty()) deferred_.push_back(branch.weight);
+        continue;
+      }
+      counters_[kBranchesTaken].value += branch.conditions != 0 ? 1 : 0;
+      if (!branch.weight.is_empty()) collected_.push_back(branch.weight);
+      if (branch.target != ParserDwa::kDeadState) descend(branch.target);
+    }
   }
 }
 

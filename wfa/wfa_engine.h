@@ -20,6 +20,13 @@
 //
 // EOS is part of the automaton: the start state of a fork that can finish checks the end of
 // input, which makes the EOS bit exactly Session::is_accepting().
+//
+// With an indenter (Python's, glr/indenter.h): the walk runs once per indenter branch of the
+// session's position (ParsePosition::branches) and per entry, and where a transition leads to a
+// branch group it takes the ways on whose conditions hold for the branch's indenter state
+// (wfa/indenter_condition.h): it counts the _INDENT frames it has passed so the conditions on
+// lower levels know which level the frame it reads stands for. Tokens the automaton left to
+// get_mask (deferred) are tried on the session (docs/wfa.md, "Indenter").
 #pragma once
 
 #include <array>
@@ -30,12 +37,14 @@
 #include <vector>
 
 #include "glr/compiled_grammar.h"
+#include "glr/fork_texts.h"
 #include "glr/gss.h"
 #include "lexer/terminal_dwa.h"
 #include "lib/token_set/token_set.h"
 #include "lib/tokenizer/vocabulary.h"
 #include "wfa/compiled_mask.h"
 #include "wfa/dense_mask_cache.h"
+#include "wfa/indenter_condition.h"
 #include "wfa/lexer_entry_cache.h"
 #include "wfa/mask_engine.h"
 #include "wfa/parser_dwa.h"
@@ -72,6 +81,13 @@ class WfaEngine final : public MaskEngine {
     DwaStateId state;
     std::uint32_t depth;  // GSS nodes read before this one
   };
+  struct IndentedPending {
+    const glr::GssNode* node;
+    DwaStateId state;
+    std::uint32_t depth;
+    std::uint32_t frames_above;  // open _INDENT frames read before this node
+    bool closed_frame_pending;   // the head shifted a _DEDENT: the next frame read is closed
+  };
 
   // Feeds the early labels (if any: most have a start state of their own) to a copy of the
   // heads, then walks from `start`.
@@ -86,12 +102,26 @@ class WfaEngine final : public MaskEngine {
   // The same for the collected weights.
   const std::uint32_t* emit(std::span<std::uint32_t> words);
 
+  // With an indenter.
+  const std::uint32_t* compute_indented(const glr::Session& session,
+                                        std::span<std::uint32_t> words);
+  void walk_indented(DwaStateId start, std::span<const glr::GssNodeRef> heads,
+                     const IndenterContext& context);
+
   std::shared_ptr<const CompiledMask> compiled_;
   const TokenSetPool& pool_;
   const lexer::TerminalDwa& terminal_dwa_;
   const ParserDwa& parser_dwa_;
   const DenseSources& weight_sources_;
   const WeightClassRows& weight_classes_;
+  const Vocabulary& vocabulary_;
+  const glr::IndenterSpec* indenter_;  // the grammar's, or null
+  std::vector<char> indent_frame_;     // per LR state: entered by shifting _INDENT
+  std::vector<char> dedent_state_;     // per LR state: entered by shifting _DEDENT
+  std::vector<IndentedPending> indented_pending_;
+  std::vector<TokenSetId> deferred_;  // weights whose tokens are tried on the session
+  std::vector<char> has_future_;      // per Terminal DWA fork: some token can go on from it
+  glr::IncrementalForkTexts fork_texts_;
 
   // Reused by every fill_mask() so the walk does not allocate.
   VisitedPairs visited_;
@@ -109,13 +139,16 @@ class WfaEngine final : public MaskEngine {
     kEarlyLabelFeeds,
     kWeights,
     kCacheHit,
-    kCacheRowHit
+    kCacheRowHit,
+    kBranchesTaken,
+    kDeferredTokens
   };
-  std::array<EngineCounter, 8> counters_ = {
+  std::array<EngineCounter, 10> counters_ = {
       EngineCounter{"gss_pairs_visited", 0}, EngineCounter{"stack_depth_read", 0},
       EngineCounter{"entries", 0},           EngineCounter{"early_label_entries", 0},
       EngineCounter{"early_label_feeds", 0}, EngineCounter{"weights_united", 0},
-      EngineCounter{"mask_cache_hit", 0},    EngineCounter{"mask_cache_row_hit", 0}};
+      EngineCounter{"mask_cache_hit", 0},    EngineCounter{"mask_cache_row_hit", 0},
+      EngineCounter{"indenter_branches", 0}, EngineCounter{"deferred_tokens", 0}};
 };
 
 }  // namespace glrmask::wfa

@@ -15,6 +15,7 @@
 #include "experiments/studies/study_report.h"
 #include "glr/session.h"
 #include "lib/core/error.h"
+#include "lib/core/escape.h"
 #include "lib/token_set/dense_mask.h"
 
 namespace glrmask::experiments {
@@ -23,16 +24,7 @@ namespace {
 constexpr std::size_t kTokensListed = 4;
 
 std::string printable_bytes(std::string_view bytes) {
-  std::string text;
-  for (const char c : bytes) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20 && byte < 0x7f && c != '\\' && c != '"') {
-      text += c;
-    } else {
-      text += fmt::format("\\x{:02x}", byte);
-    }
-  }
-  return "\"" + text + "\"";
+  return escape_bytes(bytes, {.keep_utf8 = false, .hex_controls = true, .hex_also = "\\\""});
 }
 
 struct MismatchNote {

@@ -19,6 +19,7 @@
 #include <optional>
 #include <sstream>
 
+#include "api/src/constraint_source.h"
 #include "experiments/studies/child_process.h"
 #include "experiments/studies/latency_summary.h"
 #include "experiments/studies/studies.h"
@@ -93,17 +94,31 @@ json_schema::JsonValue read_maskbench_file(const fs::path& file) {
   return document;
 }
 
-std::shared_ptr<const glr::CompiledGrammar> build_grammar(const std::string& kind,
-                                                          const std::string& source,
-                                                          const StudyOptions& options) {
+// What the unit compiles, as the library's constraint source, so that the artifact written is the
+// one `glrmask compile -o` writes (its source section included).
+ConstraintSource study_source(const std::string& kind, const std::string& source,
+                              const StudyOptions& options) {
+  ConstraintSource result;
   if (kind == "schema") {
     const json_schema::JsonValue document = read_maskbench_file(source);
-    return glr::CompiledGrammar::compile(json_schema::compile_json_schema(
-        *document.find("schema"), fs::path(source).stem().string()));
+    result.kind = ConstraintSource::Kind::kJsonSchema;
+    result.name = fs::path(source).stem().string();
+    result.text = json_schema::to_json_text(*document.find("schema"));
+    return result;
   }
   const Corpus corpus =
       kind == "corpus" ? load_named_corpus(source, 1) : corpus_from_files(source, {});
-  return compile_corpus_grammar(corpus, options);
+  const glr::ParseOptions parse = corpus_parse_options(corpus, options);
+  result.kind = ConstraintSource::Kind::kLark;
+  result.name = corpus.grammar_path.string();
+  result.text = read_text_file(corpus.grammar_path);
+  result.grammar.start = parse.start;
+  result.grammar.policy =
+      parse.policy == glr::ConflictPolicy::kLark ? ConflictPolicy::kLark : ConflictPolicy::kGlr;
+  result.grammar.skippable = parse.skippable;
+  result.grammar.postlex =
+      parse.postlex == glr::PostLexer::kNone ? PostLexer::kNone : PostLexer::kPython;
+  return result;
 }
 
 // MaskBench files in name order; `count` of them spread evenly over the list (0: all), so a
@@ -258,7 +273,8 @@ int run_psc_tables_child(int argc, char** argv) {
     stage = kind == "schema" ? "compiling the schema" : "compiling the grammar";
     double cpu = cpu_seconds();
     auto wall = std::chrono::steady_clock::now();
-    const auto grammar = build_grammar(kind, source, options);
+    const ConstraintSource constraint_source = study_source(kind, source, options);
+    const auto grammar = constraint_source.compile();
     const double grammar_cpu = cpu_seconds() - cpu, grammar_wall = seconds_since(wall);
     stage = "compiling for wfa";
     cpu = cpu_seconds();
@@ -266,7 +282,9 @@ int run_psc_tables_child(int argc, char** argv) {
     const auto compiled = wfa::CompiledMask::compile(grammar, vocabulary);
     const double mask_cpu = cpu_seconds() - cpu, mask_wall = seconds_since(wall);
     stage = "writing the artifact";
-    const std::size_t bytes = wfa::write_mask_artifact(*compiled, vocabulary, artifact);
+    const std::size_t bytes = wfa::write_artifact(
+        *grammar, compiled.get(), vocabulary,
+        StoredConstraint{constraint_source, Engine::kWfa}.serialize(), artifact);
     fmt::print("ok\t{:.3f}\t{:.3f}\t{:.3f}\t{:.3f}\t{:.1f}\t{:.1f}\t{}\n", grammar_cpu,
                grammar_wall, mask_cpu, mask_wall, inputs_mib, peak_memory_mib(), bytes);
     return 0;
@@ -359,7 +377,7 @@ int run_psc_tables(const StudyOptions& options) {
       std::shared_ptr<const glr::CompiledGrammar> grammar;
       std::string grammar_error;
       try {
-        grammar = build_grammar(unit.source_kind, unit.source, options);
+        grammar = study_source(unit.source_kind, unit.source, options).compile();
       } catch (const Error& e) {
         grammar_error = portable_message(e.what());
       }

@@ -16,6 +16,8 @@ int run_preprocessing(const StudyOptions& options);
 int run_terminal_dwa(const StudyOptions& options);
 int run_token_classes(const StudyOptions& options);
 int run_psc_tables(const StudyOptions& options);
+int run_jump_forward(const StudyOptions& options);
+int run_ambiguity(const StudyOptions& options);
 int run_json_schema(const StudyOptions& options);
 
 // One measurement in a fresh child process (peak memory belongs to it alone): the program runs

@@ -77,8 +77,7 @@ std::vector<std::string> tokenizer_names(const StudyOptions& options,
   return options.tokenizers.empty() ? defaults : options.tokenizers;
 }
 
-std::shared_ptr<const glr::CompiledGrammar> compile_corpus_grammar(const Corpus& corpus,
-                                                                   const StudyOptions& options) {
+glr::ParseOptions corpus_parse_options(const Corpus& corpus, const StudyOptions& options) {
   glr::ParseOptions parse_options = corpus.options;
   if (options.policy == "glr") {
     parse_options.policy = glr::ConflictPolicy::kKeepAll;
@@ -87,7 +86,13 @@ std::shared_ptr<const glr::CompiledGrammar> compile_corpus_grammar(const Corpus&
   } else if (!options.policy.empty()) {
     throw Error(fmt::format("option --policy: expected glr or lark, got '{}'", options.policy));
   }
-  return glr::CompiledGrammar::load_lark(corpus.grammar_path, parse_options);
+  return parse_options;
+}
+
+std::shared_ptr<const glr::CompiledGrammar> compile_corpus_grammar(const Corpus& corpus,
+                                                                   const StudyOptions& options) {
+  return glr::CompiledGrammar::load_lark(corpus.grammar_path,
+                                         corpus_parse_options(corpus, options));
 }
 
 std::unique_ptr<wfa::MaskEngine> make_engine(const std::string& name,

@@ -53,6 +53,8 @@ std::vector<std::string> engine_names(const StudyOptions& options,
 std::vector<std::string> tokenizer_names(const StudyOptions& options,
                                          const std::vector<std::string>& defaults);
 
+// The corpus's parse options with the study's --policy applied.
+glr::ParseOptions corpus_parse_options(const Corpus& corpus, const StudyOptions& options);
 // The corpus grammar compiled with its options (and --policy when given).
 std::shared_ptr<const glr::CompiledGrammar> compile_corpus_grammar(const Corpus& corpus,
                                                                    const StudyOptions& options);

@@ -36,7 +36,8 @@ struct StudyOptions {
   // `--mask-read bit`: between steps the harness tests only the next token's bit instead of
   // counting every token of the mask. Counting (the default) reads the whole mask as a sampler
   // applying it to logits would, a read that grows with the vocabulary and may push the engine's
-  // data out of cache; `bit` times get_mask without it (docs/performance.md compares the two).
+  // data out of cache; `bit` times get_mask without it (experiments/results/tail_latency/LOG.md
+  // compares the two).
   bool read_whole_mask = true;
 
   bool small() const { return size == StudySize::kSmall; }

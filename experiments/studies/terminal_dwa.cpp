@@ -15,6 +15,7 @@
 #include "lexer/lexer_dfa_compiler.h"
 #include "lexer/terminal_dwa_builder.h"
 #include "lexer/vocabulary_trie.h"
+#include "lib/core/escape.h"
 #include "lib/core/settings.h"
 #include "lib/grammar/lark_loader.h"
 #include "lib/token_set/token_set.h"
@@ -43,16 +44,8 @@ const std::vector<std::string> kColumns = {"grammar",
 
 // Token bytes readable in a table cell: printable ASCII kept, everything else as \xNN.
 std::string readable(std::string_view bytes) {
-  std::string text;
-  for (const char c : bytes) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20 && byte < 0x7f && c != '\\' && c != '`' && c != '\t') {
-      text += c;
-    } else {
-      text += fmt::format("\\x{:02x}", byte);
-    }
-  }
-  return text;
+  return escape_bytes(
+      bytes, {.quoted = false, .keep_utf8 = false, .hex_controls = true, .hex_also = "\\`"});
 }
 
 std::filesystem::path grammar_path(const std::string& grammar) {

@@ -16,6 +16,7 @@
 #include "experiments/studies/study_inputs.h"
 #include "experiments/studies/study_report.h"
 #include "lib/core/error.h"
+#include "lib/core/escape.h"
 #include "lib/core/settings.h"
 #include "wfa/compiled_mask.h"
 
@@ -38,16 +39,7 @@ double process_cpu_seconds() {
 
 // A token's bytes readable in a table cell: printable ASCII kept, the rest as \xNN, in quotes.
 std::string quoted(std::string_view bytes) {
-  std::string text = "\"";
-  for (const char c : bytes) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20 && byte < 0x7f && c != '\\' && c != '"' && c != '`') {
-      text += c;
-    } else {
-      text += fmt::format("\\x{:02x}", byte);
-    }
-  }
-  return text + "\"";
+  return escape_bytes(bytes, {.keep_utf8 = false, .hex_controls = true, .hex_also = "\\\"`"});
 }
 
 // The class of the tokens that are in no weight (special tokens, holes, and tokens no grammar

@@ -53,6 +53,23 @@ void add_listed_files(Corpus& corpus, const fs::path& folder, std::size_t max_te
   }
 }
 
+// The programs of the folder that parses.txt does not list: those the grammar rejects.
+void add_unlisted_files(Corpus& corpus, const fs::path& folder, const std::string& extension,
+                        std::size_t max_texts) {
+  const std::vector<std::string> listed = lines_of(read_text(folder / "parses.txt"));
+  std::vector<std::string> names;
+  for (const fs::directory_entry& entry : fs::directory_iterator(folder)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != extension) continue;
+    if (std::find(listed.begin(), listed.end(), name) == listed.end()) names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names) {
+    if (full(corpus, max_texts)) break;
+    corpus.texts.push_back({name, read_text(folder / name)});
+  }
+}
+
 // "queries.sql:N" entries of parses.txt name line N of queries.sql.
 void add_sql_queries(Corpus& corpus, const fs::path& folder, std::size_t max_texts) {
   const std::vector<std::string> queries = lines_of(read_text(folder / "queries.sql"));
@@ -131,10 +148,18 @@ Corpus load_named_corpus(const std::string& name, std::size_t max_texts) {
   } else if (name == "java") {
     corpus.options = lark_policy();
     add_listed_files(corpus, programs, max_texts);
-  } else if (name == "python") {
+  } else if (name == "python" || name == "python-rejected") {
+    // python-rejected: the programs the grammar rejects (not in parses.txt), for the step and
+    // byte where each engine rejects them (the exactness study compares the masks up to there).
+    corpus.grammar_path = data / "grammars" / "syncode" / "python_grammar.lark";
     corpus.options = lark_policy();
     corpus.options.postlex = glr::PostLexer::kPythonIndenter;  // SynCode's Indenter settings
-    add_listed_files(corpus, programs, max_texts);
+    const fs::path folder = data / "programs" / "python";
+    if (name == "python") {
+      add_listed_files(corpus, folder, max_texts);
+    } else {
+      add_unlisted_files(corpus, folder, ".py", max_texts);
+    }
   } else if (name == "sql") {
     corpus.options = lark_policy();
     add_sql_queries(corpus, programs, max_texts);
@@ -142,7 +167,8 @@ Corpus load_named_corpus(const std::string& name, std::size_t max_texts) {
     corpus.options = lark_policy();
     add_maskbench_instances(corpus, data / "jsonschema" / "maskbench-dev", max_texts);
   } else {
-    throw Error(fmt::format("unknown corpus '{}' (known: go, java, sql, json, python)", name));
+    throw Error(fmt::format(
+        "unknown corpus '{}' (known: go, java, sql, json, python, python-rejected)", name));
   }
   return corpus;
 }

@@ -1,5 +1,5 @@
 // The teacher-forcing corpora: for each grammar, the grammar file, the options SynCode parses it
-// with, and the real texts the grammar accepts (../shared/data/programs, MaskBench instances).
+// with, and the real texts the grammar accepts (the data folder's programs/, MaskBench instances).
 //
 //   go      SynCode go_grammar.lark, --policy lark --skippable EOS; programs/go/parses.txt
 //   java    java_grammar.lark, --policy lark; programs/java/parses.txt (mostly comment-free copies)

@@ -8,7 +8,12 @@
 namespace glrmask {
 
 void BinaryReader::fail(const std::string& message) const {
-  throw Error(fmt::format("{}: byte offset {}: {}", what_, offset_, message));
+  throw Error(fmt::format("{}: byte offset {}: {}", what_, offset_, message), ErrorCode::kArtifact,
+              [&] {
+                auto where = ErrorLocation::in_file(what_);
+                where.byte_offset = static_cast<std::int64_t>(offset_);
+                return where;
+              }());
 }
 
 void BinaryReader::fail(const char* field, std::size_t wanted) const {

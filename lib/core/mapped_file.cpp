@@ -36,12 +36,15 @@ class Descriptor {
 }  // namespace
 
 std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path& path) {
-  const Descriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever; the
+  // descriptor is then refused below as not a regular file (for which the flag changes nothing).
+  const Descriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (fd.get() < 0)
     throw Error(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
   struct stat status {};
   if (::fstat(fd.get(), &status) != 0 || !S_ISREG(status.st_mode))
-    throw Error(fmt::format("{}: cannot open: not a regular file", path.string()));
+    throw Error(fmt::format("{}: cannot open: not a regular file{}", path.string(),
+                            S_ISDIR(status.st_mode) ? " (a directory)" : ""));
   std::shared_ptr<MappedFile> file(new MappedFile());
   file->size_ = static_cast<std::size_t>(status.st_size);
   if (file->size_ == 0) return file;

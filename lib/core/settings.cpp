@@ -40,7 +40,8 @@ std::filesystem::path resolve_tokenizer(std::string_view name_or_path) {
         cache_dir() / "tokenizers" / std::string(name) / "package" / "models" / "tokenizer.json";
     if (!std::filesystem::exists(path))
       throw Error(fmt::format("{}: tokenizer '{}' is not in the setup cache; run scripts/setup.sh",
-                              path.string(), name));
+                              path.string(), name),
+                  ErrorCode::kIo, ErrorLocation::in_file(path.string()));
     return path;
   }
   std::filesystem::path path(name_or_path);
@@ -52,7 +53,8 @@ std::filesystem::path resolve_tokenizer(std::string_view name_or_path) {
           "{}: unknown tokenizer name (expected llama2, llama3, qwen3, gemma3, gptoss or a path "
           "to a tokenizer.json)",
           name_or_path));
-    throw Error(fmt::format("{}: no such file", path.string()));
+    throw Error(fmt::format("{}: no such file", path.string()), ErrorCode::kIo,
+                ErrorLocation::in_file(path.string()));
   }
   return path;
 }

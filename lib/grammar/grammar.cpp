@@ -5,7 +5,7 @@
 namespace glrmask {
 
 std::string_view Grammar::name(SymbolId id) const {
-  if (is_terminal(id)) return terminals_[id].name;
+  if (is_terminal(id)) return terminals_[id.value()].name;
   return nonterminal(id).name;
 }
 
@@ -16,32 +16,32 @@ std::optional<SymbolId> Grammar::find_symbol(std::string_view name) const {
 }
 
 const Terminal& Grammar::terminal(SymbolId id) const {
-  if (!is_terminal(id)) throw Error(fmt::format("symbol id {} is not a terminal", id));
-  return terminals_[id];
+  if (!is_terminal(id)) throw Error(fmt::format("symbol id {} is not a terminal", id.value()));
+  return terminals_[id.value()];
 }
 
 const Nonterminal& Grammar::nonterminal(SymbolId id) const {
-  if (is_terminal(id) || id >= num_symbols()) {
-    throw Error(fmt::format("symbol id {} is not a nonterminal", id));
+  if (is_terminal(id) || id.value() >= num_symbols()) {
+    throw Error(fmt::format("symbol id {} is not a nonterminal", id.value()));
   }
-  return nonterminals_[id - terminals_.size()];
+  return nonterminals_[id.value() - terminals_.size()];
 }
 
 std::size_t Grammar::first_rule_of(SymbolId nonterminal_id) const {
   nonterminal(nonterminal_id);  // validates the id
-  return rule_offsets_[nonterminal_id - terminals_.size()];
+  return rule_offsets_[nonterminal_id.value() - terminals_.size()];
 }
 
 std::span<const Rule> Grammar::rules_of(SymbolId nonterminal_id) const {
   std::size_t begin = first_rule_of(nonterminal_id);
-  std::size_t end = rule_offsets_[nonterminal_id - terminals_.size() + 1];
+  std::size_t end = rule_offsets_[nonterminal_id.value() - terminals_.size() + 1];
   return std::span<const Rule>(rules_).subspan(begin, end - begin);
 }
 
 std::vector<SymbolId> Grammar::ignored_terminals() const {
   std::vector<SymbolId> ignored;
-  for (SymbolId id = 0; id < terminals_.size(); ++id) {
-    if (terminals_[id].ignored) ignored.push_back(id);
+  for (std::size_t t = 0; t < terminals_.size(); ++t) {
+    if (terminals_[t].ignored) ignored.push_back(terminal_id(t));
   }
   return ignored;
 }

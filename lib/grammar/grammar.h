@@ -20,11 +20,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "lib/core/check.h"
 #include "lib/grammar/grammar_error.h"
+#include "lib/grammar/symbol_id.h"
 
 namespace glrmask {
-
-using SymbolId = std::uint32_t;
 
 struct Terminal {
   std::string name;
@@ -69,7 +69,7 @@ struct Nonterminal {
 };
 
 struct Rule {
-  SymbolId lhs = 0;
+  SymbolId lhs;
   std::vector<SymbolId> rhs;  // empty for an ε-rule
   // Lark's rule priority (`rule.N`): decides reduce/reduce conflicts. 0 when not given.
   int priority = 0;
@@ -92,7 +92,7 @@ class Grammar {
   std::size_t num_terminals() const { return terminals_.size(); }
   std::size_t num_nonterminals() const { return nonterminals_.size(); }
   std::size_t num_symbols() const { return terminals_.size() + nonterminals_.size(); }
-  bool is_terminal(SymbolId id) const { return id < terminals_.size(); }
+  bool is_terminal(SymbolId id) const { return id.value() < terminals_.size(); }
 
   std::string_view name(SymbolId id) const;
   std::optional<SymbolId> find_symbol(std::string_view name) const;
@@ -101,8 +101,14 @@ class Grammar {
   const Nonterminal& nonterminal(SymbolId id) const;  // num_terminals() <= id < num_symbols()
   std::span<const Terminal> terminals() const { return terminals_; }
   std::span<const Nonterminal> nonterminals() const { return nonterminals_; }
+  SymbolId terminal_id(std::size_t index) const {
+    GLRMASK_DCHECK(index < terminals_.size(), "terminal {} of {}", index, terminals_.size());
+    return SymbolId{static_cast<std::uint32_t>(index)};
+  }
   SymbolId nonterminal_id(std::size_t index) const {
-    return static_cast<SymbolId>(terminals_.size() + index);
+    GLRMASK_DCHECK(index < nonterminals_.size(), "nonterminal {} of {}", index,
+                   nonterminals_.size());
+    return SymbolId{static_cast<std::uint32_t>(terminals_.size() + index)};
   }
 
   // All rules, grouped by lhs in nonterminal order; alternatives keep their source order.
@@ -128,7 +134,7 @@ class Grammar {
   std::vector<Rule> rules_;
   std::vector<std::size_t> rule_offsets_;  // rules of nonterminal i: [offsets[i], offsets[i+1])
   std::unordered_map<std::string, SymbolId> ids_by_name_;
-  SymbolId start_ = 0;
+  SymbolId start_;
   std::vector<Diagnostic> warnings_;
 };
 

@@ -12,9 +12,9 @@ namespace {
 
 // Rules with names resolved to provisional ids: terminals [0, T), nonterminals T + index.
 struct ResolvedRule {
-  std::size_t spec = 0;  // index into the RuleSpec list
-  std::size_t lhs = 0;   // nonterminal index
-  std::vector<SymbolId> rhs;
+  std::size_t spec = 0;            // index into the RuleSpec list
+  std::size_t lhs = 0;             // nonterminal index
+  std::vector<std::uint32_t> rhs;  // provisional ids
 };
 
 }  // namespace
@@ -56,7 +56,7 @@ Grammar GrammarBuilder::build(std::string_view start_name) && {
 
   // 1. Resolve names; drop exact repeats of an alternative.
   std::vector<ResolvedRule> rules;
-  std::map<std::pair<std::size_t, std::vector<SymbolId>>, std::size_t> seen;  // -> index in rules
+  std::map<std::pair<std::size_t, std::vector<std::uint32_t>>, std::size_t> seen;  // -> index
   for (std::size_t i = 0; i < rules_.size(); ++i) {
     const RuleSpec& spec = rules_[i];
     auto lhs = symbols_.find(spec.lhs);
@@ -70,8 +70,8 @@ Grammar GrammarBuilder::build(std::string_view start_name) && {
         throw GrammarError(spec.origin, fmt::format("symbol '{}' is used but not defined", name));
       }
       const SymbolEntry& entry = it->second;
-      rule.rhs.push_back(
-          static_cast<SymbolId>(entry.is_terminal ? entry.index : num_terminals + entry.index));
+      rule.rhs.push_back(static_cast<std::uint32_t>(
+          entry.is_terminal ? entry.index : num_terminals + entry.index));
     }
     auto [where, inserted] = seen.try_emplace({rule.lhs, rule.rhs}, rules.size());
     if (!inserted) {
@@ -99,7 +99,7 @@ Grammar GrammarBuilder::build(std::string_view start_name) && {
   std::vector<std::vector<std::size_t>> occurrences(num_nonterminals);
   std::deque<std::size_t> ready;
   for (std::size_t r = 0; r < rules.size(); ++r) {
-    for (SymbolId symbol : rules[r].rhs) {
+    for (const std::uint32_t symbol : rules[r].rhs) {
       if (symbol >= num_terminals) {
         occurrences[symbol - num_terminals].push_back(r);
         ++pending[r];
@@ -139,7 +139,7 @@ Grammar GrammarBuilder::build(std::string_view start_name) && {
   }
   std::erase_if(rules, [&](const ResolvedRule& rule) {
     if (!productive[rule.lhs]) return true;
-    return std::any_of(rule.rhs.begin(), rule.rhs.end(), [&](SymbolId s) {
+    return std::any_of(rule.rhs.begin(), rule.rhs.end(), [&](std::uint32_t s) {
       return s >= num_terminals && !productive[s - num_terminals];
     });
   });
@@ -155,7 +155,7 @@ Grammar GrammarBuilder::build(std::string_view start_name) && {
     std::size_t nonterminal = stack.back();
     stack.pop_back();
     for (std::size_t r : rules_by_lhs[nonterminal]) {
-      for (SymbolId symbol : rules[r].rhs) {
+      for (const std::uint32_t symbol : rules[r].rhs) {
         if (symbol < num_terminals) {
           terminal_used[symbol] = true;
         } else if (!reachable[symbol - num_terminals]) {
@@ -175,11 +175,11 @@ Grammar GrammarBuilder::build(std::string_view start_name) && {
 
   // 4. Intern what survives: terminals and nonterminals keep the order they were added in.
   Grammar grammar;
-  std::vector<SymbolId> new_id(num_terminals + num_nonterminals, 0);
+  std::vector<SymbolId> new_id(num_terminals + num_nonterminals);  // provisional -> final
   for (std::size_t t = 0; t < num_terminals; ++t) {
     if (!terminal_used[t] && !terminals_[t].ignored) continue;
-    new_id[t] = static_cast<SymbolId>(grammar.terminals_.size());
     grammar.terminals_.push_back(std::move(terminals_[t]));
+    new_id[t] = grammar.terminal_id(grammar.terminals_.size() - 1);
   }
   std::vector<std::size_t> kept_nonterminals;
   for (std::size_t n = 0; n < num_nonterminals; ++n) {
@@ -188,8 +188,7 @@ Grammar GrammarBuilder::build(std::string_view start_name) && {
     grammar.nonterminals_.push_back(std::move(nonterminals_[n]));
   }
   for (std::size_t k = 0; k < kept_nonterminals.size(); ++k) {
-    new_id[num_terminals + kept_nonterminals[k]] =
-        static_cast<SymbolId>(grammar.terminals_.size() + k);
+    new_id[num_terminals + kept_nonterminals[k]] = grammar.nonterminal_id(k);
   }
 
   grammar.rule_offsets_.push_back(0);
@@ -199,7 +198,7 @@ Grammar GrammarBuilder::build(std::string_view start_name) && {
       RuleSpec& spec = rules_[rules[r].spec];
       Rule rule;
       rule.lhs = new_id[num_terminals + n];
-      for (SymbolId symbol : rules[r].rhs) rule.rhs.push_back(new_id[symbol]);
+      for (const std::uint32_t symbol : rules[r].rhs) rule.rhs.push_back(new_id[symbol]);
       rule.priority = spec.priority;
       rule.alias = std::move(spec.alias);
       rule.shape = grammar.nonterminals_[k].shape;
@@ -209,7 +208,7 @@ Grammar GrammarBuilder::build(std::string_view start_name) && {
     grammar.rule_offsets_.push_back(grammar.rules_.size());
   }
 
-  for (SymbolId id = 0; id < grammar.num_symbols(); ++id) {
+  for (const SymbolId id : id_range<SymbolId>(grammar.num_symbols())) {
     grammar.ids_by_name_.emplace(std::string(grammar.name(id)), id);
   }
   grammar.start_ = new_id[num_terminals + start];

@@ -14,8 +14,9 @@ std::string Diagnostic::str() const {
 }
 
 GrammarError::GrammarError(SourceLocation where, const std::string& message)
-    : Error(fmt::format("{}: {}", where.str(), message)),
-      where_(std::move(where)),
+    : Error(fmt::format("{}: {}", where.str(), message), ErrorCode::kGrammar,
+            ErrorLocation::in_file(where.file, where.line, where.column)),
+      location_(std::move(where)),
       message_(message) {}
 
 }  // namespace glrmask

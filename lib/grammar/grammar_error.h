@@ -30,17 +30,18 @@ struct Diagnostic {
   std::string str() const;
 };
 
-// A grammar that cannot be used. what() is "file:line:col: message".
+// A grammar that cannot be used. what() is "file:line:col: message"; code() is
+// ErrorCode::kGrammar and where() holds the file, line and column as well.
 class GrammarError : public Error {
  public:
   GrammarError(SourceLocation where, const std::string& message);
 
-  const SourceLocation& where() const { return where_; }
+  const SourceLocation& location() const { return location_; }
   // The message without the location prefix.
   const std::string& message() const { return message_; }
 
  private:
-  SourceLocation where_;
+  SourceLocation location_;
   std::string message_;
 };
 

@@ -30,14 +30,14 @@ class Lexer {
  public:
   Lexer(std::string_view text, const std::string& file) : text_(text), file_(file), lines_(text) {}
 
-  std::vector<Token> run() {
+  std::vector<Lexeme> run() {
     check_utf8();
     while (at_ < text_.size()) step();
-    if (tokens_.empty() || tokens_.back().kind != TokenKind::kNewline) {
-      push(TokenKind::kNewline, text_.size(), text_.size());
+    if (lexemes_.empty() || lexemes_.back().kind != LexemeKind::kNewline) {
+      push(LexemeKind::kNewline, text_.size(), text_.size());
     }
-    push(TokenKind::kEnd, text_.size(), text_.size());
-    return std::move(tokens_);
+    push(LexemeKind::kEnd, text_.size(), text_.size());
+    return std::move(lexemes_);
   }
 
  private:
@@ -58,8 +58,8 @@ class Lexer {
     }
   }
 
-  void push(TokenKind kind, std::size_t begin, std::size_t end) {
-    tokens_.push_back(Token{kind, text_.substr(begin, end - begin), lines_.position(begin)});
+  void push(LexemeKind kind, std::size_t begin, std::size_t end) {
+    lexemes_.push_back(Lexeme{kind, text_.substr(begin, end - begin), lines_.position(begin)});
   }
 
   char peek(std::size_t ahead = 0) const {
@@ -97,39 +97,39 @@ class Lexer {
     if (c == '"') return string();
     if (c == '/') return regexp();
     if (c == '%') return directive();
-    if (c == '-' && peek(1) == '>') return single(TokenKind::kArrow, 2);
-    if (c == '.' && peek(1) == '.') return single(TokenKind::kDotDot, 2);
+    if (c == '-' && peek(1) == '>') return single(LexemeKind::kArrow, 2);
+    if (c == '.' && peek(1) == '.') return single(LexemeKind::kDotDot, 2);
     switch (c) {
       case ':':
-        return single(TokenKind::kColon, 1);
+        return single(LexemeKind::kColon, 1);
       case '|':
-        return single(TokenKind::kOr, 1);
+        return single(LexemeKind::kOr, 1);
       case '(':
-        return single(TokenKind::kLParen, 1);
+        return single(LexemeKind::kLParen, 1);
       case ')':
-        return single(TokenKind::kRParen, 1);
+        return single(LexemeKind::kRParen, 1);
       case '[':
-        return single(TokenKind::kLBracket, 1);
+        return single(LexemeKind::kLBracket, 1);
       case ']':
-        return single(TokenKind::kRBracket, 1);
+        return single(LexemeKind::kRBracket, 1);
       case '{':
-        return single(TokenKind::kLBrace, 1);
+        return single(LexemeKind::kLBrace, 1);
       case '}':
-        return single(TokenKind::kRBrace, 1);
+        return single(LexemeKind::kRBrace, 1);
       case ',':
-        return single(TokenKind::kComma, 1);
+        return single(LexemeKind::kComma, 1);
       case '.':
-        return single(TokenKind::kDot, 1);
+        return single(LexemeKind::kDot, 1);
       case '~':
-        return single(TokenKind::kTilde, 1);
+        return single(LexemeKind::kTilde, 1);
       case '?':
-        return single(TokenKind::kQuestion, 1);
+        return single(LexemeKind::kQuestion, 1);
       case '*':
-        return single(TokenKind::kStar, 1);
+        return single(LexemeKind::kStar, 1);
       case '+':
-        return single(TokenKind::kPlus, 1);
+        return single(LexemeKind::kPlus, 1);
       case '!':
-        return single(TokenKind::kBang, 1);
+        return single(LexemeKind::kBang, 1);
       default:
         break;
     }
@@ -138,7 +138,7 @@ class Lexer {
     fail(at_, fmt::format("unexpected character '{}'", text_.substr(at_, end - at_)));
   }
 
-  void single(TokenKind kind, std::size_t length) {
+  void single(LexemeKind kind, std::size_t length) {
     push(kind, at_, at_ + length);
     at_ += length;
   }
@@ -157,10 +157,10 @@ class Lexer {
       }
     }
     if (i < text_.size() && text_[i] == '|') {
-      push(TokenKind::kOr, i, i + 1);
+      push(LexemeKind::kOr, i, i + 1);
       at_ = i + 1;
     } else {
-      push(TokenKind::kNewline, first_break, first_break + 1);
+      push(LexemeKind::kNewline, first_break, first_break + 1);
       at_ = i;
     }
   }
@@ -191,14 +191,14 @@ class Lexer {
                             "(_?[a-z][_a-z0-9]*), terminal names uppercase (_?[A-Z][_A-Z0-9]*)",
                             name));
     }
-    push(rule ? TokenKind::kRuleName : TokenKind::kTerminalName, at_, end);
+    push(rule ? LexemeKind::kRuleName : LexemeKind::kTerminalName, at_, end);
     at_ = end;
   }
 
   void number() {
     std::size_t end = at_ + 1;
     while (end < text_.size() && is_digit(text_[end])) ++end;
-    push(TokenKind::kNumber, at_, end);
+    push(LexemeKind::kNumber, at_, end);
     at_ = end;
   }
 
@@ -219,7 +219,7 @@ class Lexer {
     }
     ++i;  // closing quote
     if (i < text_.size() && text_[i] == 'i') ++i;
-    push(TokenKind::kString, at_, i);
+    push(LexemeKind::kString, at_, i);
     at_ = i;
   }
 
@@ -244,7 +244,7 @@ class Lexer {
     if (spans_lines && text_.substr(flags_begin, i - flags_begin).find('x') == std::string::npos) {
       fail(at_, "unterminated regular expression (a regexp may span lines only with the x flag)");
     }
-    push(TokenKind::kRegexp, at_, i);
+    push(LexemeKind::kRegexp, at_, i);
     at_ = i;
   }
 
@@ -257,7 +257,7 @@ class Lexer {
                             "%override or %extend)",
                             word));
     }
-    push(TokenKind::kDirective, at_, end);
+    push(LexemeKind::kDirective, at_, end);
     at_ = end;
   }
 
@@ -265,7 +265,7 @@ class Lexer {
   const std::string& file_;
   LineIndex lines_;
   std::size_t at_ = 0;
-  std::vector<Token> tokens_;
+  std::vector<Lexeme> lexemes_;
 };
 
 }  // namespace
@@ -289,18 +289,18 @@ TextPos LineIndex::position(std::size_t offset) const {
   return TextPos{static_cast<std::uint32_t>(line), column};
 }
 
-std::string describe(const Token& token) {
-  switch (token.kind) {
-    case TokenKind::kNewline:
+std::string describe(const Lexeme& lexeme) {
+  switch (lexeme.kind) {
+    case LexemeKind::kNewline:
       return "end of line";
-    case TokenKind::kEnd:
+    case LexemeKind::kEnd:
       return "end of file";
     default:
-      return fmt::format("'{}'", token.text);
+      return fmt::format("'{}'", lexeme.text);
   }
 }
 
-std::vector<Token> tokenize_lark(std::string_view text, const std::string& file) {
+std::vector<Lexeme> lex_lark(std::string_view text, const std::string& file) {
   return Lexer(text, file).run();
 }
 

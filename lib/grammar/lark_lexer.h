@@ -1,9 +1,9 @@
-// Splits the text of a .lark file into the tokens of Lark's grammar language.
+// Splits the text of a .lark file into the lexemes of Lark's grammar language.
 //
 // Lark's layout rules, which this reproduces:
 //  - `//` starts a comment to the end of the line; `\` at the end of a line joins it with the next.
 //  - A line break ends a statement, except when the next non-blank, non-comment line starts with
-//    `|`: that continues the alternatives (the break and the `|` become one kOr token).
+//    `|`: that continues the alternatives (the break and the `|` become one kOr lexeme).
 //  - Names are `_?[a-z][_a-z0-9]*` (rules) or `_?[A-Z][_A-Z0-9]*` (terminals).
 //  - "strings" may not span lines and may end with the flag `i`; /regexps/ end at the first
 //    unescaped `/` and may end with flags from "imslux"; a regexp spans lines only with flag `x`.
@@ -19,7 +19,7 @@
 
 namespace glrmask::lark {
 
-enum class TokenKind : std::uint8_t {
+enum class LexemeKind : std::uint8_t {
   kRuleName,
   kTerminalName,
   kString,
@@ -47,8 +47,8 @@ enum class TokenKind : std::uint8_t {
   kEnd,
 };
 
-struct Token {
-  TokenKind kind = TokenKind::kEnd;
+struct Lexeme {
+  LexemeKind kind = LexemeKind::kEnd;
   std::string_view text;  // into the source text
   TextPos pos;
 };
@@ -64,12 +64,12 @@ class LineIndex {
   std::vector<std::size_t> line_starts_;
 };
 
-// A human name for a token kind, for messages ("')'", "end of line").
-std::string describe(const Token& token);
+// A human name for a lexeme kind, for messages ("')'", "end of line").
+std::string describe(const Lexeme& lexeme);
 
-// Tokenizes the whole text; the result always ends with kNewline, kEnd. Throws GrammarError
+// Lexes the whole text; the result always ends with kNewline, kEnd. Throws GrammarError
 // (located in `file`) for invalid UTF-8, a stray character, an unterminated string or regexp, a
 // malformed name or an unknown directive.
-std::vector<Token> tokenize_lark(std::string_view text, const std::string& file);
+std::vector<Lexeme> lex_lark(std::string_view text, const std::string& file);
 
 }  // namespace glrmask::lark

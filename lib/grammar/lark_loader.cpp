@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "lib/core/file_io.h"
 #include "lib/grammar/grammar_builder.h"
 #include "lib/grammar/lark_common_terminals.h"
 #include "lib/grammar/lark_ebnf.h"
@@ -426,12 +427,7 @@ Grammar load_lark_text(std::string_view text, const std::string& file_name,
 }
 
 Grammar load_lark_file(const std::filesystem::path& path, const LarkOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("cannot read grammar file {}", path.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw Error(fmt::format("cannot read grammar file {}", path.string()));
-  return load_lark_text(text.str(), path.string(), options);
+  return load_lark_text(read_text_file(path), path.string(), options);
 }
 
 }  // namespace glrmask

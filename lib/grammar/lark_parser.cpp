@@ -15,14 +15,14 @@ namespace {
 class Parser {
  public:
   Parser(std::string_view text, const std::string& file)
-      : file_(file), tokens_(tokenize_lark(text, file)) {}
+      : file_(file), lexemes_(lex_lark(text, file)) {}
 
   GrammarSyntax run() {
     GrammarSyntax syntax;
     syntax.file = file_;
     while (true) {
-      while (at(TokenKind::kNewline)) advance();
-      if (at(TokenKind::kEnd)) break;
+      while (at(LexemeKind::kNewline)) advance();
+      if (at(LexemeKind::kEnd)) break;
       syntax.statements.push_back(statement());
     }
     return syntax;
@@ -33,28 +33,28 @@ class Parser {
     throw GrammarError(SourceLocation{file_, pos.line, pos.column}, message);
   }
 
-  const Token& current() const { return tokens_[next_]; }
-  bool at(TokenKind kind) const { return current().kind == kind; }
-  const Token& advance() {
-    const Token& token = tokens_[next_];
-    if (next_ + 1 < tokens_.size()) ++next_;
-    return token;
+  const Lexeme& current() const { return lexemes_[next_]; }
+  bool at(LexemeKind kind) const { return current().kind == kind; }
+  const Lexeme& advance() {
+    const Lexeme& lexeme = lexemes_[next_];
+    if (next_ + 1 < lexemes_.size()) ++next_;
+    return lexeme;
   }
 
-  static bool starts_item(TokenKind kind) {
-    return kind == TokenKind::kRuleName || kind == TokenKind::kTerminalName ||
-           kind == TokenKind::kString || kind == TokenKind::kRegexp || kind == TokenKind::kLParen ||
-           kind == TokenKind::kLBracket;
+  static bool starts_item(LexemeKind kind) {
+    return kind == LexemeKind::kRuleName || kind == LexemeKind::kTerminalName ||
+           kind == LexemeKind::kString || kind == LexemeKind::kRegexp ||
+           kind == LexemeKind::kLParen || kind == LexemeKind::kLBracket;
   }
-  static bool is_operator(TokenKind kind) {
-    return kind == TokenKind::kQuestion || kind == TokenKind::kStar || kind == TokenKind::kPlus ||
-           kind == TokenKind::kTilde;
+  static bool is_operator(LexemeKind kind) {
+    return kind == LexemeKind::kQuestion || kind == LexemeKind::kStar ||
+           kind == LexemeKind::kPlus || kind == LexemeKind::kTilde;
   }
 
   Statement statement() {
     Statement statement;
     statement.pos = current().pos;
-    if (!at(TokenKind::kDirective)) {
+    if (!at(LexemeKind::kDirective)) {
       statement.kind = Statement::Kind::kDefine;
       statement.definition = definition();
       return statement;
@@ -71,10 +71,10 @@ class Parser {
       statement.import = import_statement();
     } else if (directive == "%declare") {
       statement.kind = Statement::Kind::kDeclare;
-      while (at(TokenKind::kRuleName) || at(TokenKind::kTerminalName)) {
-        const Token& name = advance();
+      while (at(LexemeKind::kRuleName) || at(LexemeKind::kTerminalName)) {
+        const Lexeme& name = advance();
         statement.declared.push_back(
-            {std::string(name.text), name.kind == TokenKind::kTerminalName, name.pos});
+            {std::string(name.text), name.kind == LexemeKind::kTerminalName, name.pos});
       }
       if (statement.declared.empty()) fail(current().pos, "%declare expects one or more names");
       end_of_statement();
@@ -88,36 +88,36 @@ class Parser {
 
   Definition definition() {
     Definition definition;
-    const Token& first = current();
-    while (at(TokenKind::kBang) || at(TokenKind::kQuestion)) {
-      const Token& modifier = advance();
-      bool& flag = modifier.kind == TokenKind::kBang ? definition.keep_all_tokens
-                                                     : definition.inline_if_single;
+    const Lexeme& first = current();
+    while (at(LexemeKind::kBang) || at(LexemeKind::kQuestion)) {
+      const Lexeme& modifier = advance();
+      bool& flag = modifier.kind == LexemeKind::kBang ? definition.keep_all_tokens
+                                                      : definition.inline_if_single;
       if (flag) fail(modifier.pos, fmt::format("repeated rule modifier {}", describe(modifier)));
       flag = true;
-      if (!at(TokenKind::kRuleName) && !at(TokenKind::kBang) && !at(TokenKind::kQuestion)) {
+      if (!at(LexemeKind::kRuleName) && !at(LexemeKind::kBang) && !at(LexemeKind::kQuestion)) {
         fail(modifier.pos, "the rule modifiers '?' and '!' must be followed by a rule name");
       }
     }
-    if (!at(TokenKind::kRuleName) && !at(TokenKind::kTerminalName)) {
+    if (!at(LexemeKind::kRuleName) && !at(LexemeKind::kTerminalName)) {
       fail(first.pos,
            fmt::format("expected a rule or terminal definition, found {}", describe(first)));
     }
-    const Token& name = advance();
-    definition.is_terminal = name.kind == TokenKind::kTerminalName;
+    const Lexeme& name = advance();
+    definition.is_terminal = name.kind == LexemeKind::kTerminalName;
     definition.name = std::string(name.text);
     definition.pos = name.pos;
-    if (at(TokenKind::kLBrace)) {
+    if (at(LexemeKind::kLBrace)) {
       fail(current().pos, "templates ('rule{param}') are not supported by glrmask");
     }
-    if (at(TokenKind::kDot)) {
+    if (at(LexemeKind::kDot)) {
       advance();
-      if (!at(TokenKind::kNumber)) {
+      if (!at(LexemeKind::kNumber)) {
         fail(current().pos, fmt::format("expected a priority number after '{}.'", name.text));
       }
       definition.priority = number(advance());
     }
-    if (!at(TokenKind::kColon)) {
+    if (!at(LexemeKind::kColon)) {
       fail(current().pos, fmt::format("expected ':' after '{}' (missing colon?), found {}",
                                       name.text, describe(current())));
     }
@@ -129,32 +129,32 @@ class Parser {
 
   // After a statement only a line break may follow; explain the usual ways this goes wrong.
   void end_of_statement() {
-    const Token& token = current();
-    switch (token.kind) {
-      case TokenKind::kNewline:
+    const Lexeme& lexeme = current();
+    switch (lexeme.kind) {
+      case LexemeKind::kNewline:
         advance();
         return;
-      case TokenKind::kRParen:
-        fail(token.pos, "unmatched ')'");
-      case TokenKind::kRBracket:
-        fail(token.pos, "unmatched ']'");
-      case TokenKind::kColon:
-        fail(token.pos, "unexpected ':' (each definition must start on a new line)");
-      case TokenKind::kArrow:
-        fail(token.pos, "misplaced '->' (one alias per alternative)");
+      case LexemeKind::kRParen:
+        fail(lexeme.pos, "unmatched ')'");
+      case LexemeKind::kRBracket:
+        fail(lexeme.pos, "unmatched ']'");
+      case LexemeKind::kColon:
+        fail(lexeme.pos, "unexpected ':' (each definition must start on a new line)");
+      case LexemeKind::kArrow:
+        fail(lexeme.pos, "misplaced '->' (one alias per alternative)");
       default:
-        if (is_operator(token.kind)) {
-          fail(token.pos,
-               fmt::format("misplaced operator {} (it must follow an item)", describe(token)));
+        if (is_operator(lexeme.kind)) {
+          fail(lexeme.pos,
+               fmt::format("misplaced operator {} (it must follow an item)", describe(lexeme)));
         }
-        fail(token.pos, fmt::format("unexpected {}", describe(token)));
+        fail(lexeme.pos, fmt::format("unexpected {}", describe(lexeme)));
     }
   }
 
   std::vector<Alternative> alternatives() {
     std::vector<Alternative> result;
     result.push_back(alternative());
-    while (at(TokenKind::kOr)) {
+    while (at(LexemeKind::kOr)) {
       advance();
       result.push_back(alternative());
     }
@@ -165,12 +165,12 @@ class Parser {
     Alternative alternative;
     alternative.pos = current().pos;
     while (starts_item(current().kind)) alternative.items.push_back(expr());
-    if (at(TokenKind::kArrow)) {
+    if (at(LexemeKind::kArrow)) {
       advance();
-      if (!at(TokenKind::kRuleName)) {
+      if (!at(LexemeKind::kRuleName)) {
         fail(current().pos, "an alias after '->' must be a lowercase rule name");
       }
-      const Token& alias = advance();
+      const Lexeme& alias = advance();
       alternative.alias = std::string(alias.text);
       alternative.alias_pos = alias.pos;
     }
@@ -180,18 +180,18 @@ class Parser {
   Expr expr() {
     Expr atom_expr = atom();
     if (!is_operator(current().kind)) return atom_expr;
-    const Token& op = advance();
+    const Lexeme& op = advance();
     Expr wrapped;
     wrapped.pos = atom_expr.pos;
-    if (op.kind == TokenKind::kTilde) {
+    if (op.kind == LexemeKind::kTilde) {
       wrapped.kind = Expr::Kind::kRepeatCount;
-      if (!at(TokenKind::kNumber)) fail(current().pos, "expected a count after '~'");
-      const Token& low = advance();
+      if (!at(LexemeKind::kNumber)) fail(current().pos, "expected a count after '~'");
+      const Lexeme& low = advance();
       wrapped.min = count(low);
       wrapped.max = wrapped.min;
-      if (at(TokenKind::kDotDot)) {
+      if (at(LexemeKind::kDotDot)) {
         advance();
-        if (!at(TokenKind::kNumber)) fail(current().pos, "expected a count after '..'");
+        if (!at(LexemeKind::kNumber)) fail(current().pos, "expected a count after '..'");
         wrapped.max = count(advance());
         if (wrapped.max < wrapped.min) {
           fail(low.pos, fmt::format("bad repetition range {}..{}", wrapped.min, wrapped.max));
@@ -211,92 +211,92 @@ class Parser {
   }
 
   Expr atom() {
-    const Token& token = advance();
+    const Lexeme& lexeme = advance();
     Expr expr;
-    expr.pos = token.pos;
-    expr.text = std::string(token.text);
-    switch (token.kind) {
-      case TokenKind::kRuleName:
-        if (at(TokenKind::kLBrace)) {
+    expr.pos = lexeme.pos;
+    expr.text = std::string(lexeme.text);
+    switch (lexeme.kind) {
+      case LexemeKind::kRuleName:
+        if (at(LexemeKind::kLBrace)) {
           fail(current().pos, "templates ('rule{arg}') are not supported by glrmask");
         }
         expr.kind = Expr::Kind::kRule;
         return expr;
-      case TokenKind::kTerminalName:
+      case LexemeKind::kTerminalName:
         expr.kind = Expr::Kind::kTerminal;
         return expr;
-      case TokenKind::kRegexp:
+      case LexemeKind::kRegexp:
         expr.kind = Expr::Kind::kRegexp;
         return expr;
-      case TokenKind::kString:
+      case LexemeKind::kString:
         expr.kind = Expr::Kind::kString;
-        if (at(TokenKind::kDotDot)) {
+        if (at(LexemeKind::kDotDot)) {
           advance();
-          if (!at(TokenKind::kString)) fail(current().pos, "expected a string after '..'");
+          if (!at(LexemeKind::kString)) fail(current().pos, "expected a string after '..'");
           expr.kind = Expr::Kind::kRange;
           expr.text2 = std::string(advance().text);
         }
         return expr;
-      case TokenKind::kLParen:
-      case TokenKind::kLBracket: {
-        const bool paren = token.kind == TokenKind::kLParen;
+      case LexemeKind::kLParen:
+      case LexemeKind::kLBracket: {
+        const bool paren = lexeme.kind == LexemeKind::kLParen;
         expr.kind = paren ? Expr::Kind::kGroup : Expr::Kind::kMaybe;
         expr.text.clear();
         if (++depth_ > kMaxNesting) {
-          fail(token.pos, fmt::format("brackets nested more than {} deep", kMaxNesting));
+          fail(lexeme.pos, fmt::format("brackets nested more than {} deep", kMaxNesting));
         }
         expr.alternatives = alternatives();
         --depth_;
-        const TokenKind closer = paren ? TokenKind::kRParen : TokenKind::kRBracket;
+        const LexemeKind closer = paren ? LexemeKind::kRParen : LexemeKind::kRBracket;
         if (at(closer)) {
           advance();
           return expr;
         }
         const char* open = paren ? "(" : "[";
         const char* close = paren ? ")" : "]";
-        if (at(TokenKind::kNewline) || at(TokenKind::kEnd)) {
-          fail(token.pos, fmt::format("unclosed '{}' (expected '{}' before {})", open, close,
-                                      describe(current())));
+        if (at(LexemeKind::kNewline) || at(LexemeKind::kEnd)) {
+          fail(lexeme.pos, fmt::format("unclosed '{}' (expected '{}' before {})", open, close,
+                                       describe(current())));
         }
         fail(current().pos,
              fmt::format("expected '{}' to close the '{}' at {}:{}, found {}", close, open,
-                         token.pos.line, token.pos.column, describe(current())));
+                         lexeme.pos.line, lexeme.pos.column, describe(current())));
       }
       default:
-        fail(token.pos, fmt::format("unexpected {}", describe(token)));
+        fail(lexeme.pos, fmt::format("unexpected {}", describe(lexeme)));
     }
   }
 
   Import import_statement() {
     Import import;
-    if (at(TokenKind::kDot)) {
+    if (at(LexemeKind::kDot)) {
       advance();
       import.relative = true;
     }
-    auto path_name = [&]() -> const Token& {
-      if (!at(TokenKind::kRuleName) && !at(TokenKind::kTerminalName)) {
+    auto path_name = [&]() -> const Lexeme& {
+      if (!at(LexemeKind::kRuleName) && !at(LexemeKind::kTerminalName)) {
         fail(current().pos,
              fmt::format("%import expects a dotted name, found {}", describe(current())));
       }
       return advance();
     };
-    std::vector<const Token*> path = {&path_name()};
-    while (at(TokenKind::kDot)) {
+    std::vector<const Lexeme*> path = {&path_name()};
+    while (at(LexemeKind::kDot)) {
       advance();
       path.push_back(&path_name());
     }
     for (std::size_t i = 0; i + 1 < path.size(); ++i) import.module.emplace_back(path[i]->text);
-    if (at(TokenKind::kLParen)) {
+    if (at(LexemeKind::kLParen)) {
       import.module.emplace_back(path.back()->text);
       advance();
       while (true) {
-        const Token& name = path_name();
+        const Lexeme& name = path_name();
         import.names.push_back({std::string(name.text), std::string(name.text), name.pos});
-        if (at(TokenKind::kComma)) {
+        if (at(LexemeKind::kComma)) {
           advance();
           continue;
         }
-        if (!at(TokenKind::kRParen)) {
+        if (!at(LexemeKind::kRParen)) {
           fail(current().pos, fmt::format("expected ',' or ')' in the %import list, found {}",
                                           describe(current())));
         }
@@ -304,20 +304,20 @@ class Parser {
         break;
       }
     } else {
-      const Token& name = *path.back();
+      const Lexeme& name = *path.back();
       if (import.module.empty()) {
         fail(name.pos, fmt::format("nothing imported from '{0}' (write %import {0}.NAME or "
                                    "%import {0} (NAME, ...))",
                                    name.text));
       }
       Import::Name imported{std::string(name.text), std::string(name.text), name.pos};
-      if (at(TokenKind::kArrow)) {
+      if (at(LexemeKind::kArrow)) {
         advance();
-        const Token& alias = path_name();
+        const Lexeme& alias = path_name();
         if (alias.kind != name.kind) {
           fail(alias.pos,
                fmt::format("alias '{}' must be a {} name like '{}'", alias.text,
-                           name.kind == TokenKind::kRuleName ? "rule" : "terminal", name.text));
+                           name.kind == LexemeKind::kRuleName ? "rule" : "terminal", name.text));
         }
         imported.local = std::string(alias.text);
       }
@@ -327,20 +327,20 @@ class Parser {
     return import;
   }
 
-  int number(const Token& token) const {
-    std::string_view text = token.text;
+  int number(const Lexeme& lexeme) const {
+    std::string_view text = lexeme.text;
     if (text.starts_with('+')) text.remove_prefix(1);
     int value = 0;
     auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (error != std::errc() || end != text.data() + text.size()) {
-      fail(token.pos, fmt::format("number {} is out of range", token.text));
+      fail(lexeme.pos, fmt::format("number {} is out of range", lexeme.text));
     }
     return value;
   }
 
-  std::uint32_t count(const Token& token) const {
-    int value = number(token);
-    if (value < 0) fail(token.pos, fmt::format("repetition count {} is negative", value));
+  std::uint32_t count(const Lexeme& lexeme) const {
+    int value = number(lexeme);
+    if (value < 0) fail(lexeme.pos, fmt::format("repetition count {} is negative", value));
     return static_cast<std::uint32_t>(value);
   }
 
@@ -349,7 +349,7 @@ class Parser {
   static constexpr int kMaxNesting = 200;
 
   const std::string& file_;
-  std::vector<Token> tokens_;
+  std::vector<Lexeme> lexemes_;
   std::size_t next_ = 0;
   int depth_ = 0;
 };

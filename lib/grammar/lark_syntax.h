@@ -22,9 +22,9 @@ struct Expr {
   enum class Kind : std::uint8_t {
     kRule,         // text: a rule name
     kTerminal,     // text: a terminal name
-    kString,       // text: the raw token, e.g. "if"i
-    kRegexp,       // text: the raw token, e.g. /[a-z]+/i
-    kRange,        // text, text2: the raw string tokens around ".."
+    kString,       // text: the raw lexeme, e.g. "if"i
+    kRegexp,       // text: the raw lexeme, e.g. /[a-z]+/i
+    kRange,        // text, text2: the raw string lexemes around ".."
     kGroup,        // ( alternatives )
     kMaybe,        // [ alternatives ]
     kRepeat,       // child op, op one of ? * +

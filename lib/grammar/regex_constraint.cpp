@@ -11,9 +11,11 @@ Grammar regex_constraint_grammar(const std::string& pattern) {
   Terminal terminal;
   terminal.name = "REGEX";
   terminal.pattern = pattern;
-  terminal.origin = SourceLocation{"<regex>", 0, 0};
+  // Errors about the pattern (it matches no text, ...) name the option it came from, as the
+  // empty-pattern error above does.
+  terminal.origin = SourceLocation{"--regex", 0, 0};
   builder.add_terminal(terminal);
-  builder.add_nonterminal(Nonterminal{"start", {}, false, {}});
+  builder.add_nonterminal(Nonterminal{"start", {}, false, terminal.origin});
   builder.add_rule(RuleSpec{"start", {"REGEX"}, 0, "", {}});
   return std::move(builder).build("start");
 }

@@ -3,10 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include "lib/core/error.h"
+#include "lib/core/file_io.h"
 #include "lib/json_schema/internal_keywords.h"
 #include "lib/json_schema/merge.h"
 #include "lib/json_schema/number_regex.h"
@@ -462,11 +461,7 @@ Grammar compile_json_schema_text(std::string_view schema_text, const std::string
 }
 
 Grammar load_json_schema_file(const std::filesystem::path& path, const SchemaOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot read the JSON Schema file", path.string()));
-  std::stringstream text;
-  text << in.rdbuf();
-  return compile_json_schema_text(text.str(), path.string(), options);
+  return compile_json_schema_text(read_text_file(path), path.string(), options);
 }
 
 Grammar json_grammar(const SchemaOptions& options) {

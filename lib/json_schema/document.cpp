@@ -50,7 +50,8 @@ std::string SchemaDocument::where(const std::string& pointer) const {
 }
 
 void SchemaDocument::fail(const std::string& pointer, const std::string& message) const {
-  throw Error(fmt::format("{}: {}", where(pointer), message));
+  throw Error(fmt::format("{}: {}", where(pointer), message), ErrorCode::kSchema,
+              ErrorLocation::in_json(source_name_, pointer));
 }
 
 const JsonValue* SchemaDocument::find(const std::string& pointer) const {

@@ -60,7 +60,9 @@ constexpr std::array kValidationKeywords = {
 constexpr std::array kCombinatorKeywords = {"anyOf", "oneOf",           "not", "if", "then",
                                             "else",  "dependentSchemas"};
 
-constexpr int kMaxDepth = 64;
+// A stack guard, not a semantic limit: $ref and allOf merged into one place nest at most this
+// deep (a chain of distinct $refs is as long as the document allows; a loop is found by name).
+constexpr int kMaxDepth = 1000;
 
 struct Part {
   JsonValue schema;
@@ -84,8 +86,29 @@ void split_dependencies(const JsonValue& dependencies, JsonValue& rest) {
 }
 
 void collect(const SchemaDocument& document, const JsonValue& schema, const std::string& pointer,
-             int depth, std::vector<Part>& parts) {
-  if (depth > kMaxDepth) document.fail(pointer, "$ref / allOf nesting loops or is too deep");
+             int depth, std::vector<Part>& parts, std::vector<std::string>& refs);
+
+// Merges the target of the `$ref` at `pointer` into `parts`. `refs` holds the $ref targets being
+// merged on the current path: meeting one again is a loop (the schema would be its own
+// conjunct), refused with the chain.
+void collect_ref(const SchemaDocument& document, const JsonValue& ref, const std::string& pointer,
+                 int depth, std::vector<Part>& parts, std::vector<std::string>& refs) {
+  const std::string target = document.resolve_ref(ref, pointer_append(pointer, "$ref"));
+  if (std::find(refs.begin(), refs.end(), target) != refs.end()) {
+    std::string chain;
+    for (const std::string& step : refs) chain += "#" + step + " -> ";
+    document.fail(pointer_append(pointer, "$ref"),
+                  fmt::format("$ref loops with no schema in between: {}#{}", chain, target));
+  }
+  refs.push_back(target);
+  collect(document, document.at(target), target, depth + 1, parts, refs);
+  refs.pop_back();
+}
+
+void collect(const SchemaDocument& document, const JsonValue& schema, const std::string& pointer,
+             int depth, std::vector<Part>& parts, std::vector<std::string>& refs) {
+  if (depth > kMaxDepth)
+    document.fail(pointer, fmt::format("$ref / allOf nesting is deeper than {}", kMaxDepth));
   if (schema.is_bool()) {
     if (!schema.boolean) parts.push_back({schema, pointer});
     return;
@@ -94,8 +117,7 @@ void collect(const SchemaDocument& document, const JsonValue& schema, const std:
   const JsonValue* ref = schema.find("$ref");
   if (ref && document.ref_overrides_siblings()) {
     // Drafts 4-7: the reference replaces the whole schema object.
-    const std::string target = document.resolve_ref(*ref, pointer_append(pointer, "$ref"));
-    collect(document, document.at(target), target, depth + 1, parts);
+    collect_ref(document, *ref, pointer, depth, parts, refs);
     return;
   }
   JsonValue rest = make_object();
@@ -108,17 +130,14 @@ void collect(const SchemaDocument& document, const JsonValue& schema, const std:
     rest.members.emplace_back(key, value);
   }
   if (!rest.members.empty()) parts.push_back({std::move(rest), pointer});
-  if (ref) {
-    const std::string target = document.resolve_ref(*ref, pointer_append(pointer, "$ref"));
-    collect(document, document.at(target), target, depth + 1, parts);
-  }
+  if (ref) collect_ref(document, *ref, pointer, depth, parts, refs);
   if (const JsonValue* all_of = schema.find("allOf")) {
     const std::string where = pointer_append(pointer, "allOf");
     if (!all_of->is_array() || all_of->items.empty())
       document.fail(where, "allOf must be a non-empty array of schemas");
     for (std::size_t i = 0; i < all_of->items.size(); ++i)
       collect(document, all_of->items[i], pointer_append(where, std::to_string(i)), depth + 1,
-              parts);
+              parts, refs);
   }
 }
 
@@ -272,7 +291,8 @@ bool is_combinator_keyword(std::string_view keyword) {
 JsonValue flatten_conjunction(const SchemaDocument& document, const JsonValue& schema,
                               const std::string& pointer) {
   std::vector<Part> parts;
-  collect(document, schema, pointer, 0, parts);
+  std::vector<std::string> refs;
+  collect(document, schema, pointer, 0, parts, refs);
   for (const Part& part : parts)
     if (part.schema.is_bool()) return make_bool(false);
   if (parts.empty()) return make_object();

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "lib/core/error.h"
+#include "lib/core/escape.h"
 
 namespace glrmask::json_schema {
 namespace {
@@ -291,39 +292,7 @@ std::string to_json_text(const JsonValue& value, std::string_view item_separator
 }
 
 std::string quote_json_string(std::string_view utf8) {
-  std::string out = "\"";
-  for (const char c : utf8) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20)
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
-        else
-          out += c;
-    }
-  }
-  out += '"';
-  return out;
+  return json_quoted(utf8);
 }
 
 std::string pointer_append(const std::string& pointer, std::string_view token) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "lib/core/check.h"
 #include "lib/core/error.h"
 
 namespace glrmask {
@@ -148,13 +149,28 @@ TokenSetId TokenSetPool::unite_all(std::span<TokenSetId> sets) {
   return id;
 }
 
+namespace {
+
+// What known_union and remember_union require of their list: the memo is keyed by it as given.
+bool is_canonical_union_list(std::span<const TokenSetId> sets) {
+  // Ascending ids put empty() (0) and full() (1) first when present.
+  return sets.size() >= 3 &&
+         std::adjacent_find(sets.begin(), sets.end(), std::greater_equal<>()) == sets.end() &&
+         sets.front() > TokenSetPool::full();
+}
+
+}  // namespace
+
 TokenSetId TokenSetPool::known_union(std::span<const TokenSetId> sets) const {
+  GLRMASK_DCHECK(is_canonical_union_list(sets));
   const std::uint32_t* known = unite_all_memo_.find(sets, TokenSetListMemo::hash(sets));
   return known == nullptr ? empty() : TokenSetId{*known};
 }
 
 TokenSetId TokenSetPool::remember_union(std::span<const TokenSetId> sets, RoaringBitmap result,
                                         std::uint64_t hash) {
+  GLRMASK_DCHECK(is_canonical_union_list(sets));
+  GLRMASK_DCHECK(hash == hasher_(result), "the content hash of the union is not its hasher's");
   const std::uint64_t list_hash = TokenSetListMemo::hash(sets);
   if (const std::uint32_t* known = unite_all_memo_.find(sets, list_hash))
     return TokenSetId{*known};  // another thread remembered it first

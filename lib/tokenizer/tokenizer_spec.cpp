@@ -2,12 +2,17 @@
 
 #include <fmt/format.h>
 #include <simdjson.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <system_error>
+#include <unordered_map>
 
 #include "lib/core/error.h"
 
@@ -78,11 +83,13 @@ class JsonFile {
       : path_(std::move(path)) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path_, ec))
-      throw Error(fmt::format("{}: no such file", path_.string()));
+      throw Error(fmt::format("{}: no such file", path_.string()), ErrorCode::kIo,
+                  ErrorLocation::in_file(path_.string()));
     auto loaded = simdjson::padded_string::load(path_.string());
     if (loaded.error())
       throw Error(fmt::format("{}: cannot read: {}", path_.string(),
-                              simdjson::error_message(loaded.error())));
+                              simdjson::error_message(loaded.error())),
+                  ErrorCode::kIo, ErrorLocation::in_file(path_.string()));
     text_ = std::move(loaded).value_unsafe();
     auto parsed = parser_.parse(text_);
     if (parsed.error() == simdjson::NUMBER_ERROR && numbers == Numbers::Unused) {
@@ -91,14 +98,17 @@ class JsonFile {
     }
     if (parsed.error())
       throw Error(fmt::format("{}: invalid JSON ({} bytes read): {}", path_.string(), text_.size(),
-                              simdjson::error_message(parsed.error())));
+                              simdjson::error_message(parsed.error())),
+                  ErrorCode::kTokenizer, ErrorLocation::in_file(path_.string()));
     root_ = parsed.value_unsafe();
   }
 
   element root() const { return root_; }
 
   [[noreturn]] void fail(std::string_view where, std::string_view problem) const {
-    throw Error(fmt::format("{}: {}: {}", path_.string(), where.empty() ? "/" : where, problem));
+    throw Error(fmt::format("{}: {}: {}", path_.string(), where.empty() ? "/" : where, problem),
+                ErrorCode::kTokenizer,
+                ErrorLocation::in_json(path_.string(), std::string(where.empty() ? "/" : where)));
   }
 
   // The member `key` of object `object` (at JSON path `where`), or nullopt when it is absent.
@@ -245,6 +255,83 @@ void read_added_tokens(const JsonFile& file, element added, TokenizerSpec& spec)
     spec_token.lstrip = file.flag(token, "lstrip", where, false);
     spec_token.rstrip = file.flag(token, "rstrip", where, false);
     spec.added_tokens.push_back(std::move(spec_token));
+  }
+}
+
+// What HF's tokenizers refuses when it builds a BPE model, and what would otherwise load
+// silently here (the vocabulary alone never resolves the merges): a merge whose left part, right
+// part or merged token is not in the vocabulary. And an id given two different contents by the
+// added tokens, or by an added token and the model's vocab: which one the id spells would depend
+// on the order of the file.
+// Ids unused below the largest one that are always accepted (on top of one unused per used id).
+constexpr std::size_t kSparseIdSlack = 65536;
+
+void check_consistency(const JsonFile& file, const TokenizerSpec& spec) {
+  std::unordered_map<std::string_view, TokenId> ids;
+  ids.reserve(spec.vocab.size());
+  for (const auto& [piece, id] : spec.vocab) ids.emplace(piece, id);
+  // Hundreds of thousands of merges, three lookups each: on all cores; the first bad rank wins.
+  std::atomic<std::size_t> first_bad{spec.merges.size()};
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, spec.merges.size(), 8192),
+                    [&](const tbb::blocked_range<std::size_t>& range) {
+                      std::string joined;
+                      for (std::size_t rank = range.begin(); rank != range.end(); ++rank) {
+                        const auto& [left, right] = spec.merges[rank];
+                        joined.assign(left).append(right);
+                        if (ids.count(left) && ids.count(right) && ids.count(joined)) continue;
+                        std::size_t seen = first_bad.load();
+                        while (rank < seen && !first_bad.compare_exchange_weak(seen, rank)) {
+                        }
+                        return;
+                      }
+                    });
+  if (const std::size_t rank = first_bad.load(); rank < spec.merges.size()) {
+    const auto& [left, right] = spec.merges[rank];
+    const std::string joined = std::string(left).append(right);
+    const char* missing = !ids.count(left)    ? "the left part"
+                          : !ids.count(right) ? "the right part"
+                                              : "the merged token";
+    file.fail(fmt::format("/model/merges/{}", rank),
+              fmt::format("{:?} + {:?}: {} is not in the vocabulary", left, right, missing));
+  }
+  // Masks, token tables and the library's bitmasks are as wide as the largest id. An id far
+  // beyond the others (one added token at 67,108,863) would make every one of them cost the whole
+  // range: refused, naming the token, unless most ids below it are used.
+  std::size_t used_ids = spec.vocab.size() + spec.added_tokens.size();
+  TokenId max_id = 0;
+  std::string max_where = "/model/vocab";
+  for (const auto& [piece, id] : spec.vocab) max_id = std::max(max_id, id);
+  for (std::size_t i = 0; i < spec.added_tokens.size(); ++i)
+    if (spec.added_tokens[i].id > max_id) {
+      max_id = spec.added_tokens[i].id;
+      max_where = fmt::format("/added_tokens/{}/id", i);
+    }
+  if (std::size_t{max_id} + 1 > 2 * used_ids + kSparseIdSlack)
+    file.fail(
+        max_where,
+        fmt::format("token id {} leaves {} of the {} ids up to it unused; glrmask sizes "
+                    "every mask by the largest id, so ids this sparse are refused (renumber "
+                    "the tokens densely)",
+                    max_id, std::size_t{max_id} + 1 - std::min(used_ids, std::size_t{max_id} + 1),
+                    std::size_t{max_id} + 1));
+  std::unordered_map<TokenId, std::string_view> by_id;
+  by_id.reserve(spec.vocab.size());
+  for (const auto& [piece, id] : spec.vocab) by_id.emplace(id, piece);
+  std::unordered_map<TokenId, std::size_t> added_at;
+  for (std::size_t i = 0; i < spec.added_tokens.size(); ++i) {
+    const AddedTokenSpec& added = spec.added_tokens[i];
+    if (const auto earlier = added_at.find(added.id);
+        earlier != added_at.end() && spec.added_tokens[earlier->second].content != added.content)
+      file.fail(
+          fmt::format("/added_tokens/{}/id", i),
+          fmt::format("token id {} is given to both {:?} (/added_tokens/{}) and {:?}", added.id,
+                      spec.added_tokens[earlier->second].content, earlier->second, added.content));
+    added_at.emplace(added.id, i);
+    if (const auto in_vocab = by_id.find(added.id);
+        in_vocab != by_id.end() && in_vocab->second != added.content)
+      file.fail(fmt::format("/added_tokens/{}/id", i),
+                fmt::format("token id {} is {:?} in /model/vocab but {:?} here", added.id,
+                            in_vocab->second, added.content));
   }
 }
 
@@ -417,6 +504,7 @@ TokenizerSpec TokenizerSpec::load(const std::filesystem::path& tokenizer_json) {
   read_model(*file, *model, spec);
   if (auto added = file->member(root, "added_tokens"); added && !added->is_null())
     read_added_tokens(*file, *added, spec);
+  check_consistency(*file, spec);
   if (auto normalizer = file->member(root, "normalizer"))
     read_normalizer(*file, *normalizer, "/normalizer", spec.normalizers);
   if (auto pre_tokenizer = file->member(root, "pre_tokenizer"))

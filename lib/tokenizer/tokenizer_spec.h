@@ -21,6 +21,7 @@ namespace glrmask {
 enum class VocabularyKind {
   ByteLevel,      // GPT-2 byte alphabet: every byte is one character ('Ġ' is the space)
   SentencePiece,  // text as is, '▁' (U+2581) for the space, `<0xNN>` byte-fallback tokens
+  Raw,            // the pieces are the bytes (a vocabulary given as byte strings)
 };
 
 // The pre-tokenizer regular expressions the encoder knows. Each is matched by hand-written code

@@ -29,7 +29,7 @@ std::optional<std::uint8_t> byte_fallback_value(std::string_view piece) {
   return static_cast<std::uint8_t>(high * 16 + low);
 }
 
-void append_byte_level_bytes(const TokenizerSpec& spec, std::string_view piece, TokenId id,
+void append_byte_level_bytes(const std::string& source, std::string_view piece, TokenId id,
                              std::string& out) {
   for (std::size_t pos = 0; pos < piece.size();) {
     const char32_t c = decode_utf8(piece, pos);
@@ -38,14 +38,14 @@ void append_byte_level_bytes(const TokenizerSpec& spec, std::string_view piece, 
       throw Error(
           fmt::format("{}: token id {} ({:?}): character U+{:04X} is not in the "
                       "byte-level alphabet",
-                      spec.path.string(), id, piece, static_cast<std::uint32_t>(c)));
+                      source, id, piece, static_cast<std::uint32_t>(c)));
     out.push_back(static_cast<char>(*byte));
   }
 }
 
-void append_sentencepiece_bytes(const TokenizerSpec& spec, std::string_view piece, bool model_token,
+void append_sentencepiece_bytes(bool byte_fallback, std::string_view piece, bool model_token,
                                 std::string& out) {
-  if (model_token && spec.byte_fallback) {
+  if (model_token && byte_fallback) {
     if (auto byte = byte_fallback_value(piece)) {
       out.push_back(static_cast<char>(*byte));
       return;
@@ -140,9 +140,9 @@ Vocabulary::Vocabulary(const TokenizerSpec& spec)
     if (entry.added && kind_ == VocabularyKind::ByteLevel)
       bytes_.append(entry.piece);  // added tokens are plain text, not in the byte alphabet
     else if (kind_ == VocabularyKind::ByteLevel)
-      append_byte_level_bytes(spec, entry.piece, id, bytes_);
+      append_byte_level_bytes(spec.path.string(), entry.piece, id, bytes_);
     else
-      append_sentencepiece_bytes(spec, entry.piece, !entry.added, bytes_);
+      append_sentencepiece_bytes(spec.byte_fallback, entry.piece, !entry.added, bytes_);
     if (entry.special) special_ids_.push_back(id);
     if (bytes_.size() > std::numeric_limits<std::uint32_t>::max() ||
         pieces_.size() > std::numeric_limits<std::uint32_t>::max())
@@ -161,6 +161,72 @@ Vocabulary::Vocabulary(const TokenizerSpec& spec)
       throw Error(fmt::format("{}: /eos_token: {:?} is not in the vocabulary", config.string(),
                               *spec.eos_token));
   }
+}
+
+Vocabulary Vocabulary::from_pieces(std::string name, std::span<const std::string> pieces,
+                                   VocabularyKind kind, std::span<const TokenId> special,
+                                   std::optional<TokenId> eos) {
+  if (pieces.empty()) throw Error(fmt::format("{}: the vocabulary is empty", name));
+  if (pieces.size() > kMaxPaddedSize)
+    throw Error(fmt::format("{}: {} tokens is more than the {} a vocabulary may have", name,
+                            pieces.size(), kMaxPaddedSize));
+  Vocabulary vocabulary;
+  vocabulary.kind_ = kind;
+  vocabulary.name_ = std::move(name);
+  std::vector<std::uint8_t> is_special(pieces.size(), 0);
+  for (const TokenId id : special) {
+    if (id >= pieces.size())
+      throw Error(fmt::format("{}: special token id {} is out of range ({} tokens)",
+                              vocabulary.name_, id, pieces.size()),
+                  ErrorCode::kInvalidArgument, ErrorLocation::of_token(id));
+    is_special[id] = 1;
+  }
+  if (eos && (*eos >= pieces.size() || !is_special[*eos]))
+    throw Error(
+        fmt::format("{}: EOS token id {} is not one of the special tokens", vocabulary.name_, *eos),
+        ErrorCode::kInvalidArgument, ErrorLocation::of_token(*eos));
+  vocabulary.offsets_.reserve(pieces.size() + 1);
+  vocabulary.piece_offsets_.reserve(pieces.size() + 1);
+  vocabulary.flags_.reserve(pieces.size());
+  for (TokenId id = 0; id < pieces.size(); ++id) {
+    const std::string& piece = pieces[id];
+    vocabulary.offsets_.push_back(static_cast<std::uint32_t>(vocabulary.bytes_.size()));
+    vocabulary.piece_offsets_.push_back(static_cast<std::uint32_t>(vocabulary.pieces_.size()));
+    vocabulary.flags_.push_back(
+        static_cast<std::uint8_t>(kPresent | (is_special[id] ? kSpecial : 0)));
+    vocabulary.pieces_.append(piece);
+    if (is_special[id] || kind == VocabularyKind::Raw) {
+      vocabulary.bytes_.append(piece);
+    } else if (kind == VocabularyKind::ByteLevel) {
+      if (find_invalid_utf8(piece))
+        throw Error(
+            fmt::format("{}: token id {}: the piece is not valid UTF-8", vocabulary.name_, id),
+            ErrorCode::kInvalidArgument, ErrorLocation::of_token(id));
+      append_byte_level_bytes(vocabulary.name_, piece, id, vocabulary.bytes_);
+    } else {
+      append_sentencepiece_bytes(true, piece, true, vocabulary.bytes_);
+    }
+    if (is_special[id]) vocabulary.special_ids_.push_back(id);
+    if (vocabulary.bytes_.size() > std::numeric_limits<std::uint32_t>::max() ||
+        vocabulary.pieces_.size() > std::numeric_limits<std::uint32_t>::max())
+      throw Error(fmt::format("{}: vocabulary larger than 4 GiB", vocabulary.name_));
+  }
+  vocabulary.offsets_.push_back(static_cast<std::uint32_t>(vocabulary.bytes_.size()));
+  vocabulary.piece_offsets_.push_back(static_cast<std::uint32_t>(vocabulary.pieces_.size()));
+  vocabulary.eos_ = eos;
+  if (!eos) vocabulary.eos_note_ = "no EOS given";
+  return vocabulary;
+}
+
+Vocabulary Vocabulary::with_eos(TokenId eos) const {
+  if (!contains(eos) || !is_special(eos))
+    throw Error(fmt::format("{}: token id {} cannot end a text: it is not a special token of the "
+                            "vocabulary ({} ids)",
+                            name_, eos, size()),
+                ErrorCode::kInvalidArgument, ErrorLocation::of_token(eos));
+  Vocabulary copy = *this;
+  copy.eos_ = eos;
+  return copy;
 }
 
 std::string_view Vocabulary::bytes(TokenId id) const {
@@ -224,8 +290,9 @@ Vocabulary Vocabulary::padded(std::span<const Vocabulary* const> donors, std::si
 }
 
 std::string Vocabulary::description() const {
-  const std::string kind =
-      kind_ == VocabularyKind::ByteLevel ? "byte-level BPE" : "SentencePiece-style BPE";
+  const std::string kind = kind_ == VocabularyKind::ByteLevel       ? "byte-level BPE"
+                           : kind_ == VocabularyKind::SentencePiece ? "SentencePiece-style BPE"
+                                                                    : "byte strings";
   const std::string eos =
       eos_ ? fmt::format("EOS {:?} = {}", std::string(piece(*eos_)), *eos_) : eos_note_;
   return fmt::format("{} ({}, {} ids, {} special, {})", name_, kind, size(), special_ids_.size(),

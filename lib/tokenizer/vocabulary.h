@@ -24,6 +24,14 @@ class Vocabulary {
   // glrmask::Error naming the file and the problem.
   static Vocabulary load(const std::filesystem::path& tokenizer_json);
   explicit Vocabulary(const TokenizerSpec& spec);
+  // A vocabulary from what an inference engine already holds: token `id` is `pieces[id]`, written
+  // as `kind` says (ByteLevel: GPT-2's byte alphabet; SentencePiece: '▁' for the space and
+  // `<0xNN>` byte tokens; Raw: the bytes themselves). Special tokens' pieces are their text in
+  // every kind. `eos` must be one of `special`. Throws glrmask::Error naming the token id of a
+  // piece that is not valid in `kind`, or an id out of range.
+  static Vocabulary from_pieces(std::string name, std::span<const std::string> pieces,
+                                VocabularyKind kind, std::span<const TokenId> special,
+                                std::optional<TokenId> eos);
 
   // Number of ids: the largest id + 1. Ids without an entry (holes) are absent.
   std::size_t size() const { return offsets_.size() - 1; }
@@ -49,6 +57,10 @@ class Vocabulary {
 
   VocabularyKind kind() const { return kind_; }
 
+  // This vocabulary with `eos` as its end-of-sequence token (an instruct model's stop token
+  // instead of tokenizer_config.json's). Throws glrmask::Error unless `eos` is a special token.
+  Vocabulary with_eos(TokenId eos) const;
+
   // A short name for printing: the tokenizer's folder name (e.g. "llama3").
   const std::string& name() const { return name_; }
   // One line: name, kind, number of ids, EOS.
@@ -67,6 +79,8 @@ class Vocabulary {
   Vocabulary padded(std::span<const Vocabulary* const> donors, std::size_t size) const;
 
  private:
+  Vocabulary() = default;
+
   static constexpr std::uint8_t kPresent = 1;
   static constexpr std::uint8_t kSpecial = 2;
   // As TokenizerSpec: ids stay below 2^26.

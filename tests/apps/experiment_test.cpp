@@ -261,6 +261,35 @@ TEST_CASE("vocab_scaling and batch_throughput write one row per measurement") {
   check_svg(scratch.path / "batch" / "batch_throughput.svg");
 }
 
+TEST_CASE("ambiguity records GSS width and readings per step, and the last step's derivations") {
+  testing::ScratchDir scratch;
+  const auto result = run_study("ambiguity", scratch.path);
+  INFO(result.output);
+  REQUIRE(result.exit_code == 0);
+  check_header(scratch.path, "ambiguity");
+  const auto summary = read_csv(scratch.path / "summary.csv");
+  check_well_formed_csv(summary);
+  // The fixture's convention is the GLR policy (no corpus options): two settings, each masked by
+  // the wfa and the spanner.
+  CHECK(summary.size() == 5);
+  const auto steps = read_csv(scratch.path / "steps.csv");
+  check_well_formed_csv(steps);
+  const auto column = columns_of(steps);
+  CHECK(steps.size() == 1 + 4 * expected_steps());
+  // "if x then if y then z else w": its EOS step sees the whole text, whose readings are its two
+  // derivations (the dangling else).
+  for (std::size_t row = 1; row < steps.size(); ++row) {
+    if (std::stoul(steps[row][column.at("step")]) + 1 != expected_steps()) continue;
+    CHECK(steps[row][column.at("readings")] == "2");
+    CHECK(std::stoul(steps[row][column.at("byte_offset")]) == read_file(fixture_input()).size());
+  }
+  check_well_formed_csv(read_csv(scratch.path / "by_width.csv"));
+  check_well_formed_csv(read_csv(scratch.path / "widest.csv"));
+  check_svg(scratch.path / "mask_by_heads.svg");
+  check_svg(scratch.path / "pairs_by_heads.svg");
+  CHECK(read_file(scratch.path / "README.md").find("## The widest steps") != std::string::npos);
+}
+
 TEST_CASE("the harness names bad input") {
   testing::ScratchDir scratch;
   auto result = run_study("no_such_study", scratch.path);

@@ -125,9 +125,9 @@ WalkCounts check_walks_with_lark(const std::string& python, const fs::path& gram
 }  // namespace
 
 TEST_CASE("generate: the walks through a small list grammar are sentences for Lark") {
-  if (!testing::require_tokenizer("llama2")) return;
+  if (!testing::require_tokenizer("llama2")) return glrmask::testing::skip_test_case();
   const auto python = testing::python_with_lark();
-  if (!python) return;
+  if (!python) return glrmask::testing::skip_test_case();
   testing::ScratchDir scratch;
   const fs::path grammar = testing::fixtures_dir() / "cli" / "check_list.lark";
   for (const std::string policy : {"lark", "glr"}) {
@@ -138,10 +138,11 @@ TEST_CASE("generate: the walks through a small list grammar are sentences for La
 }
 
 TEST_CASE("generate: random walks on SynCode's JSON grammar with Llama-2 are accepted by Lark") {
-  if (!testing::require_tokenizer("llama2")) return;
-  if (!testing::require_data_dir("cli_generate_reference_test (SynCode JSON)")) return;
+  if (!testing::require_tokenizer("llama2")) return glrmask::testing::skip_test_case();
+  if (!testing::require_data_dir("cli_generate_reference_test (SynCode JSON)"))
+    return glrmask::testing::skip_test_case();
   const auto python = testing::python_with_lark();
-  if (!python) return;
+  if (!python) return glrmask::testing::skip_test_case();
   testing::ScratchDir scratch;
   const fs::path grammar = data_dir() / "grammars/syncode/json_grammar.lark";
   std::size_t eos = 0;
@@ -162,10 +163,11 @@ TEST_CASE("generate: random walks on SynCode's JSON grammar with Llama-2 are acc
 }
 
 TEST_CASE("generate: random walks on SynCode's SQL grammar with Llama-2 are accepted by Lark") {
-  if (!testing::require_tokenizer("llama2")) return;
-  if (!testing::require_data_dir("cli_generate_reference_test (SynCode SQL)")) return;
+  if (!testing::require_tokenizer("llama2")) return glrmask::testing::skip_test_case();
+  if (!testing::require_data_dir("cli_generate_reference_test (SynCode SQL)"))
+    return glrmask::testing::skip_test_case();
   const auto python = testing::python_with_lark();
-  if (!python) return;
+  if (!python) return glrmask::testing::skip_test_case();
   testing::ScratchDir scratch;
   const fs::path grammar = data_dir() / "grammars/syncode/sql_grammar.lark";
   for (const std::string policy : {"lark", "glr"}) {
@@ -178,7 +180,7 @@ TEST_CASE("generate: random walks on SynCode's SQL grammar with Llama-2 are acce
 }
 
 TEST_CASE("generate: walks are reproducible from their own seed, and bad options exit 2") {
-  if (!testing::require_tokenizer("llama2")) return;
+  if (!testing::require_tokenizer("llama2")) return glrmask::testing::skip_test_case();
   const fs::path grammar = testing::fixtures_dir() / "cli" / "check_list.lark";
   const std::string base = testing::shell_quoted(testing::glrmask_binary()) + " generate " +
                            testing::shell_quoted(grammar) +
@@ -239,10 +241,11 @@ TEST_CASE("generate: walks are reproducible from their own seed, and bad options
 TEST_CASE(
     "generate: wfa walks on SynCode's JSON and SQL grammars equal the oracle's, and Lark "
     "accepts them") {
-  if (!testing::require_tokenizer("llama2")) return;
-  if (!testing::require_data_dir("cli_generate_reference_test (wfa walks)")) return;
+  if (!testing::require_tokenizer("llama2")) return glrmask::testing::skip_test_case();
+  if (!testing::require_data_dir("cli_generate_reference_test (wfa walks)"))
+    return glrmask::testing::skip_test_case();
   const auto python = testing::python_with_lark();
-  if (!python) return;
+  if (!python) return glrmask::testing::skip_test_case();
   testing::ScratchDir scratch;
   // A walk draws each token from the mask with a seeded generator, so equal masks at every step
   // give byte-identical walks: the comparison covers every step of every walk.
@@ -272,9 +275,10 @@ TEST_CASE(
     "generate: wfa walks on SynCode's Java and Go grammars, from the start and from cuts of "
     "corpus programs, are sentences for Lark") {
   if (!testing::require_tokenizer("llama2") || !testing::require_tokenizer("llama3")) return;
-  if (!testing::require_data_dir("cli_generate_reference_test (Java and Go walks)")) return;
+  if (!testing::require_data_dir("cli_generate_reference_test (Java and Go walks)"))
+    return glrmask::testing::skip_test_case();
   const auto python = testing::python_with_lark();
-  if (!python) return;
+  if (!python) return glrmask::testing::skip_test_case();
   testing::ScratchDir scratch;
   const std::string biases = " --min-tokens 30 --close-bias 0.5 --max-token-bytes 3";
   struct Language {
@@ -353,9 +357,10 @@ TEST_CASE(
 // The judge of the walks above can say no: a call's arguments broken by a newline are a Go
 // sentence only under SynCode's skippable EOS, and an unclosed parameter list is none.
 TEST_CASE("lark_accepts.py drops a skippable EOS only where LALR cannot take it") {
-  if (!testing::require_data_dir("cli_generate_reference_test (lark_accepts.py on Go)")) return;
+  if (!testing::require_data_dir("cli_generate_reference_test (lark_accepts.py on Go)"))
+    return glrmask::testing::skip_test_case();
   const auto python = testing::python_with_lark();
-  if (!python) return;
+  if (!python) return glrmask::testing::skip_test_case();
   testing::ScratchDir scratch;
   const fs::path walks = scratch.path / "go_controls.jsonl";
   std::ofstream(walks)

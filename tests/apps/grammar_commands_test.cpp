@@ -315,7 +315,7 @@ TEST_CASE("bad command lines exit with code 2 and say why") {
     CHECK_THAT(run.err, Catch::Contains(message));
   };
   fails_with({"lex", grammar, "/nonexistent/input.txt"},
-             "/nonexistent/input.txt: cannot open file");
+             "/nonexistent/input.txt: cannot open the file: No such file or directory");
   fails_with({"stats", "/nonexistent/grammar.lark"}, "/nonexistent/grammar.lark");
   fails_with({"conflicts", "/nonexistent/grammar.lark"}, "/nonexistent/grammar.lark");
   fails_with({"lex", grammar, input, "--bogus"}, "unknown option --bogus");

@@ -45,15 +45,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct LexedToken {
+struct LexedLexeme {
   std::string name;  // "NAME", or "A|B" for a tie
   uint64_t begin = 0;
   uint64_t end = 0;
-  std::string text;  // as printed (escaped); empty for Lark's tokens
+  std::string text;  // as printed (escaped); empty for Lark's lexemes
 };
 
 struct LexResult {
-  std::vector<LexedToken> tokens;
+  std::vector<LexedLexeme> lexemes;
   // Where the lexeme that cannot be lexed begins, -1 when the file lexed. Lark reports this
   // offset; we report the byte where lexing became impossible and name the lexeme's start in the
   // message, which is taken here (see lexeme_begin_of_error).
@@ -147,8 +147,8 @@ LexResult run_lex(const fs::path& grammar, const fs::path& file, const std::stri
   for (std::string line; std::getline(lines, line);) {
     const std::vector<std::string> fields = split(line, '\t');
     if (fields.size() != 4) FAIL("malformed line from glrmask lex: " << line);
-    result.tokens.push_back(
-        LexedToken{fields[0], std::stoull(fields[1]), std::stoull(fields[2]), fields[3]});
+    result.lexemes.push_back(
+        LexedLexeme{fields[0], std::stoull(fields[1]), std::stoull(fields[2]), fields[3]});
   }
   result.failed_lexeme_begin = lexeme_begin_of_error(result.stderr_text);
   return result;
@@ -186,8 +186,8 @@ std::map<std::string, LexResult> run_lark(const std::string& python, const fs::p
       REQUIRE(current != nullptr);
       const std::vector<std::string> fields = split(line, '\t');
       REQUIRE(fields.size() == 3);
-      current->tokens.push_back(
-          LexedToken{fields[0], std::stoull(fields[1]), std::stoull(fields[2]), {}});
+      current->lexemes.push_back(
+          LexedLexeme{fields[0], std::stoull(fields[1]), std::stoull(fields[2]), {}});
     }
   }
   return results;
@@ -207,30 +207,30 @@ NameMatch match_names(const std::string& ours, const std::string& lark) {
 
 struct ComparisonCounts {
   std::size_t files = 0;
-  std::size_t tokens = 0;
+  std::size_t lexemes = 0;
   std::size_t ties = 0;  // compared by the tie rule
 };
 
 // Empty when the streams agree under the rule; otherwise the first disagreement.
 std::string first_difference(const LexResult& ours, const LexResult& lark,
                              ComparisonCounts& counts) {
-  const std::size_t common = std::min(ours.tokens.size(), lark.tokens.size());
+  const std::size_t common = std::min(ours.lexemes.size(), lark.lexemes.size());
   for (std::size_t i = 0; i < common; ++i) {
-    const LexedToken& a = ours.tokens[i];
-    const LexedToken& b = lark.tokens[i];
+    const LexedLexeme& a = ours.lexemes[i];
+    const LexedLexeme& b = lark.lexemes[i];
     const NameMatch names = match_names(a.name, b.name);
     if (names == NameMatch::kDifferent || a.begin != b.begin || a.end != b.end) {
       std::ostringstream message;
-      message << "token " << i << ": glrmask " << a.name << " [" << a.begin << ", " << a.end
+      message << "lexeme " << i << ": glrmask " << a.name << " [" << a.begin << ", " << a.end
               << "), Lark " << b.name << " [" << b.begin << ", " << b.end << ")";
       return message.str();
     }
-    ++counts.tokens;
+    ++counts.lexemes;
     if (names == NameMatch::kLarkChoiceAmongTie) ++counts.ties;
   }
-  if (ours.tokens.size() != lark.tokens.size())
-    return "glrmask gives " + std::to_string(ours.tokens.size()) + " tokens, Lark " +
-           std::to_string(lark.tokens.size());
+  if (ours.lexemes.size() != lark.lexemes.size())
+    return "glrmask gives " + std::to_string(ours.lexemes.size()) + " lexemes, Lark " +
+           std::to_string(lark.lexemes.size());
   if (ours.failed_lexeme_begin != lark.failed_lexeme_begin)
     return "the lexeme that fails to lex begins at byte offset " +
            std::to_string(ours.failed_lexeme_begin) + " (glrmask) vs " +
@@ -294,7 +294,7 @@ Corpus sql_corpus(const fs::path& scratch) {
 void compare_with_lark(const Corpus& corpus, const fs::path& scratch) {
   REQUIRE(!corpus.files.empty());
   const std::optional<std::string> python = python_with_lark();
-  if (!python) return;  // python_with_lark() has warned
+  if (!python) return glrmask::testing::skip_test_case();  // python_with_lark() has warned
   const std::map<std::string, LexResult> reference =
       run_lark(*python, corpus.grammar, corpus.files, scratch);
   REQUIRE(reference.size() == corpus.files.size());
@@ -309,12 +309,13 @@ void compare_with_lark(const Corpus& corpus, const fs::path& scratch) {
     CHECK(whole.exit_code == (lark.failed_lexeme_begin < 0 ? 0 : 2));
     CHECK(first_difference(whole, lark, counts) == "");
 
-    // The text column is the file's bytes in the token's span.
+    // The text column is the file's bytes in the lexeme's span.
     const std::string text = read_file(file);
-    for (const LexedToken& token : whole.tokens) {
-      REQUIRE(token.end <= text.size());
-      if (unescape(token.text) != text.substr(token.begin, token.end - token.begin)) {
-        FAIL_CHECK("text column of [" << token.begin << ", " << token.end << ") is " << token.text);
+    for (const LexedLexeme& lexeme : whole.lexemes) {
+      REQUIRE(lexeme.end <= text.size());
+      if (unescape(lexeme.text) != text.substr(lexeme.begin, lexeme.end - lexeme.begin)) {
+        FAIL_CHECK("text column of [" << lexeme.begin << ", " << lexeme.end << ") is "
+                                      << lexeme.text);
         break;
       }
     }
@@ -332,26 +333,29 @@ void compare_with_lark(const Corpus& corpus, const fs::path& scratch) {
     ++counts.files;
   }
   std::cout << "glrmask lex vs Lark, " << corpus.name << ": " << counts.files << " files, "
-            << counts.tokens << " tokens agree (" << counts.ties
+            << counts.lexemes << " lexemes agree (" << counts.ties
             << " by the tie rule: Lark's choice among our alternatives)\n";
   CHECK(counts.files == corpus.files.size());
-  CHECK(counts.tokens >= 5 * counts.files);  // real programs, not empty files
+  CHECK(counts.lexemes >= 5 * counts.files);  // real programs, not empty files
 }
 
 TEST_CASE("glrmask lex agrees with Lark on the Go programs that parse") {
-  if (!require_data_dir("glrmask lex vs Lark on programs/go/parses.txt")) return;
+  if (!require_data_dir("glrmask lex vs Lark on programs/go/parses.txt"))
+    return glrmask::testing::skip_test_case();
   TempDir scratch;
   compare_with_lark(go_corpus(), scratch.path());
 }
 
 TEST_CASE("glrmask lex agrees with Lark on the Java programs that parse (nocomments copies)") {
-  if (!require_data_dir("glrmask lex vs Lark on programs/java/parses.txt")) return;
+  if (!require_data_dir("glrmask lex vs Lark on programs/java/parses.txt"))
+    return glrmask::testing::skip_test_case();
   TempDir scratch;
   compare_with_lark(java_corpus(), scratch.path());
 }
 
 TEST_CASE("glrmask lex agrees with Lark on every SQL query") {
-  if (!require_data_dir("glrmask lex vs Lark on programs/sql/queries.sql")) return;
+  if (!require_data_dir("glrmask lex vs Lark on programs/sql/queries.sql"))
+    return glrmask::testing::skip_test_case();
   TempDir scratch;
   compare_with_lark(sql_corpus(scratch.path()), scratch.path());
 }
@@ -362,7 +366,7 @@ TEST_CASE("glrmask lex agrees with Lark on every SQL query") {
 // not the lexer, so they lex in full.
 TEST_CASE("glrmask lex agrees with Lark where lexing fails: Go and Java originals, rejected SQL") {
   if (!require_data_dir("glrmask lex vs Lark on the Go and Java originals and rejected SQL"))
-    return;
+    return glrmask::testing::skip_test_case();
   TempDir scratch;
   const fs::path programs = data_dir() / "programs";
   std::vector<fs::path> go;
@@ -387,29 +391,29 @@ TEST_CASE("glrmask lex agrees with Lark where lexing fails: Go and Java original
                     scratch.path());
 }
 
-// What StreamingLexer makes of `text` fed in the given chunk sizes (cycled): the tokens, and the
+// What StreamingLexer makes of `text` fed in the given chunk sizes (cycled): the lexemes, and the
 // error message if lexing failed.
-std::pair<std::vector<lexer::Token>, std::string> lex_in_chunks(
+std::pair<std::vector<lexer::Lexeme>, std::string> lex_in_chunks(
     const lexer::LexerDfa& dfa, const std::string& text, const std::vector<std::size_t>& sizes) {
   lexer::StreamingLexer lexer(dfa);
-  std::vector<lexer::Token> tokens;
+  std::vector<lexer::Lexeme> lexemes;
   try {
     std::size_t next = 0;
     for (std::size_t offset = 0; offset < text.size();) {
       const std::size_t size = sizes[next++ % sizes.size()];
-      lexer.feed(std::string_view(text).substr(offset, size), tokens);
+      lexer.feed(std::string_view(text).substr(offset, size), lexemes);
       offset += size;
     }
-    lexer.finish(tokens);
+    lexer.finish(lexemes);
   } catch (const Error& e) {
-    return {tokens, e.what()};
+    return {lexemes, e.what()};
   }
-  return {tokens, {}};
+  return {lexemes, {}};
 }
 
-bool same_tokens(const std::vector<lexer::Token>& a, const std::vector<lexer::Token>& b) {
+bool same_lexemes(const std::vector<lexer::Lexeme>& a, const std::vector<lexer::Lexeme>& b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                    [](const lexer::Token& x, const lexer::Token& y) {
+                    [](const lexer::Lexeme& x, const lexer::Lexeme& y) {
                       return x.label == y.label && x.begin == y.begin && x.end == y.end;
                     });
 }
@@ -421,17 +425,17 @@ void check_chunking(const fs::path& grammar, const std::vector<fs::path>& files,
   for (const fs::path& file : files) {
     INFO(file.string());
     const std::string text = read_file(file);
-    // The baseline: one chunk. On success lex_text must agree; on a lexing error the tokens
+    // The baseline: one chunk. On success lex_text must agree; on a lexing error the lexemes
     // before it and the message must not depend on the chunking.
     const auto [whole, whole_error] = lex_in_chunks(dfa, text, {text.size() + 1});
-    if (whole_error.empty()) CHECK(same_tokens(lexer::lex_text(dfa, text), whole));
+    if (whole_error.empty()) CHECK(same_lexemes(lexer::lex_text(dfa, text), whole));
     std::vector<std::size_t> random_sizes(64);
     for (std::size_t& size : random_sizes)
       size = std::uniform_int_distribution<std::size_t>(1, 40)(random);
     for (const std::vector<std::size_t>& sizes :
          {std::vector<std::size_t>{1}, std::vector<std::size_t>{2}, random_sizes}) {
-      const auto [tokens, error] = lex_in_chunks(dfa, text, sizes);
-      CHECK(same_tokens(tokens, whole));
+      const auto [lexemes, error] = lex_in_chunks(dfa, text, sizes);
+      CHECK(same_lexemes(lexemes, whole));
       CHECK(error == whole_error);
     }
   }
@@ -450,7 +454,8 @@ TEST_CASE("every corpus file lexes the same whole, byte by byte and in random ch
   const fs::path fixtures = fixtures_dir() / "cli";
   check_chunking(fixtures / "if_else.lark", {fixtures / "if_else.txt"}, random);
   check_chunking(fixtures / "lark_differences.lark", {fixtures / "lark_differences.txt"}, random);
-  if (!require_data_dir("chunked lexing of the Go, Java and SQL corpora")) return;
+  if (!require_data_dir("chunked lexing of the Go, Java and SQL corpora"))
+    return glrmask::testing::skip_test_case();
 
   const fs::path programs = data_dir() / "programs";
   // All files, including those that fail to parse or to lex (most Java originals stop at an
@@ -491,22 +496,22 @@ TEST_CASE("the documented differences from Lark's basic lexer, one instance each
   REQUIRE(ours.exit_code == 0);
   const std::vector<std::tuple<std::string, uint64_t, uint64_t>> expected_ours = {
       {"WORD", 0, 7}, {"AB", 8, 10}, {"FO|FOLONG", 11, 14}, {"ALL", 15, 18}};
-  REQUIRE(ours.tokens.size() == expected_ours.size());
-  for (std::size_t i = 0; i < ours.tokens.size(); ++i) {
-    CHECK(std::tie(ours.tokens[i].name, ours.tokens[i].begin, ours.tokens[i].end) ==
+  REQUIRE(ours.lexemes.size() == expected_ours.size());
+  for (std::size_t i = 0; i < ours.lexemes.size(); ++i) {
+    CHECK(std::tie(ours.lexemes[i].name, ours.lexemes[i].begin, ours.lexemes[i].end) ==
           std::tie(std::get<0>(expected_ours[i]), std::get<1>(expected_ours[i]),
                    std::get<2>(expected_ours[i])));
   }
 
   const std::optional<std::string> python = python_with_lark();
-  if (!python) return;
+  if (!python) return glrmask::testing::skip_test_case();
   const LexResult lark = run_lark(*python, grammar, {input}, scratch.path()).at(input.string());
   const std::vector<std::tuple<std::string, uint64_t, uint64_t>> expected_lark = {
       {"ALL", 0, 3}, {"WORD", 3, 7},     {"A_OR_C", 8, 9},
       {"B", 9, 10},  {"FOLONG", 11, 14}, {"ALL", 15, 18}};
-  REQUIRE(lark.tokens.size() == expected_lark.size());
-  for (std::size_t i = 0; i < lark.tokens.size(); ++i) {
-    CHECK(std::tie(lark.tokens[i].name, lark.tokens[i].begin, lark.tokens[i].end) ==
+  REQUIRE(lark.lexemes.size() == expected_lark.size());
+  for (std::size_t i = 0; i < lark.lexemes.size(); ++i) {
+    CHECK(std::tie(lark.lexemes[i].name, lark.lexemes[i].begin, lark.lexemes[i].end) ==
           std::tie(std::get<0>(expected_lark[i]), std::get<1>(expected_lark[i]),
                    std::get<2>(expected_lark[i])));
   }
@@ -515,10 +520,10 @@ TEST_CASE("the documented differences from Lark's basic lexer, one instance each
   CHECK(match_names("FO|FOLONG", "FOL") == NameMatch::kDifferent);
   CHECK(match_names("WORD", "ALL") == NameMatch::kDifferent);
   ComparisonCounts counts;
-  CHECK(first_difference(ours, lark, counts) == "token 0: glrmask WORD [0, 7), Lark ALL [0, 3)");
+  CHECK(first_difference(ours, lark, counts) == "lexeme 0: glrmask WORD [0, 7), Lark ALL [0, 3)");
 
   // "ALL cccx": A_OR_C needs eight c's, so the lexeme "ccc" that begins at byte 4 cannot become a
-  // token. Lark says so at byte 4; we fail at byte 7, the "x", and name byte 4 as its start.
+  // lexeme. Lark says so at byte 4; we fail at byte 7, the "x", and name byte 4 as its start.
   const fs::path bad_input = scratch.path() / "error.txt";
   std::ofstream(bad_input, std::ios::binary) << "ALL cccx";
   const LexResult ours_bad = run_lex(grammar, bad_input, "", scratch.path());
@@ -529,8 +534,8 @@ TEST_CASE("the documented differences from Lark's basic lexer, one instance each
   const LexResult lark_bad =
       run_lark(*python, grammar, {bad_input}, scratch.path()).at(bad_input.string());
   CHECK(lark_bad.failed_lexeme_begin == 4);
-  REQUIRE(lark_bad.tokens.size() == 1);
-  CHECK(lark_bad.tokens[0].name == "ALL");
+  REQUIRE(lark_bad.lexemes.size() == 1);
+  CHECK(lark_bad.lexemes[0].name == "ALL");
   CHECK(first_difference(ours_bad, lark_bad, counts) == "");
 }
 
@@ -540,9 +545,10 @@ TEST_CASE("the documented differences from Lark's basic lexer, one instance each
 // "07" can only begin a FLOAT (INT_NUMBER cannot start with 0, the two-digit date terminals are
 // unreachable), so at the end of input it is an incomplete lexeme that begins at byte 26.
 TEST_CASE("the comparison rules on the SQL grammar: a tie and an incomplete lexeme") {
-  if (!require_data_dir("the comparison rules on the SQL grammar")) return;
+  if (!require_data_dir("the comparison rules on the SQL grammar"))
+    return glrmask::testing::skip_test_case();
   const std::optional<std::string> python = python_with_lark();
-  if (!python) return;
+  if (!python) return glrmask::testing::skip_test_case();
   TempDir scratch;
   const fs::path tie = scratch.path() / "tie.sql";
   const fs::path incomplete = scratch.path() / "incomplete.sql";
@@ -552,10 +558,10 @@ TEST_CASE("the comparison rules on the SQL grammar: a tie and an incomplete lexe
 
   const LexResult ours_tie = run_lex(syncode_grammar("sql"), tie, "", scratch.path());
   REQUIRE(ours_tie.exit_code == 0);
-  REQUIRE(ours_tie.tokens.size() == 6);
-  CHECK(ours_tie.tokens[1].name == "CNAME|TYPENAME");
-  CHECK(ours_tie.tokens[3].name == "CNAME|TYPENAME");
-  CHECK(lark.at(tie.string()).tokens.at(1).name == "CNAME");
+  REQUIRE(ours_tie.lexemes.size() == 6);
+  CHECK(ours_tie.lexemes[1].name == "CNAME|TYPENAME");
+  CHECK(ours_tie.lexemes[3].name == "CNAME|TYPENAME");
+  CHECK(lark.at(tie.string()).lexemes.at(1).name == "CNAME");
   ComparisonCounts counts;
   CHECK(first_difference(ours_tie, lark.at(tie.string()), counts) == "");
   CHECK(counts.ties == 2);

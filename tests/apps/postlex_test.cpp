@@ -1,6 +1,6 @@
 // `--postlex python` on the command line (docs/indenter.md): check accepts and rejects by
 // indentation, a grammar with %declare'd terminals is refused without the option and the error
-// names it, and `mask` refuses the wfa engine while the oracle serves the grammar.
+// names it, and `mask` serves the grammar with the wfa and spanner engines as the oracle does.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -47,18 +47,22 @@ TEST_CASE("glrmask check --postlex python follows the indentation") {
                                  Catch::Contains("--postlex python"));
 }
 
-TEST_CASE("glrmask mask --postlex python: the oracle serves it, the wfa refuses") {
+TEST_CASE("glrmask mask --postlex python: the wfa and the spanner equal the oracle") {
   const std::string text = write_scratch("postlex_mask.txt", "a:\n  b\n  c:\n    d\ne\n");
   const std::string tokenizer =
       (fixtures_dir() / "tokenizers" / "tiny_byte_level" / "tokenizer.json").string();
   const std::string common =
       "mask " + kGrammar + " --tokenizer " + tokenizer + " --input " + text + " --postlex python";
-  const auto oracle = glrmask_cli(common + " --engine oracle");
-  INFO(oracle.output);
-  CHECK(oracle.exit_code == 0);
-  CHECK_THAT(oracle.output, Catch::Contains("result       ok"));
-  const auto wfa = glrmask_cli(common);
-  INFO(wfa.output);
-  CHECK(wfa.exit_code != 0);
-  CHECK_THAT(wfa.output, Catch::Contains("cannot serve a grammar with a post-lexer"));
+  // The default engine is the fastest one that serves the grammar.
+  const auto automatic = glrmask_cli(common);
+  INFO(automatic.output);
+  CHECK(automatic.exit_code == 0);
+  CHECK_THAT(automatic.output, Catch::Contains("result       ok"));
+  for (const std::string engine : {"wfa", "spanner"}) {
+    const auto run = glrmask_cli(common + " --engine " + engine + " --compare oracle");
+    INFO(run.output);
+    CHECK(run.exit_code == 0);
+    CHECK_THAT(run.output,
+               Catch::Contains("mismatches   0 steps") && Catch::Contains("result       ok"));
+  }
 }

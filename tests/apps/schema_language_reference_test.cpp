@@ -105,7 +105,7 @@ std::size_t check_fixture(const fs::path& file, std::size_t limit) {
 }
 
 TEST_CASE("each fixture schema accepts exactly what python3-jsonschema validates") {
-  if (!have_jsonschema()) return;
+  if (!have_jsonschema()) return testing::skip_test_case();
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(testing::fixtures_dir() / "json_schema"))
     if (entry.path().extension() == ".json") files.push_back(entry.path());

@@ -31,7 +31,7 @@ std::size_t count_lines(const std::string& text) {
 }  // namespace
 
 TEST_CASE("tokenize prints the encoder's ids on one line") {
-  if (!testing::require_tokenizer("llama3")) return;
+  if (!testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   const std::string text = "{\"key\": [1, 2.5, \"caf\xc3\xa9\"]}\n";
   auto file = write_temp("tokenize.json", text);
   auto result = run_command(glrmask_cmd("tokenize --tokenizer llama3 " + file.string()));
@@ -48,7 +48,7 @@ TEST_CASE("tokenize prints the encoder's ids on one line") {
 }
 
 TEST_CASE("vocab reports size, EOS and a byte-length histogram") {
-  if (!testing::require_tokenizer("qwen3")) return;
+  if (!testing::require_tokenizer("qwen3")) return glrmask::testing::skip_test_case();
   auto result = run_command(glrmask_cmd("vocab --tokenizer qwen3"));
   REQUIRE(result.exit_code == 0);
   CHECK_THAT(result.output, Catch::Contains("ids           151669"));
@@ -57,7 +57,7 @@ TEST_CASE("vocab reports size, EOS and a byte-length histogram") {
 }
 
 TEST_CASE("demo runs the main job on its embedded default") {
-  if (!testing::require_tokenizer("llama3")) return;
+  if (!testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   auto result = run_command(glrmask_cmd("demo --repeat 3"));
   REQUIRE(result.exit_code == 0);
   CHECK_THAT(result.output, Catch::Contains("128256 ids"));
@@ -95,7 +95,7 @@ TEST_CASE("bad tokenizer input gives one located line and exit code 2") {
     CHECK_THAT(result.output, Catch::Contains(file.string()) && Catch::Contains("WordPiece"));
   }
   SECTION("invalid UTF-8 in the text names the byte offset") {
-    if (!testing::require_tokenizer("llama3")) return;
+    if (!testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
     auto file = write_temp("bad_utf8.txt", std::string("ok \xff!"));
     auto result = run_command(glrmask_cmd("tokenize --tokenizer llama3 " + file.string()));
     CHECK(result.exit_code == 2);

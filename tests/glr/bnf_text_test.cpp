@@ -10,8 +10,8 @@ namespace glrmask::glr {
 namespace {
 
 std::string rule_text(const Cfg& cfg, const Cfg::Rule& rule) {
-  std::string text = cfg.symbol_names[rule.lhs] + ":";
-  for (SymbolId symbol : rule.rhs) text += " " + cfg.symbol_names[symbol];
+  std::string text = cfg.name(rule.lhs) + ":";
+  for (const GrammarSymbolId symbol : rule.rhs) text += " " + cfg.name(symbol);
   return text;
 }
 
@@ -33,7 +33,7 @@ TEST_CASE("Reads rules, continuation lines, priorities and empty alternatives") 
   CHECK(cfg.symbol_names == std::vector<std::string>{"NAME", "\",\"", "_NL", "__ANON_0", "\"x\"",
                                                      "start", "item_list", "item",
                                                      "__start_star_0"});
-  CHECK(cfg.start == 5);
+  CHECK(cfg.start == GrammarSymbolId{5});
   REQUIRE(cfg.rules.size() == 8);
   CHECK(rule_text(cfg, cfg.rules[0]) == "start: item_list NAME");
   CHECK(rule_text(cfg, cfg.rules[1]) == "item_list: item_list \",\" item");
@@ -51,7 +51,7 @@ TEST_CASE("Reads rules, continuation lines, priorities and empty alternatives") 
 
 TEST_CASE("%start picks the start rule, and negative priorities are read") {
   const Cfg cfg = parse_bnf("%start b\na: b\nb.-1: \"y\"\n", "s.bnf");
-  CHECK(cfg.symbol_names[cfg.start] == "b");
+  CHECK(cfg.name(cfg.start) == "b");
   CHECK(cfg.rules[1].priority == -1);
 }
 

@@ -111,8 +111,9 @@ TEST_CASE("Accept against reduce counts as shift/reduce and Lark accepts") {
   Cfg cfg;
   cfg.symbol_names = {"\"x\"", "s"};
   cfg.num_terminals = 1;
-  cfg.start = 1;
-  cfg.rules = {{1, {1}, 0, ""}, {1, {0}, 0, ""}};
+  cfg.start = GrammarSymbolId{1};
+  cfg.rules = {{GrammarSymbolId{1}, {GrammarSymbolId{1}}, 0, ""},
+               {GrammarSymbolId{1}, {GrammarSymbolId{0}}, 0, ""}};
   const LalrAutomaton automaton(cfg);
   const ConflictReport report = report_conflicts(automaton);
   REQUIRE(report.conflicts.size() == 1);

@@ -14,6 +14,7 @@ namespace {
 using testing::load_fixture;
 using testing::symbol_named;
 using testing::words;
+using S = GrammarSymbolId;
 
 struct ConflictCounts {
   std::uint32_t shift_reduce = 0;
@@ -326,18 +327,18 @@ TEST_CASE("Malformed grammars are rejected with the rule named") {
   Cfg cfg;
   cfg.symbol_names = {"x", "s"};
   cfg.num_terminals = 1;
-  cfg.start = 1;
-  cfg.rules = {{1, {0, 7}, 0, "g.lark:3:1"}};
+  cfg.start = S{1};
+  cfg.rules = {{S{1}, {S{0}, S{7}}, 0, "g.lark:3:1"}};
   REQUIRE_THROWS_WITH(LalrAutomaton(cfg),
                       Catch::Contains("rule 0 (g.lark:3:1)") && Catch::Contains("symbol 7"));
-  cfg.rules = {{0, {0}, 0, "g.lark:4:1"}};
+  cfg.rules = {{S{0}, {S{0}}, 0, "g.lark:4:1"}};
   REQUIRE_THROWS_WITH(LalrAutomaton(cfg), Catch::Contains("left-hand side 'x' is a terminal"));
-  cfg.rules = {{1, {0}, 0, ""}};
-  cfg.start = 0;
+  cfg.rules = {{S{1}, {S{0}}, 0, ""}};
+  cfg.start = S{0};
   REQUIRE_THROWS_WITH(LalrAutomaton(cfg), Catch::Contains("start symbol 0 is not a nonterminal"));
   cfg.symbol_names = {"x", "s", "t"};
-  cfg.start = 1;
-  cfg.rules = {{1, {2}, 0, "g.lark:5:1"}};
+  cfg.start = S{1};
+  cfg.rules = {{S{1}, {S{2}}, 0, "g.lark:5:1"}};
   REQUIRE_THROWS_WITH(LalrAutomaton(cfg),
                       Catch::Contains("nonterminal 't' is used but has no rule"));
 }
@@ -347,8 +348,8 @@ TEST_CASE("Unproductive symbols: the automaton is built and shortest yields say 
   Cfg cfg;
   cfg.symbol_names = {"\"x\"", "\"y\"", "s", "loop"};
   cfg.num_terminals = 2;
-  cfg.start = 2;
-  cfg.rules = {{2, {0}, 0, ""}, {2, {3}, 0, ""}, {3, {3, 1}, 0, ""}};
+  cfg.start = S{2};
+  cfg.rules = {{S{2}, {S{0}}, 0, ""}, {S{2}, {S{3}}, 0, ""}, {S{3}, {S{3}, S{1}}, 0, ""}};
   const LalrAutomaton automaton(cfg);
   const LrGrammar& grammar = automaton.grammar();
   CHECK(automaton.sets().shortest_yield_length(symbol_named(grammar, "loop")) ==

@@ -92,13 +92,14 @@ RecognizerPtr corpus_recognizer(const std::string& language, glr::ConflictPolicy
   return recognizer_for("sql_grammar.lark", policy);
 }
 
-// The first position after `from` where the lexer emits a token spelled `spelling`, or npos.
-std::size_t find_token(const glr::CompiledGrammar& grammar, const std::string& text,
-                       std::string_view spelling, bool last) {
+// The first position after `from` where the lexer emits a lexeme spelled `spelling`, or npos.
+std::size_t find_lexeme(const glr::CompiledGrammar& grammar, const std::string& text,
+                        std::string_view spelling, bool last) {
   std::size_t found = std::string::npos;
-  for (const lexer::Token& token : lexer::lex_text(grammar.dfa(), text)) {
-    if (std::string_view(text).substr(token.begin, token.end - token.begin) != spelling) continue;
-    found = token.begin;
+  for (const lexer::Lexeme& lexeme : lexer::lex_text(grammar.dfa(), text)) {
+    if (std::string_view(text).substr(lexeme.begin, lexeme.end - lexeme.begin) != spelling)
+      continue;
+    found = lexeme.begin;
     if (!last) break;
   }
   return found;
@@ -111,7 +112,8 @@ bool only_whitespace(std::string_view text) {
 }  // namespace
 
 TEST_CASE("Go corpus: SynCode's semantics with EOS skippable, both policies") {
-  if (!glrmask::testing::require_data_dir("glr_parse_corpus_test (Go corpus)")) return;
+  if (!glrmask::testing::require_data_dir("glr_parse_corpus_test (Go corpus)"))
+    return glrmask::testing::skip_test_case();
   const auto listed = lines_of(programs("go") / "parses.txt");
   const std::set<std::string> parses(listed.begin(), listed.end());
   REQUIRE(parses.size() == 28);
@@ -145,7 +147,8 @@ TEST_CASE("Go corpus: SynCode's semantics with EOS skippable, both policies") {
 }
 
 TEST_CASE("Java corpus: comment-free copies accepted, originals with comments rejected") {
-  if (!glrmask::testing::require_data_dir("glr_parse_corpus_test (Java corpus)")) return;
+  if (!glrmask::testing::require_data_dir("glr_parse_corpus_test (Java corpus)"))
+    return glrmask::testing::skip_test_case();
   const auto listed = lines_of(programs("java") / "parses.txt");
   const std::set<std::string> parses(listed.begin(), listed.end());
   REQUIRE(parses.size() == 51);
@@ -172,7 +175,8 @@ TEST_CASE("Java corpus: comment-free copies accepted, originals with comments re
 }
 
 TEST_CASE("SQL corpus: every listed query accepted, the grammar's rejects rejected") {
-  if (!glrmask::testing::require_data_dir("glr_parse_corpus_test (SQL corpus)")) return;
+  if (!glrmask::testing::require_data_dir("glr_parse_corpus_test (SQL corpus)"))
+    return glrmask::testing::skip_test_case();
   const auto accepted = accepted_programs("sql");
   REQUIRE(accepted.size() == 52);
   const auto rejected = lines_of(programs("sql") / "rejected_by_grammar.sql");
@@ -191,7 +195,8 @@ TEST_CASE("SQL corpus: every listed query accepted, the grammar's rejects reject
 }
 
 TEST_CASE("injected errors are rejected at the right place") {
-  if (!glrmask::testing::require_data_dir("glr_parse_corpus_test (injected errors)")) return;
+  if (!glrmask::testing::require_data_dir("glr_parse_corpus_test (injected errors)"))
+    return glrmask::testing::skip_test_case();
   struct Corpus {
     std::string language;
     std::string closing;       // the bracket to delete
@@ -216,10 +221,11 @@ TEST_CASE("injected errors are rejected at the right place") {
 
       // 1. Truncated inside a string literal: every prefix of an accepted program is viable, and
       //    an unterminated literal is no sentence, so the rejection is at the end of input.
-      for (const lexer::Token& token : lexer::lex_text(grammar.dfa(), text)) {
-        if (token.end - token.begin < 3 || (text[token.begin] != '"' && text[token.begin] != '\''))
+      for (const lexer::Lexeme& lexeme : lexer::lex_text(grammar.dfa(), text)) {
+        if (lexeme.end - lexeme.begin < 3 ||
+            (text[lexeme.begin] != '"' && text[lexeme.begin] != '\''))
           continue;
-        const std::string cut = text.substr(0, token.begin + 2);
+        const std::string cut = text.substr(0, lexeme.begin + 2);
         INFO("truncated to " << cut.size() << " bytes");
         CHECK(verdict_of(recognizer, cut) ==
               Verdict{false, static_cast<long long>(cut.size()), ""});
@@ -230,7 +236,7 @@ TEST_CASE("injected errors are rejected at the right place") {
       // 2. The last closing bracket deleted: brackets no longer balance, so no sentence; when
       //    only whitespace followed it, the text is a prefix of the original plus whitespace
       //    and fails exactly at its end.
-      const std::size_t last = find_token(grammar, text, corpus.closing, /*last=*/true);
+      const std::size_t last = find_lexeme(grammar, text, corpus.closing, /*last=*/true);
       if (last != std::string::npos) {
         const std::string deleted = text.substr(0, last) + text.substr(last + 1);
         const Verdict verdict = verdict_of(recognizer, deleted);
@@ -242,7 +248,7 @@ TEST_CASE("injected errors are rejected at the right place") {
       }
       // ... and the first one: rejected, never before the deletion point (the text up to there
       // is a prefix of the accepted original).
-      const std::size_t first = find_token(grammar, text, corpus.closing, /*last=*/false);
+      const std::size_t first = find_lexeme(grammar, text, corpus.closing, /*last=*/false);
       if (first != std::string::npos) {
         const std::string deleted = text.substr(0, first) + text.substr(first + 1);
         const Verdict verdict = verdict_of(recognizer, deleted);
@@ -269,7 +275,8 @@ TEST_CASE("injected errors are rejected at the right place") {
 }
 
 TEST_CASE("GSS width under the glr policy (report)") {
-  if (!glrmask::testing::require_data_dir("glr_parse_corpus_test (GSS width)")) return;
+  if (!glrmask::testing::require_data_dir("glr_parse_corpus_test (GSS width)"))
+    return glrmask::testing::skip_test_case();
   for (const std::string language : {"go", "sql", "java"}) {
     const auto recognizer = corpus_recognizer(language, glr::ConflictPolicy::kKeepAll);
     std::size_t widest = 0;

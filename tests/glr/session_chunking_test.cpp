@@ -84,7 +84,8 @@ TEST_CASE("fixtures: one piece, bytes and random pieces agree") {
 }
 
 TEST_CASE("real programs: one piece, bytes, random pieces and Llama-3 tokens agree") {
-  if (!glrmask::testing::require_data_dir("glr_session_chunking_test (real programs)")) return;
+  if (!glrmask::testing::require_data_dir("glr_session_chunking_test (real programs)"))
+    return glrmask::testing::skip_test_case();
   const bool have_tokenizer = glrmask::testing::require_tokenizer("llama3");
   std::optional<Vocabulary> vocabulary;
   std::optional<Encoder> encoder;

@@ -55,19 +55,19 @@ TEST_CASE("a comment that begins like an operator makes the fall-back unbounded"
 
   // Supported anyway: the pending bytes grow, and the text lexes correctly once it resolves.
   StreamingLexer lexer(dfa);
-  std::vector<Token> tokens;
-  lexer.feed("a /* b", tokens);
-  for (int i = 0; i < 1000; ++i) lexer.feed(" c", tokens);
-  CHECK(tokens.size() == 1);                            // only "a": the comment may still close
+  std::vector<Lexeme> lexemes;
+  lexer.feed("a /* b", lexemes);
+  for (int i = 0; i < 1000; ++i) lexer.feed(" c", lexemes);
+  CHECK(lexemes.size() == 1);                           // only "a": the comment may still close
   CHECK(lexer.configuration().pending.size() == 2003);  // "* b" and the rest
-  lexer.feed(" */ d", tokens);
-  lexer.finish(tokens);
-  REQUIRE(tokens.size() == 3);
-  CHECK(dfa.describe_label(tokens[1].label) == "C_COMMENT");
+  lexer.feed(" */ d", lexemes);
+  lexer.finish(lexemes);
+  REQUIRE(lexemes.size() == 3);
+  CHECK(dfa.describe_label(lexemes[1].label) == "C_COMMENT");
   // Never closed: the fall-back re-lexes everything after the "/".
-  const std::vector<Token> unclosed = lex_text(dfa, "a /* b c");
+  const std::vector<Lexeme> unclosed = lex_text(dfa, "a /* b c");
   std::vector<std::string> labels;
-  for (const Token& token : unclosed) labels.push_back(dfa.describe_label(token.label));
+  for (const Lexeme& lexeme : unclosed) labels.push_back(dfa.describe_label(lexeme.label));
   CHECK(labels == std::vector<std::string>{"NAME", "SLASH", "STAR", "NAME", "NAME"});
 }
 
@@ -81,9 +81,9 @@ TEST_CASE("Go: a leading zero waits for a float that may never come") {
   REQUIRE(reports[0].extending_terminals.size() == 1);
   CHECK(dfa.terminals()[reports[0].extending_terminals[0]].name == "FLOAT_LIT");
   CHECK(reports[0].example.substr(0, reports[0].accepted_length) == "0");
-  const std::vector<Token> zeros = lex_text(dfa, "0000");
+  const std::vector<Lexeme> zeros = lex_text(dfa, "0000");
   CHECK(zeros.size() == 4);
-  const std::vector<Token> float_literal = lex_text(dfa, "0000.5");
+  const std::vector<Lexeme> float_literal = lex_text(dfa, "0000.5");
   REQUIRE(float_literal.size() == 1);
   CHECK(dfa.describe_label(float_literal[0].label) == "FLOAT_LIT");
 }

@@ -1,7 +1,7 @@
 // Our lexer with a hand-written copy of the Go grammar's terminals against Lark's basic lexer
 // (tests/reference/lark_lex.py) on the real Go corpus. The two lexers differ by design (longest
 // match versus Lark's ordered alternation, docs/lexer.md), but for this grammar they must agree
-// token for token, and on where a file stops lexing.
+// lexeme for lexeme, and on where a file stops lexing.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -23,7 +23,7 @@ namespace glrmask::lexer {
 namespace {
 
 // Lexes every file with lark_lex.py's functions in one Python process. Output per file:
-// "FILE <path>", the token lines, then "ERROR <byte offset>" or "OK".
+// "FILE <path>", the lexeme lines, then "ERROR <byte offset>" or "OK".
 constexpr const char* kDriver = R"PY(
 import sys
 sys.path.insert(0, sys.argv[1])
@@ -39,14 +39,14 @@ with open(sys.argv[3], 'w', encoding='utf-8') as out:
                   'ERROR %s\n' % error.split('byte offset ')[1].split(':')[0])
 )PY";
 
-struct ReferenceToken {
+struct ReferenceLexeme {
   std::string name;
   uint64_t begin;
   uint64_t end;
 };
 
 struct ReferenceResult {
-  std::vector<ReferenceToken> tokens;
+  std::vector<ReferenceLexeme> lexemes;
   int64_t error_offset = -1;
 };
 
@@ -55,8 +55,9 @@ std::string python_interpreter() {
   return "python3";
 }
 
-TEST_CASE("Go corpus: same tokens as Lark's lexer") {
-  if (!testing::require_data_dir("lexer comparison with Lark on the Go corpus")) return;
+TEST_CASE("Go corpus: same lexemes as Lark's lexer") {
+  if (!testing::require_data_dir("lexer comparison with Lark on the Go corpus"))
+    return glrmask::testing::skip_test_case();
   if (testing::run_command(python_interpreter() + " -c 'import lark'").exit_code != 0) {
     WARN("*** python3-lark is not installed: the comparison with Lark is SKIPPED ***");
     return;
@@ -94,9 +95,9 @@ TEST_CASE("Go corpus: same tokens as Lark's lexer") {
         current->error_offset = std::stoll(line.substr(6));
       } else {
         std::istringstream fields(line);
-        ReferenceToken token;
-        fields >> token.name >> token.begin >> token.end;
-        current->tokens.push_back(token);
+        ReferenceLexeme lexeme;
+        fields >> lexeme.name >> lexeme.begin >> lexeme.end;
+        current->lexemes.push_back(lexeme);
       }
     }
   }
@@ -105,18 +106,18 @@ TEST_CASE("Go corpus: same tokens as Lark's lexer") {
 
   const LexerDfa dfa = compile_lexer_dfa(testing::go_terminals());
   size_t files_lexed = 0;
-  size_t tokens_compared = 0;
+  size_t lexemes_compared = 0;
   for (const auto& file : files) {
     INFO(file.filename().string());
     const ReferenceResult& expected = reference.at(file.string());
     const std::string text = testing::read_file(file);
     // Feed like a decoder would, so the comparison also covers the streaming path.
     StreamingLexer lexer(dfa);
-    std::vector<Token> tokens;
+    std::vector<Lexeme> lexemes;
     std::string error;
     try {
-      for (size_t i = 0; i < text.size(); i += 5) lexer.feed(text.substr(i, 5), tokens);
-      lexer.finish(tokens);
+      for (size_t i = 0; i < text.size(); i += 5) lexer.feed(text.substr(i, 5), lexemes);
+      lexer.finish(lexemes);
     } catch (const Error& e) {
       error = e.what();
     }
@@ -127,20 +128,20 @@ TEST_CASE("Go corpus: same tokens as Lark's lexer") {
       CHECK_THAT(error,
                  Catch::Contains("byte offset " + std::to_string(expected.error_offset) + ":"));
     }
-    // Lark reports no token after its error; ours may have emitted the ones before it only.
-    REQUIRE(tokens.size() == expected.tokens.size());
-    for (size_t i = 0; i < tokens.size(); ++i) {
-      const ReferenceToken& want = expected.tokens[i];
-      INFO("token " << i << " expected " << want.name << " [" << want.begin << ", " << want.end
-                    << ")");
-      CHECK(tokens[i].begin == want.begin);
-      CHECK(tokens[i].end == want.end);
-      CHECK(dfa.describe_label(tokens[i].label) == want.name);
-      ++tokens_compared;
+    // Lark reports no lexeme after its error; ours may have emitted the ones before it only.
+    REQUIRE(lexemes.size() == expected.lexemes.size());
+    for (size_t i = 0; i < lexemes.size(); ++i) {
+      const ReferenceLexeme& want = expected.lexemes[i];
+      INFO("lexeme " << i << " expected " << want.name << " [" << want.begin << ", " << want.end
+                     << ")");
+      CHECK(lexemes[i].begin == want.begin);
+      CHECK(lexemes[i].end == want.end);
+      CHECK(dfa.describe_label(lexemes[i].label) == want.name);
+      ++lexemes_compared;
     }
   }
   CHECK(files_lexed > files.size() / 2);
-  CHECK(tokens_compared > 10000);
+  CHECK(lexemes_compared > 10000);
 }
 
 }  // namespace

@@ -31,9 +31,13 @@ TEST_CASE("constructs a lexer cannot support are rejected by name, with origin a
   CHECK_THAT(error_of(R"((?<=a)b)"), Catch::Contains("column 1: regex lookaround (?<=...)"));
   CHECK_THAT(error_of(R"(\\(?<!\\).*?""")"),
              Catch::Contains("column 3: regex lookaround (?<!...)"));
-  // The two guards SynCode's Python strings use are redundant or dropped (docs/lexer.md).
+  // The two guards SynCode's Python strings use: one is redundant, the other becomes a vetoed
+  // end (docs/lexer.md, "Lookaround"); other forms of it are refused.
   CHECK(error_of(R"("""(?<!\\).*?""")").empty());
   CHECK(error_of(R"("(?!"").*?")").empty());
+  CHECK_THAT(error_of(R"("(?!"")a*")"), Catch::Contains("column 2: regex lookaround (?!...) is "
+                                                        "supported only as q(?!qq).*?q"));
+  CHECK_THAT(error_of(R"("(?!"").*?'")"), Catch::Contains("supported only as q(?!qq).*?q"));
   CHECK_THAT(error_of(R"((a)\1)"), Catch::Contains("column 4: regex backreference \\1"));
   CHECK_THAT(error_of(R"((?P<q>a)(?P=q))"), Catch::Contains("backreference (?P=name)"));
   CHECK_THAT(error_of("^a"), Catch::Contains("column 1: regex anchor ^"));

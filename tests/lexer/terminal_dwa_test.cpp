@@ -77,7 +77,7 @@ struct Fixture {
   // The label the lexer gives `lexeme` on its own (one token, from the start).
   LabelId label(std::string_view lexeme) const {
     LexerConfiguration configuration = initial_configuration(dfa);
-    std::vector<EmittedToken> out;
+    std::vector<EmittedLexeme> out;
     REQUIRE_FALSE(feed(dfa, configuration, lexeme, out));
     REQUIRE_FALSE(finish(dfa, configuration, out));
     REQUIRE(out.size() == 1);
@@ -86,7 +86,7 @@ struct Fixture {
 
   LexerConfiguration after(std::string_view bytes) const {
     LexerConfiguration configuration = initial_configuration(dfa);
-    std::vector<EmittedToken> out;
+    std::vector<EmittedLexeme> out;
     REQUIRE_FALSE(feed(dfa, configuration, bytes, out));
     return configuration;
   }
@@ -128,7 +128,7 @@ std::vector<LexerConfiguration> reachable_configurations(const Fixture& fixture,
     for (const LexerConfiguration& configuration : layer) {
       for (const std::string& token : fixture.texts) {
         LexerConfiguration after = configuration;
-        std::vector<EmittedToken> out;
+        std::vector<EmittedLexeme> out;
         if (feed(fixture.dfa, after, token, out)) continue;
         if (seen.insert(after).second) next.push_back(after);
       }
@@ -247,7 +247,7 @@ TEST_CASE("EOS: the lexer can finish in exactly the fork finish() takes") {
   const Fixture fixture(kMixedGrammar, mixed_vocabulary());
   for (const LexerConfiguration& configuration : reachable_configurations(fixture, 2)) {
     LexerConfiguration finished = configuration;
-    std::vector<EmittedToken> out;
+    std::vector<EmittedLexeme> out;
     const bool finishes = !finish(fixture.dfa, finished, out);
     std::vector<DwaEntry> finishing;
     for (DwaEntry& entry : fixture.dwa.enter(configuration)) {

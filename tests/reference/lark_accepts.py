@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reference acceptance: does Lark accept each text that `glrmask generate` ended by EOS?
 
-Usage: lark_accepts.py GRAMMAR WALKS [--start S] [--earley] [--skippable T,...]
+Usage: lark_accepts.py GRAMMAR WALKS [--start S] [--earley] [--skippable T,...] [--postlex python]
 
 WALKS is the output of `glrmask generate ... --json-lines`: one JSON object per line with the keys
 "walk", "end" ("eos", "limit" or "dead-end") and "text". Walks that did not end by EOS are not
@@ -22,6 +22,10 @@ With --skippable, the LALR parser is driven token by token (Lark's interactive p
 tokens of its basic lexer) and a token of a listed terminal that the parser cannot take is
 dropped: SynCode's rule for Go's EOS terminal (newlines, `;` and block comments where a statement
 may end), which is glrmask's `--skippable` (docs/glr.md). Not combined with --earley.
+
+With --postlex python, Lark's Indenter runs between lexer and parser with SynCode's settings for
+Python: newline terminal _NL, brackets LPAR/LSQB/LBRACE and RPAR/RSQB/RBRACE, _INDENT/_DEDENT,
+tab_len 4 (glrmask's `--postlex python`, docs/indenter.md).
 """
 
 import json
@@ -32,12 +36,23 @@ from copy import copy
 
 from lark import Lark
 from lark.exceptions import LarkError, UnexpectedToken
+from lark.indenter import Indenter
 
 
-def build(grammar_path, start, parser):
+class SynCodePythonIndenter(Indenter):
+    """SynCode's Indenter for Python (its parsers/__init__.py), as the corpus was checked."""
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+def build(grammar_path, start, parser, postlex=None):
     with open(grammar_path, encoding="utf-8") as grammar_file:
         grammar = grammar_file.read()
-    return Lark(grammar, parser=parser, lexer="basic", start=start,
+    return Lark(grammar, parser=parser, lexer="basic", start=start, postlex=postlex,
                 import_paths=[os.path.dirname(os.path.abspath(grammar_path))])
 
 
@@ -64,7 +79,7 @@ def parse_skipping(parser, text, skippable):
 
 def main(argv):
     args = argv[1:]
-    start, earley, skippable = "start", False, set()
+    start, earley, skippable, postlex = "start", False, set(), None
     if "--earley" in args:
         args.remove("--earley")
         earley = True
@@ -76,11 +91,18 @@ def main(argv):
         at = args.index("--skippable")
         skippable = set(args[at + 1].split(","))
         del args[at:at + 2]
-    if len(args) != 2 or (earley and skippable):
+    if "--postlex" in args:
+        at = args.index("--postlex")
+        if args[at + 1] != "python":
+            print(__doc__, file=sys.stderr)
+            return 2
+        postlex = SynCodePythonIndenter()
+        del args[at:at + 2]
+    if len(args) != 2 or (earley and skippable) or (postlex and (earley or skippable)):
         print(__doc__, file=sys.stderr)
         return 2
     grammar_path, walks_path = args
-    lalr = build(grammar_path, start, "lalr")
+    lalr = build(grammar_path, start, "lalr", postlex)
     full = build(grammar_path, start, "earley") if earley else None
     with open(walks_path, encoding="utf-8") as walks:
         for line in walks:

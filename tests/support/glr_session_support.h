@@ -1,6 +1,6 @@
 // Independent references for the GLR session tests: an Earley recognizer written from the
-// grammar model alone (no LR tables, no GSS), fed the tokens of the project's lexer, with the same
-// token semantics the session documents (docs/glr.md): each token is a set of alternative
+// grammar model alone (no LR tables, no GSS), fed the lexemes of the project's lexer, with the same
+// lexeme semantics the session documents (docs/glr.md): each lexeme is a set of alternative
 // terminals, an %ignore'd alternative means "skip", and a skippable terminal that cannot be
 // scanned is skipped.
 #pragma once
@@ -29,8 +29,8 @@ namespace glrmask::testing {
 class Earley {
  public:
   struct Outcome {
-    bool viable = false;    // every token was consumed and some continuation may follow
-    bool accepted = false;  // the tokens form a sentence
+    bool viable = false;    // every lexeme was consumed and some continuation may follow
+    bool accepted = false;  // the lexemes form a sentence
   };
 
   Earley(const Grammar& grammar, std::vector<SymbolId> skippable)
@@ -39,24 +39,24 @@ class Earley {
     for (bool changed = true; changed;) {
       changed = false;
       for (const Rule& rule : grammar.rules()) {
-        if (nullable_[rule.lhs]) continue;
+        if (nullable_[rule.lhs.value()]) continue;
         bool all = true;
-        for (SymbolId s : rule.rhs) all = all && !grammar.is_terminal(s) && nullable_[s];
-        if (all) nullable_[rule.lhs] = changed = true;
+        for (SymbolId s : rule.rhs) all = all && !grammar.is_terminal(s) && nullable_[s.value()];
+        if (all) nullable_[rule.lhs.value()] = changed = true;
       }
     }
   }
 
-  // `tokens[i]` lists the alternatives of token i (terminal ids).
-  Outcome run(const std::vector<std::vector<SymbolId>>& tokens) const {
-    std::vector<std::set<Item>> charts(tokens.size() + 1);
+  // `lexemes[i]` lists the alternatives of lexeme i (terminal ids).
+  Outcome run(const std::vector<std::vector<SymbolId>>& lexemes) const {
+    std::vector<std::set<Item>> charts(lexemes.size() + 1);
     const auto rules = grammar_.rules();
     for (std::size_t r = 0; r < rules.size(); ++r)
       if (rules[r].lhs == grammar_.start()) charts[0].insert(Item{r, 0, 0});
     close(charts, 0);
-    for (std::size_t k = 0; k < tokens.size(); ++k) {
+    for (std::size_t k = 0; k < lexemes.size(); ++k) {
       std::set<Item>& next = charts[k + 1];
-      for (const SymbolId terminal : tokens[k]) {
+      for (const SymbolId terminal : lexemes[k]) {
         if (grammar_.terminal(terminal).ignored) {
           next.insert(charts[k].begin(), charts[k].end());
           continue;
@@ -111,7 +111,7 @@ class Earley {
         if (grammar_.is_terminal(next)) continue;
         for (std::size_t r = 0; r < rules.size(); ++r)
           if (rules[r].lhs == next) add(Item{r, 0, k});
-        if (nullable_[next]) add(Item{item.rule, item.dot + 1, item.origin});
+        if (nullable_[next.value()]) add(Item{item.rule, item.dot + 1, item.origin});
       } else {
         const SymbolId lhs = rules[item.rule].lhs;
         const std::vector<Item> waiting(charts[item.origin].begin(), charts[item.origin].end());
@@ -130,21 +130,25 @@ class Earley {
 };
 
 // The reference verdict on a whole text: the project's lexer (lex_text, tested on its own) turns it
-// into tokens, Earley decides. A lexing error means "not a sentence, not viable".
+// into lexemes, Earley decides. A lexing error means "not a sentence, not viable".
 inline Earley::Outcome reference_verdict(const glr::CompiledGrammar& grammar,
                                          std::string_view text) {
-  std::vector<lexer::Token> tokens;
+  std::vector<lexer::Lexeme> lexemes;
   try {
-    tokens = lexer::lex_text(grammar.dfa(), text);
+    lexemes = lexer::lex_text(grammar.dfa(), text);
   } catch (const Error&) {
     return {};
   }
   std::vector<std::vector<SymbolId>> alternatives;
-  for (const lexer::Token& token : tokens) {
-    const auto terminals = grammar.dfa().label_terminals(token.label);
-    alternatives.emplace_back(terminals.begin(), terminals.end());
+  for (const lexer::Lexeme& lexeme : lexemes) {
+    alternatives.emplace_back();
+    for (const std::uint32_t terminal : grammar.dfa().label_terminals(lexeme.label))
+      alternatives.back().push_back(grammar.grammar().terminal_id(terminal));
   }
-  return Earley(grammar.grammar(), grammar.skippable_terminals()).run(alternatives);
+  std::vector<SymbolId> skippable;
+  for (const glr::SymbolId terminal : grammar.skippable_terminals())
+    skippable.push_back(glr::grammar_terminal(terminal));
+  return Earley(grammar.grammar(), std::move(skippable)).run(alternatives);
 }
 
 inline std::shared_ptr<const glr::CompiledGrammar> compile_lark(std::string_view text,

@@ -136,16 +136,16 @@ inline bool glr_accepts(const LrTable& table, const LrGrammar& grammar,
 }
 
 // Earley's recognizer on the Cfg itself (Cfg ids), with Aycock and Horspool's fix for nullable
-// nonterminals. Knows nothing about LR.
+// nonterminals. Knows nothing about LR: `input` holds terminal ids, which the two share.
 inline bool earley_accepts(const Cfg& cfg, std::span<const SymbolId> input) {
   std::vector<char> nullable(cfg.num_symbols(), 0);
   for (bool changed = true; changed;) {
     changed = false;
     for (const Cfg::Rule& rule : cfg.rules) {
-      if (nullable[rule.lhs]) continue;
+      if (nullable[rule.lhs.value()]) continue;
       bool all = true;
-      for (SymbolId symbol : rule.rhs) all = all && nullable[symbol];
-      if (all) nullable[rule.lhs] = changed = true;
+      for (const GrammarSymbolId symbol : rule.rhs) all = all && nullable[symbol.value()];
+      if (all) nullable[rule.lhs.value()] = changed = true;
     }
   }
   struct EarleyItem {
@@ -175,9 +175,9 @@ inline bool earley_accepts(const Cfg& cfg, std::span<const SymbolId> input) {
         }
         continue;
       }
-      const SymbolId next = rule.rhs[item.dot];
+      const GrammarSymbolId next = rule.rhs[item.dot];
       if (cfg.is_terminal(next)) {
-        if (i < input.size() && input[i] == next) {
+        if (i < input.size() && input[i] == lr_terminal(next)) {
           add(i + 1, EarleyItem{item.rule, item.dot + 1, item.origin});
         }
         continue;
@@ -185,7 +185,7 @@ inline bool earley_accepts(const Cfg& cfg, std::span<const SymbolId> input) {
       for (std::size_t r = 0; r < cfg.rules.size(); ++r) {
         if (cfg.rules[r].lhs == next) add(i, EarleyItem{r, 0, i});
       }
-      if (nullable[next]) add(i, EarleyItem{item.rule, item.dot + 1, item.origin});
+      if (nullable[next.value()]) add(i, EarleyItem{item.rule, item.dot + 1, item.origin});
     }
   }
   for (const EarleyItem& item : charts[input.size()]) {

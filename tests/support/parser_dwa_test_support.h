@@ -37,10 +37,10 @@ inline void require_same_parser_dwa(const wfa::CompiledMask& a, const wfa::Compi
     for (lexer::ForkId fork = 0; fork < x.num_forks(); ++fork)
       REQUIRE(x.early_start_state(label, fork) == y.early_start_state(label, fork));
   std::size_t weighted = 0;
-  for (std::size_t state = 0; state < x.num_states(); ++state) {
-    const auto mine = x.transitions(static_cast<wfa::DwaStateId>(state));
-    const auto theirs = y.transitions(static_cast<wfa::DwaStateId>(state));
-    INFO("state " << state);
+  for (const wfa::DwaStateId state : id_range<wfa::DwaStateId>(x.num_states())) {
+    const auto mine = x.transitions(state);
+    const auto theirs = y.transitions(state);
+    INFO("state " << state.value());
     REQUIRE(mine.size() == theirs.size());
     for (std::size_t i = 0; i < mine.size(); ++i) {
       REQUIRE(mine[i].read == theirs[i].read);

@@ -40,9 +40,9 @@ inline std::vector<Alternatives> dwa_alternatives(const lexer::TerminalDwa& dwa,
 
 // The labels feed() emitted, without purely ignored ones (the DWA drops those too).
 inline std::vector<lexer::LabelId> visible_labels(const lexer::LexerDfa& dfa,
-                                                  const std::vector<lexer::EmittedToken>& tokens) {
+                                                  const std::vector<lexer::EmittedLexeme>& tokens) {
   std::vector<lexer::LabelId> labels;
-  for (const lexer::EmittedToken& token : tokens) {
+  for (const lexer::EmittedLexeme& token : tokens) {
     if (!dfa.label_is_ignored(token.label)) labels.push_back(token.label);
   }
   return labels;
@@ -54,7 +54,7 @@ inline Alternatives expected_alternatives(const lexer::TerminalDwa& dwa,
                                           const lexer::LexerConfiguration& configuration,
                                           std::string_view bytes, std::string& missing) {
   lexer::LexerConfiguration after = configuration;
-  std::vector<lexer::EmittedToken> emitted;
+  std::vector<lexer::EmittedLexeme> emitted;
   if (lexer::feed(dwa.dfa(), after, bytes, emitted)) return {};  // the token cannot be lexed
   const std::vector<lexer::LabelId> committed = visible_labels(dwa.dfa(), emitted);
   Alternatives alternatives;

@@ -5,9 +5,11 @@
 
 #include <array>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "lib/core/settings.h"
@@ -39,6 +41,23 @@ bool require_tokenizer(std::string_view name) {
     std::cerr << "\n*** WARNING: " << e.what() << " ***\n\n";
     return false;
   }
+}
+
+namespace {
+std::set<std::string>& skipped_names() {
+  static std::set<std::string> names;
+  return names;
+}
+}  // namespace
+
+void skip_test_case() {
+  const std::string name = Catch::getResultCapture().getCurrentTestName();
+  std::cerr << "*** SKIPPED: " << name << " (an input it needs is absent, see above) ***\n";
+  skipped_names().insert(name);
+}
+
+std::size_t skipped_test_cases() {
+  return skipped_names().size();
 }
 
 std::string read_file(const std::filesystem::path& path) {

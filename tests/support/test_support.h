@@ -2,6 +2,7 @@
 // data folder is absent (the test then covers only the project's own fixtures).
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -18,6 +19,16 @@ bool require_data_dir(std::string_view what);
 
 // Returns true when the named tokenizer is in the setup cache; otherwise warns loudly.
 bool require_tokenizer(std::string_view name);
+
+// Marks the running test case as skipped: an input it needs (the real-data folder, a tokenizer,
+// node, python3-lark) is absent, so it returns early, or leaves a section out. The test program
+// then exits with kSkipExitCode when every test case it ran was skipped and none failed, which
+// CTest (SKIP_RETURN_CODE, one test case per entry) reports as "Skipped", not as a pass. Use as
+// `if (!require_data_dir("...")) return skip_test_case();`.
+void skip_test_case();
+// How many test cases skip_test_case() marked so far in this process.
+std::size_t skipped_test_cases();
+inline constexpr int kSkipExitCode = 77;
 
 std::string read_file(const std::filesystem::path& path);
 

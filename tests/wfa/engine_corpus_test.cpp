@@ -1,5 +1,6 @@
 // The wfa engine against the oracle at every teacher-forced step of real programs: SynCode's Java
-// and Go grammars with Llama-3, SQL with Llama-2 (the tokenizer whose byte tokens reach the
+// and Go grammars with Llama-3, Python with its indenter (wfa and spanner, one program and the
+// three rejected ones) with Llama-3, SQL with Llama-2 (the tokenizer whose byte tokens reach the
 // lexical corner cases of SQL's case-insensitive keywords). The full sweep over every corpus
 // program and tokenizer is the `exactness` study (docs/experiments.md); this test keeps a
 // representative slice in the default suite. Labelled `corpus`: the sanitizer pass leaves it out
@@ -16,6 +17,7 @@
 #include "tests/support/test_support.h"
 #include "tests/support/wfa_engine_comparison.h"
 #include "wfa/oracle_engine.h"
+#include "wfa/spanner_engine.h"
 #include "wfa/wfa_engine.h"
 
 using namespace glrmask;
@@ -55,8 +57,9 @@ Corpus load(const std::string& grammar, const std::string& tokenizer,
 }  // namespace
 
 TEST_CASE("wfa = oracle on teacher-forced Java programs (Llama-3)") {
-  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (Java)")) return;
-  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (Java)"))
+    return glrmask::testing::skip_test_case();
+  if (!glrmask::testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   const Corpus corpus = load("java_grammar.lark", "llama3");
   wfa::OracleEngine oracle(corpus.vocabulary);
   wfa::WfaEngine engine(corpus.grammar, corpus.vocabulary);
@@ -75,8 +78,9 @@ TEST_CASE("wfa = oracle on teacher-forced Java programs (Llama-3)") {
 // as EOS at statement level and dropped inside parentheses, which the top state cannot tell: the
 // Parser DWA holds such tokens in guarded items until the states below decide (docs/wfa.md).
 TEST_CASE("wfa = oracle on teacher-forced Go programs (Llama-3, lark policy, skippable EOS)") {
-  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (Go, skippable EOS)")) return;
-  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (Go, skippable EOS)"))
+    return glrmask::testing::skip_test_case();
+  if (!glrmask::testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   glr::ParseOptions options;
   options.policy = glr::ConflictPolicy::kLark;
   options.skippable = {"EOS"};
@@ -93,8 +97,9 @@ TEST_CASE("wfa = oracle on teacher-forced Go programs (Llama-3, lark policy, ski
 // Under the default GLR policy without skippable terminals, this is the Go program the grammar
 // accepts (`glrmask check`); the session holds two stacks at some steps.
 TEST_CASE("wfa = oracle on a teacher-forced Go program (Llama-3, GLR policy)") {
-  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (Go)")) return;
-  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (Go)"))
+    return glrmask::testing::skip_test_case();
+  if (!glrmask::testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   const Corpus corpus = load("go_grammar.lark", "llama3");
   wfa::OracleEngine oracle(corpus.vocabulary);
   wfa::WfaEngine engine(corpus.grammar, corpus.vocabulary);
@@ -115,8 +120,9 @@ TEST_CASE("wfa = oracle on a teacher-forced Go program (Llama-3, GLR policy)") {
 }
 
 TEST_CASE("wfa = oracle on teacher-forced SQL queries (Llama-2)") {
-  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (SQL)")) return;
-  if (!glrmask::testing::require_tokenizer("llama2")) return;
+  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (SQL)"))
+    return glrmask::testing::skip_test_case();
+  if (!glrmask::testing::require_tokenizer("llama2")) return glrmask::testing::skip_test_case();
   const Corpus corpus = load("sql_grammar.lark", "llama2");
   wfa::OracleEngine oracle(corpus.vocabulary);
   wfa::WfaEngine engine(corpus.grammar, corpus.vocabulary);
@@ -132,9 +138,10 @@ TEST_CASE("wfa = oracle on teacher-forced SQL queries (Llama-2)") {
 // keeps its tokenization (Vocabulary::padded): the appended tokens are real, mostly multilingual
 // and code pieces, and masks over them must be as exact as over the tokenizer's own.
 TEST_CASE("wfa = oracle on SQL queries, Llama-2 padded with Gemma-3 tokens to 65,536 ids") {
-  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (padded SQL)")) return;
-  if (!glrmask::testing::require_tokenizer("llama2")) return;
-  if (!glrmask::testing::require_tokenizer("gemma3")) return;
+  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (padded SQL)"))
+    return glrmask::testing::skip_test_case();
+  if (!glrmask::testing::require_tokenizer("llama2")) return glrmask::testing::skip_test_case();
+  if (!glrmask::testing::require_tokenizer("gemma3")) return glrmask::testing::skip_test_case();
   const Corpus base = load("sql_grammar.lark", "llama2");
   const Vocabulary gemma = Vocabulary::load(resolve_tokenizer("gemma3"));
   const std::vector<const Vocabulary*> donors = {&gemma};
@@ -160,4 +167,56 @@ TEST_CASE("wfa = oracle on SQL queries, Llama-2 padded with Gemma-3 tokens to 65
   for (auto id = static_cast<TokenId>(base.vocabulary.size()); id < padded.size(); ++id)
     appended_allowed += allowed.test(id) ? 1 : 0;
   CHECK(appended_allowed > 1000);
+}
+
+// SynCode's Python grammar with the indenter (--postlex python, docs/indenter.md): the wfa and the
+// spanner against the oracle at every teacher-forced Llama-3 step of the shortest program of the
+// list, whole (EOS included). The oracle costs tens of milliseconds a step here, so the slice is
+// one program; the full sweep is the exactness study's.
+TEST_CASE("wfa and spanner = oracle on a teacher-forced Python program (Llama-3, indenter)") {
+  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (Python)")) return;
+  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  glr::ParseOptions options;
+  options.postlex = glr::PostLexer::kPythonIndenter;
+  const Corpus corpus = load("python_grammar.lark", "llama3", options);
+  wfa::OracleEngine oracle(corpus.vocabulary);
+  wfa::WfaEngine engine(corpus.grammar, corpus.vocabulary);
+  wfa::SpannerEngine spanner(corpus.grammar, corpus.vocabulary);
+  const std::string text =
+      slurp(data_dir() / "programs" / "python" / "web_programming__fetch_bbc_news.py");
+  const std::size_t steps = glrmask::testing::compare_teacher_forced(
+      corpus.grammar, engine, oracle, corpus.vocabulary, corpus.encoder, text);
+  CHECK(steps > 100);
+  CHECK(glrmask::testing::compare_teacher_forced(corpus.grammar, spanner, oracle, corpus.vocabulary,
+                                                 corpus.encoder, text) == steps);
+
+  // The three programs the grammar rejects (digit separators, `:=`): the wfa allows every token
+  // before the session's rejection and refuses the one it rejects, where its mask, the spanner's
+  // and the oracle's are equal (so every engine rejects at the same step, hence the same byte).
+  for (const char* name :
+       {"cellular_automata__langtons_ant.py", "conversions__energy_conversions.py",
+        "scripts__validate_solutions.py"}) {
+    INFO("rejected program " << name);
+    const std::vector<TokenId> ids =
+        corpus.encoder.encode(slurp(data_dir() / "programs" / "python" / name));
+    glr::Session session(corpus.grammar, &corpus.vocabulary);
+    std::size_t rejected_at = ids.size();
+    for (std::size_t step = 0; step < ids.size(); ++step) {
+      const bool session_takes = session.accepts_bytes(corpus.vocabulary.bytes(ids[step]));
+      const DenseMask wfa_mask = glrmask::testing::engine_mask(engine, session, corpus.vocabulary);
+      REQUIRE(wfa_mask.test(ids[step]) == session_takes);
+      if (!session_takes) {
+        rejected_at = step;
+        const DenseMask expected =
+            glrmask::testing::engine_mask(oracle, session, corpus.vocabulary);
+        glrmask::testing::require_equal_masks(wfa_mask, expected, corpus.vocabulary);
+        glrmask::testing::require_equal_masks(
+            glrmask::testing::engine_mask(spanner, session, corpus.vocabulary), expected,
+            corpus.vocabulary);
+        break;
+      }
+      session.commit(ids[step]);
+    }
+    CHECK(rejected_at < ids.size());
+  }
 }

@@ -257,14 +257,14 @@ TEST_CASE("wfa: the automaton's statistics and Graphviz rendering describe what 
   wfa::write_graphviz(dwa, dot);
   CHECK_THAT(dot.str(), Catch::StartsWith("digraph parser_dwa {") && Catch::Contains(" -> "));
   // Every transition's target is a state or the dead state.
-  for (wfa::DwaStateId state = 0; state < dwa.num_states(); ++state)
-    for (const wfa::ParserDwaTransition& t : dwa.transitions(state))
-      CHECK((t.target == wfa::ParserDwa::kDeadState || t.target < dwa.num_states()));
+  for (const wfa::ParserDwaTransition& t : dwa.all_transitions())
+    CHECK((t.target == wfa::ParserDwa::kDeadState || t.target.value() < dwa.num_states()));
 }
 
 TEST_CASE("wfa = oracle at every teacher-forced step: SynCode JSON (Llama-3)") {
-  if (!glrmask::testing::require_data_dir("wfa_engine_test (SynCode JSON)")) return;
-  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  if (!glrmask::testing::require_data_dir("wfa_engine_test (SynCode JSON)"))
+    return glrmask::testing::skip_test_case();
+  if (!glrmask::testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
   const Encoder encoder = Encoder::load(resolve_tokenizer("llama3"));
   const auto grammar =

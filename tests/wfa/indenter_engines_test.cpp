@@ -1,6 +1,12 @@
-// Mask engines on a grammar with Python's indenter post-lexer: the oracle serves it (masks on
-// teacher-forced steps of a real Python program with Llama-3), the spanner and wfa refuse it.
+// Mask engines on a grammar with Python's indenter post-lexer (docs/indenter.md): the wfa and the
+// spanner equal the oracle at every prefix of fixtures that exercise the indenter (dedents by
+// several levels, tokens ending inside the indentation, tabs, brackets, comments, docstrings,
+// refused dedents, final dedents); the oracle's masks on a real Python program with Llama-3; the
+// artifact's record of the post-lexer. Corpus runs are the exactness study's
+// (experiments/results/exactness/).
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,12 +16,16 @@
 #include "lib/core/settings.h"
 #include "lib/tokenizer/encoder.h"
 #include "lib/tokenizer/vocabulary.h"
+#include "tests/support/glr_session_support.h"
 #include "tests/support/test_support.h"
+#include "tests/support/wfa_engine_comparison.h"
 #include "tests/support/wfa_test_support.h"
 #include "wfa/compiled_mask.h"
+#include "wfa/mask_artifact.h"
 #include "wfa/oracle_engine.h"
 #include "wfa/parser_dwa_builder.h"
 #include "wfa/spanner_engine.h"
+#include "wfa/wfa_engine.h"
 
 using namespace glrmask;
 
@@ -39,39 +49,127 @@ std::optional<TokenId> token_with_bytes(const Vocabulary& vocabulary, std::strin
   return std::nullopt;
 }
 
-TEST_CASE("the spanner and wfa engines refuse a grammar with a post-lexer") {
+// The counters of the engine's last step.
+double counter(const wfa::MaskEngine& engine, std::string_view name) {
+  for (const wfa::EngineCounter& c : engine.last_step_counters())
+    if (c.name == name) return c.value;
+  return 0;
+}
+
+struct PrefixCounts {
+  double branches = 0;  // ways on of the wfa's walk that depend on the indenter's state
+  double deferred = 0;  // tokens the wfa left to the session
+};
+
+// Every prefix of every text the session accepts (the texts are committed byte by byte): the
+// wfa's mask, its view and the spanner's equal the oracle's, EOS included.
+PrefixCounts compare_at_every_prefix(const std::shared_ptr<const glr::CompiledGrammar>& grammar,
+                                     const Vocabulary& vocabulary,
+                                     const std::vector<std::string>& texts) {
+  wfa::OracleEngine oracle(vocabulary, {.sequential = true});
+  wfa::WfaEngine wfa(grammar, vocabulary);
+  wfa::SpannerEngine spanner(grammar, vocabulary);
+  double branches = 0;
+  double deferred = 0;
+  for (const std::string& text : texts) {
+    glr::Session session(grammar, &vocabulary);
+    for (std::size_t length = 0; length <= text.size(); ++length) {
+      if (length > 0 && !session.try_commit_bytes(text.substr(length - 1, 1))) break;
+      INFO("prefix \"" << text.substr(0, length) << "\"");
+      const DenseMask expected = testing::engine_mask(oracle, session, vocabulary);
+      testing::require_equal_masks(testing::engine_mask_view(wfa, session, vocabulary), expected,
+                                   vocabulary);
+      testing::require_equal_masks(testing::engine_mask(wfa, session, vocabulary), expected,
+                                   vocabulary);
+      branches += counter(wfa, "indenter_branches");
+      deferred += counter(wfa, "deferred_tokens");
+      testing::require_equal_masks(testing::engine_mask(spanner, session, vocabulary), expected,
+                                   vocabulary);
+    }
+  }
+  return {branches, deferred};
+}
+
+// The 1- and 2-byte strings of `alphabet`, runs of three, and `more`.
+Vocabulary indentation_vocabulary(const std::string& alphabet,
+                                  const std::vector<std::string>& more) {
+  std::vector<std::string> tokens;
+  for (const std::string& s : testing::strings_up_to(alphabet, 2))
+    if (!s.empty()) tokens.push_back(s);
+  for (const char c : alphabet) tokens.push_back(std::string(3, c));
+  for (const std::string& token : more)
+    if (std::find(tokens.begin(), tokens.end(), token) == tokens.end()) tokens.push_back(token);
+  return testing::tiny_vocabulary(tokens);
+}
+
+TEST_CASE("wfa and spanner = oracle at every prefix of indentation fixtures") {
+  const Vocabulary vocabulary = indentation_vocabulary(
+      "ab:\n \t(),#",
+      {"\n    ", "\n  ", "  a", "    a", "\n\ta", "\t\ta", "):\n", "\n\n", "a\n", "a:\n", "#a\n",
+       "\na", "\n a", "\n  a", "\n\n  ", " \n  ", "\n\t  ", ")\n", ",\n  "});
+  const PrefixCounts counts = compare_at_every_prefix(
+      blocks(), vocabulary,
+      {
+          "a:\n b:\n  b:\n   a\nb\n",           // one newline dedents three levels
+          "a:\n  b\n  a:\n    b\n  a\n",        // a token ending inside the indentation
+          "a:\n\tb\n    a\n\t  b\n",            // a tab is four spaces
+          "(a,\n  b\n)\na:\n  (b,\nb)\n  a\n",  // newlines inside brackets
+          "a:\n  b\n# a\n      # b\n  a\n",     // comment lines at other indentations
+          "a:\n    b\n  a\n",                   // a dedent to a width not on the stack
+          "a:\n b:\n  a\n",                     // EOS needs the final dedents
+      });
+  CHECK(counts.branches > 0);
+  CHECK(counts.deferred == 0);
+}
+
+TEST_CASE("wfa and spanner = oracle where a docstring is a newline and strings are guarded") {
+  const Vocabulary vocabulary = indentation_vocabulary(
+      "a:\n \"", {"\"\"\"", "\"\"\"a\"\"\"", "\n  \"\"\"", "\"\"\"\n", "a\"", "\"a\"", "\n    "});
+  compare_at_every_prefix(
+      glr::CompiledGrammar::load_lark(testing::fixtures_dir() / "indenter" / "docstrings.lark",
+                                      python_options()),
+      vocabulary,
+      {
+          "a:\n  \"\"\"a\"\"\"\n  a\n",    // a docstring on its own line: part of the newline
+          "\"a\"\n\"\"\na\n",              // strings, the empty one before a newline
+          "a:\n  \"\"\"a\n  \"\"\"\na\n",  // a docstring over two lines
+          "\"\"\"a",                       // a long string never closed: no `""` fall-back
+      });
+}
+
+TEST_CASE("a dedent to a width not on the stack is refused at its first byte after the blanks") {
+  const auto grammar = blocks();
+  glr::Session session(grammar);
+  CHECK(session.try_commit_bytes("a:\n    b\n  "));
+  CHECK_FALSE(session.accepts_bytes("a"));
+  CHECK_THROWS_WITH(session.commit_bytes("a"),
+                    Catch::Contains("not on the indentation stack {0, 4}"));
+}
+
+TEST_CASE("an artifact records the post-lexer, and one compiled without it is refused") {
   const Vocabulary vocabulary = Vocabulary::load(testing::fixtures_dir() / "tokenizers" /
                                                  "tiny_byte_level" / "tokenizer.json");
   const auto grammar = blocks();
-  const std::string why =
-      "cannot serve a grammar with a post-lexer (--postlex python): its construction reads the "
-      "terminal sequences of tokens without the indentation text";
-  CHECK_THROWS_WITH(wfa::SpannerEngine(grammar, vocabulary),
-                    Catch::Contains("the spanner engine " + why));
-  CHECK_THROWS_WITH(wfa::CompiledMask::compile(grammar, vocabulary),
-                    Catch::Contains("the wfa engine " + why));
-  // The oracle serves it. After "a:\n" the block needs an _INDENT: the newline must go on
-  // (blanks, newlines, a comment) before any other byte.
-  wfa::OracleEngine oracle(vocabulary);
-  glr::Session session(grammar, &vocabulary);
-  session.commit_bytes("a:\n");
-  const DenseMask mask = testing::engine_mask(oracle, session, vocabulary);
-  for (TokenId id = 0; id < vocabulary.size(); ++id) {
-    if (!vocabulary.contains(id) || vocabulary.is_special(id)) continue;
-    const std::string_view bytes = vocabulary.bytes(id);
-    INFO("token " << id << " \"" << bytes << "\"");
-    const char first = bytes.front();
-    const bool expected = first == '\n' || first == ' ' || first == '\t' || first == '#' ||
-                          (first == '\r' && bytes.size() >= 2 && bytes[1] == '\n') || bytes == "\r";
-    // Tokens beginning with a newline or a blank may still fail later in their bytes.
-    if (!expected) CHECK_FALSE(mask.test(id));
-  }
-  if (const auto newline = token_with_bytes(vocabulary, "\n")) CHECK(mask.test(*newline));
+  const auto compiled = wfa::CompiledMask::compile(grammar, vocabulary);
+  const std::filesystem::path with =
+      std::filesystem::temp_directory_path() / "glrmask_indenter_blocks.artifact";
+  wfa::write_mask_artifact(*compiled, vocabulary, with);
+  CHECK(wfa::read_mask_artifact(with, grammar, vocabulary)->parser_dwa().has_branches());
+  // An artifact of a grammar without a post-lexer, given the grammar that needs one.
+  const auto plain = glr::CompiledGrammar::load_lark(
+      testing::fixtures_dir() / "cli" / "check_list.lark", glr::ParseOptions{});
+  const std::filesystem::path without =
+      std::filesystem::temp_directory_path() / "glrmask_indenter_plain.artifact";
+  wfa::write_mask_artifact(*wfa::CompiledMask::compile(plain, vocabulary), vocabulary, without);
+  CHECK_THROWS_WITH(wfa::read_mask_artifact(without, grammar, vocabulary),
+                    Catch::Contains("compiled without the post-lexer the grammar is loaded with "
+                                    "(--postlex python)"));
 }
 
 TEST_CASE("oracle masks on a real Python program (Llama-3, teacher-forced)") {
-  if (!testing::require_data_dir("wfa_indenter_engines_test (Python program)")) return;
-  if (!testing::require_tokenizer("llama3")) return;
+  if (!testing::require_data_dir("wfa_indenter_engines_test (Python program)"))
+    return glrmask::testing::skip_test_case();
+  if (!testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
   const Encoder encoder = Encoder::load(resolve_tokenizer("llama3"));
   const auto grammar = glr::CompiledGrammar::load_lark(
@@ -116,8 +214,9 @@ TEST_CASE("oracle masks on a real Python program (Llama-3, teacher-forced)") {
 }
 
 TEST_CASE("oracle allows EOS exactly when the Python program is complete") {
-  if (!testing::require_data_dir("wfa_indenter_engines_test (EOS)")) return;
-  if (!testing::require_tokenizer("llama3")) return;
+  if (!testing::require_data_dir("wfa_indenter_engines_test (EOS)"))
+    return glrmask::testing::skip_test_case();
+  if (!testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
   const Encoder encoder = Encoder::load(resolve_tokenizer("llama3"));
   const auto grammar = glr::CompiledGrammar::load_lark(

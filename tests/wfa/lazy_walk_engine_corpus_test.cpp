@@ -27,8 +27,9 @@
 using namespace glrmask;
 
 TEST_CASE("lazy engine = oracle on teacher-forced MaskBench schemas (Llama-3)") {
-  if (!glrmask::testing::require_data_dir("lazy_walk_engine_corpus_test (MaskBench)")) return;
-  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  if (!glrmask::testing::require_data_dir("lazy_walk_engine_corpus_test (MaskBench)"))
+    return glrmask::testing::skip_test_case();
+  if (!glrmask::testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
   const Encoder encoder = Encoder::load(resolve_tokenizer("llama3"));
   const wfa::VocabularyTables tables(vocabulary);

@@ -13,7 +13,9 @@
 #include "glr/session.h"
 #include "lexer/lazy_terminal_dwa.h"
 #include "lexer/vocabulary_trie.h"
+#include "lib/core/error.h"
 #include "lib/json_schema/compiler.h"
+#include "tests/support/test_support.h"
 #include "tests/support/wfa_engine_comparison.h"
 #include "wfa/oracle_engine.h"
 #include "wfa/staged_engine.h"
@@ -139,6 +141,29 @@ TEST_CASE("lazy engine = oracle on schema grammars, with and without the plain-t
   CHECK(compare_schema(R"({"type": "object", "properties": {"ab": {"type": "string",
                            "maxLength": 2}, "b": {"pattern": "^a+$"}}, "required": ["b"]})",
                        "{}\"ab:, ", {"\"ab\": \"", "\": \"", "aa\"", "\"}"}, 5) > 5);
+}
+
+TEST_CASE("lazy and staged engines refuse a grammar with a post-lexer as unsupported") {
+  // The lazy walk reads no indentation (no LexemeScan) and the session's indenter state is not
+  // part of its fork key: it would serve wrong masks, so it says kUnsupported instead.
+  glr::ParseOptions python;
+  python.postlex = glr::PostLexer::kPythonIndenter;
+  const auto grammar = glr::CompiledGrammar::load_lark(
+      glrmask::testing::fixtures_dir() / "indenter" / "blocks.lark", python);
+  const Vocabulary vocabulary = glrmask::testing::tiny_vocabulary({"a", ":", "\n", "  "});
+  const wfa::VocabularyTables tables(vocabulary);
+  auto refused = [](const auto& construct) {
+    try {
+      construct();
+    } catch (const Error& e) {
+      CHECK(e.code() == ErrorCode::kUnsupported);
+      CHECK_THAT(e.what(), Catch::Matchers::Contains("post-lexer"));
+      return true;
+    }
+    return false;
+  };
+  CHECK(refused([&] { OwningLazyEngine lazy(grammar, vocabulary, true); }));
+  CHECK(refused([&] { wfa::StagedEngine staged(grammar, tables); }));
 }
 
 }  // namespace

@@ -63,7 +63,7 @@ struct Fixture {
       for (const LexerConfiguration& configuration : layer) {
         for (const std::string& token : texts) {
           LexerConfiguration after = configuration;
-          std::vector<lexer::EmittedToken> out;
+          std::vector<lexer::EmittedLexeme> out;
           if (lexer::feed(dfa, after, token, out)) continue;
           if (seen.insert(after).second) next.push_back(after);
         }
@@ -86,7 +86,8 @@ struct Fixture {
 std::vector<LexerEntryCache::Entry> made_entries(const std::vector<DwaEntry>& entries) {
   std::vector<LexerEntryCache::Entry> made;
   for (const DwaEntry& entry : entries) {
-    const auto one = LexerEntryCache::make_entry(entry.fork, entry.labels, entry.fork % 4 == 0);
+    const auto one =
+        LexerEntryCache::make_entry(wfa::DwaStateId{entry.fork}, entry.labels, entry.fork % 4 == 0);
     if (!one) return {};
     made.push_back(*one);
   }
@@ -98,7 +99,7 @@ bool same_entries(std::span<const LexerEntryCache::Entry> cached,
   if (cached.size() != expected.size()) return false;
   for (size_t i = 0; i < cached.size(); ++i) {
     const auto labels = cached[i].early_labels();
-    if (cached[i].start != expected[i].fork) return false;
+    if (cached[i].start != wfa::DwaStateId{expected[i].fork}) return false;
     if (cached[i].early != (expected[i].fork % 4 == 0)) return false;
     if (!std::equal(labels.begin(), labels.end(), expected[i].labels.begin(),
                     expected[i].labels.end()))
@@ -179,7 +180,7 @@ TEST_CASE("LexerEntryCache leaves configurations with long pending bytes uncache
           "[wfa][lexer_entry_cache]") {
   const Fixture fixture;
   LexerConfiguration inside_comment = lexer::initial_configuration(fixture.dfa);
-  std::vector<lexer::EmittedToken> out;
+  std::vector<lexer::EmittedLexeme> out;
   REQUIRE_FALSE(lexer::feed(fixture.dfa, inside_comment, "/* xyzxyzxyzxyzxyzxyzxyzxyz", out));
   REQUIRE(inside_comment.pending.size() > LexerEntryCache::kMaxPending);
   const std::vector<DwaEntry> entries = fixture.dwa.enter(inside_comment);

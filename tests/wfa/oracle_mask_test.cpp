@@ -101,7 +101,7 @@ TEST_CASE("oracle: mask size is checked, a finished session allows nothing") {
 TEST_CASE("oracle with Llama-3: teacher-forced tokens always allowed, EOS only at the end") {
   if (!glrmask::testing::require_data_dir("wfa_oracle_mask_test (SynCode JSON and SQL grammars)") ||
       !glrmask::testing::require_tokenizer("llama3"))
-    return;
+    return glrmask::testing::skip_test_case();
   const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
   const Encoder encoder = Encoder::load(resolve_tokenizer("llama3"));
   const TokenId eos = *vocabulary.eos();

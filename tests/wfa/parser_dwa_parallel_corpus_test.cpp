@@ -13,8 +13,9 @@ using glrmask::testing::compile_with_threads;
 using glrmask::testing::require_same_parser_dwa;
 
 TEST_CASE("Parser DWA: one thread and two build the same automaton for SynCode Go and SQL") {
-  if (!glrmask::testing::require_data_dir("wfa_parser_dwa_parallel_corpus_test")) return;
-  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  if (!glrmask::testing::require_data_dir("wfa_parser_dwa_parallel_corpus_test"))
+    return glrmask::testing::skip_test_case();
+  if (!glrmask::testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
   glr::ParseOptions go;
   go.policy = glr::ConflictPolicy::kLark;

@@ -153,7 +153,8 @@ TEST_CASE("spanner: mask size and grammar are checked, a finished session allows
 }
 
 TEST_CASE("spanner = oracle at every teacher-forced step: SynCode JSON (Llama-3), SQL (Llama-2)") {
-  if (!glrmask::testing::require_data_dir("wfa_spanner_engine_test (SynCode JSON and SQL)")) return;
+  if (!glrmask::testing::require_data_dir("wfa_spanner_engine_test (SynCode JSON and SQL)"))
+    return glrmask::testing::skip_test_case();
   const auto syncode = data_dir() / "grammars" / "syncode";
   if (glrmask::testing::require_tokenizer("llama3")) {
     const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));

@@ -97,8 +97,9 @@ void print_stats(const std::string& what, const wfa::SpannerEngine& spanner) {
 }
 
 void print_real_grammar_stats(const std::string& corpus, glr::ParseOptions options) {
-  if (!glrmask::testing::require_data_dir("wfa_spanner_table_test (statistics)")) return;
-  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  if (!glrmask::testing::require_data_dir("wfa_spanner_table_test (statistics)"))
+    return glrmask::testing::skip_test_case();
+  if (!glrmask::testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
   const auto grammar = glr::CompiledGrammar::load_lark(
       data_dir() / "grammars" / "syncode" / (corpus + "_grammar.lark"), options);

@@ -276,7 +276,7 @@ TEST_CASE("token classes of small grammars: one bit per class in every oracle ma
 }
 
 TEST_CASE("token classes with a real tokenizer: exact and one bit per class at every step") {
-  if (!glrmask::testing::require_tokenizer("llama2")) return;
+  if (!glrmask::testing::require_tokenizer("llama2")) return glrmask::testing::skip_test_case();
   const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama2"));
   const Encoder encoder = Encoder::load(resolve_tokenizer("llama2"));
   const auto grammar = glrmask::testing::compile_lark(R"(

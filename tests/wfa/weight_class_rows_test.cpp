@@ -2,7 +2,7 @@
 // two unions of weights are equal iff the unions of their rows are, the property the dense-mask
 // cache relies on to find a union built from other weights. Random families over a universe
 // that spans two 2^16-id containers, so rows cross container boundaries; artifacts' rows are
-// checked in wfa_mask_artifact_test.cpp.
+// checked in mask_artifact_test.cpp.
 #include "wfa/weight_class_rows.h"
 
 #include <catch2/catch.hpp>

@@ -59,28 +59,28 @@ TEST_CASE("symbols get dense ids, terminals first, and rules are grouped by lhs"
   CHECK(grammar.find_symbol("start") == SymbolId{2});
   CHECK(grammar.find_symbol("list") == SymbolId{3});
   CHECK_FALSE(grammar.find_symbol("missing").has_value());
-  CHECK(grammar.is_terminal(1));
-  CHECK_FALSE(grammar.is_terminal(2));
-  CHECK(grammar.nonterminal_id(1) == 3);
-  CHECK(grammar.start() == 2);
+  CHECK(grammar.is_terminal(SymbolId{1}));
+  CHECK_FALSE(grammar.is_terminal(SymbolId{2}));
+  CHECK(grammar.nonterminal_id(1) == SymbolId{3});
+  CHECK(grammar.start() == SymbolId{2});
 
   REQUIRE(grammar.rules().size() == 4);
-  const auto start_rules = grammar.rules_of(2);
+  const auto start_rules = grammar.rules_of(SymbolId{2});
   REQUIRE(start_rules.size() == 2);
   CHECK(names_of(grammar, start_rules[0].rhs) == std::vector<std::string>{"list"});
   CHECK(start_rules[0].alias == "whole");
   CHECK(start_rules[1].rhs.empty());
-  const auto list_rules = grammar.rules_of(3);
+  const auto list_rules = grammar.rules_of(SymbolId{3});
   REQUIRE(list_rules.size() == 2);
   CHECK(names_of(grammar, list_rules[1].rhs) == std::vector<std::string>{"list", "COMMA", "A"});
-  CHECK(grammar.first_rule_of(3) == 2);
-  for (const Rule& r : grammar.rules_of(3)) CHECK(r.lhs == 3);
+  CHECK(grammar.first_rule_of(SymbolId{3}) == 2);
+  for (const Rule& r : grammar.rules_of(SymbolId{3})) CHECK(r.lhs == SymbolId{3});
 
   CHECK(grammar.stats() == GrammarStats{2, 0, 2, 4, 5});
   CHECK(grammar.warnings().empty());
-  CHECK_THROWS_AS(grammar.terminal(2), Error);
-  CHECK_THROWS_AS(grammar.nonterminal(0), Error);
-  CHECK_THROWS_AS(grammar.nonterminal(4), Error);
+  CHECK_THROWS_AS(grammar.terminal(SymbolId{2}), Error);
+  CHECK_THROWS_AS(grammar.nonterminal(SymbolId{0}), Error);
+  CHECK_THROWS_AS(grammar.nonterminal(SymbolId{4}), Error);
 }
 
 TEST_CASE("unproductive and unreachable symbols are removed with a warning") {
@@ -111,7 +111,7 @@ TEST_CASE("unproductive and unreachable symbols are removed with a warning") {
   std::vector<std::string> terminals;
   for (const Terminal& t : grammar.terminals()) terminals.push_back(t.name);
   CHECK(terminals == std::vector<std::string>{"A", "SPACE"});
-  CHECK(grammar.ignored_terminals() == std::vector<SymbolId>{1});
+  CHECK(grammar.ignored_terminals() == std::vector<SymbolId>{SymbolId{1}});
 
   std::vector<std::string> warnings;
   for (const Diagnostic& d : grammar.warnings()) warnings.push_back(d.str());

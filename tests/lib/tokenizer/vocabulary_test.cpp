@@ -268,3 +268,58 @@ TEST_CASE("a padded vocabulary keeps every id and appends the donors' new ordina
 }
 
 }  // namespace glrmask
+
+namespace glrmask {
+namespace {
+
+// The byte-level fixture with `edit` applied to its JSON, written to `scratch`.
+std::filesystem::path edited_fixture(const testing::ScratchDir& scratch, const std::string& from,
+                                     const std::string& to) {
+  std::string text = testing::read_file(fixture("tiny_byte_level"));
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), to);
+  return scratch.write("tokenizer.json", text);
+}
+
+}  // namespace
+
+TEST_CASE("a vocabulary refuses merges of tokens it lacks, as HF's tokenizers does") {
+  // The vocabulary alone never resolves the merges, so only the file's check can catch this.
+  const testing::ScratchDir scratch;
+  CHECK_THAT(load_error(edited_fixture(scratch, "\"h e\"", "\"h q\"")),
+             Catch::Contains("/model/merges/1") && Catch::Contains("\"h\" + \"q\"") &&
+                 Catch::Contains("the merged token is not in the vocabulary"));
+  CHECK_THAT(load_error(edited_fixture(scratch, "\"h e\"", "\"h \\u4e00\"")),
+             Catch::Contains("/model/merges/1") && Catch::Contains("the right part"));
+  CHECK_THAT(load_error(fixture("bad_merge")),
+             Catch::Contains("/model/merges/6") && Catch::Contains("not in the vocabulary"));
+}
+
+TEST_CASE("a vocabulary refuses an id that two tokens of the file spell differently") {
+  const testing::ScratchDir scratch;
+  // An added token on an id of the model's vocab with another content.
+  CHECK_THAT(load_error(edited_fixture(scratch, "\"id\": 271", "\"id\": 5")),
+             Catch::Contains("/added_tokens/1/id") && Catch::Contains("token id 5") &&
+                 Catch::Contains("\"<x>\""));
+  // Two added tokens on one id.
+  CHECK_THAT(load_error(edited_fixture(scratch, "\"id\": 271", "\"id\": 270")),
+             Catch::Contains("/added_tokens/1/id") && Catch::Contains("token id 270") &&
+                 Catch::Contains("\"<|end|>\"") && Catch::Contains("\"<x>\""));
+}
+
+}  // namespace glrmask
+
+namespace glrmask {
+
+TEST_CASE("a vocabulary refuses one token id far beyond the others, naming it") {
+  // One added token at id 67,108,863 made every mask, table and bitmask 2^26 ids wide.
+  const testing::ScratchDir scratch;
+  CHECK_THAT(load_error(edited_fixture(scratch, "\"id\": 271", "\"id\": 67108863")),
+             Catch::Contains("/added_tokens/1/id") && Catch::Contains("token id 67108863") &&
+                 Catch::Contains("unused"));
+  // A gap below the slack loads (real files leave a few ids unused).
+  CHECK(load_error(edited_fixture(scratch, "\"id\": 271", "\"id\": 4000")).empty());
+}
+
+}  // namespace glrmask

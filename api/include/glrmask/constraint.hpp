@@ -1,0 +1,133 @@
+// A constraint compiled against one tokenizer: what every matcher of a sequence reads.
+//
+// Made from a Lark grammar, a JSON Schema, a regex or "any JSON". Compiling builds the lexer, the
+// LALR(1) automaton with every conflict kept, and, for the default engine, the automata get_mask
+// runs (seconds for a programming language with a 128k vocabulary, milliseconds to a fraction of
+// a second for a JSON Schema). A Constraint is a cheap handle to immutable data: copies share it,
+// and any number of matchers on any number of threads may use it at once. save() writes it to a
+// file that load() maps back in milliseconds; processes that load the same file share its pages.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "glrmask/tokenizer.hpp"
+
+namespace glrmask {
+
+// The mask engine a constraint serves with. All are exact; they differ in speed and in what
+// they support.
+enum class Engine : std::uint8_t {
+  kAuto,     // the fastest one that supports the grammar (wfa, else spanner, else oracle)
+  kWfa,      // the compiled Parser DWA run over the parse stack: about a microsecond per mask
+  kSpanner,  // the token spanner table on the parse stack: tens of microseconds
+  kOracle,   // tries every token: milliseconds; the reference the others are tested against
+};
+GLRMASK_API const char* engine_name(Engine engine) noexcept;
+
+// How the LR table's conflicts are treated.
+enum class ConflictPolicy : std::uint8_t {
+  kGlr,   // every conflict kept; the language is exactly the grammar's (the default)
+  kLark,  // as Lark's LALR parser: shift wins shift/reduce, rule priority decides reduce/reduce
+};
+
+// A post-lexer between lexer and parser.
+enum class PostLexer : std::uint8_t {
+  kNone,
+  kPython,  // Lark's Python indenter: _NL, _INDENT, _DEDENT, brackets (SynCode's Python grammar)
+};
+
+// Options of a Lark grammar (the command line's --start, --policy, --skippable, --postlex).
+struct GrammarOptions {
+  std::string start = "start";
+  ConflictPolicy policy = ConflictPolicy::kGlr;
+  // Terminals dropped where the parser cannot take them (SynCode's Go statement-end EOS).
+  std::vector<std::string> skippable;
+  PostLexer postlex = PostLexer::kNone;
+};
+
+// Whitespace a JSON constraint allows between tokens.
+enum class JsonWhitespace : std::uint8_t {
+  kDefault,   // Python json.dumps style: ", " and ": "
+  kCompact,   // none
+  kFlexible,  // any JSON whitespace, bounded runs
+};
+
+struct JsonOptions {
+  JsonWhitespace whitespace = JsonWhitespace::kDefault;
+  // Keywords the compiler cannot enforce exactly are ignored (with a warning) instead of refused.
+  bool lenient = false;
+};
+
+struct CompileOptions {
+  Engine engine = Engine::kAuto;
+  // Threads of the automaton construction (0: all cores).
+  std::size_t build_threads = 0;
+};
+
+// What compiling took, for logs and studies.
+struct CompileStatistics {
+  double grammar_seconds = 0;  // lexer and LR automaton
+  double engine_seconds = 0;   // the engine's automata (0 for the oracle)
+  std::size_t peak_memory_bytes = 0;
+  std::size_t lr_states = 0;
+  std::size_t automaton_states = 0;  // Parser DWA states (wfa), else 0
+};
+
+class GLRMASK_API Constraint {
+ public:
+  // A grammar in Lark syntax (Lark 1.1.5: rules, terminals, %import common, %ignore, %declare).
+  // `name` names the grammar in messages (e.g. its file). Throws glrmask::Error
+  // (ErrorCode::kGrammar with file:line:col; kUnsupported when the requested engine cannot serve
+  // the grammar).
+  static Constraint from_lark(std::string_view grammar, const Tokenizer& tokenizer,
+                              const GrammarOptions& options = {},
+                              const CompileOptions& compile = {},
+                              std::string_view name = "<grammar>");
+  static Constraint from_lark_file(const std::filesystem::path& path, const Tokenizer& tokenizer,
+                                   const GrammarOptions& options = {},
+                                   const CompileOptions& compile = {});
+  // A JSON Schema (draft 4 to 2020-12; docs/json_schema.md lists the keywords). Throws
+  // glrmask::Error (ErrorCode::kSchema with the JSON pointer).
+  static Constraint from_json_schema(std::string_view schema, const Tokenizer& tokenizer,
+                                     const JsonOptions& options = {},
+                                     const CompileOptions& compile = {},
+                                     std::string_view name = "<schema>");
+  // Any JSON value.
+  static Constraint any_json(const Tokenizer& tokenizer, const JsonOptions& options = {},
+                             const CompileOptions& compile = {});
+  // The whole output matches `pattern` (Python `re` syntax, a full match).
+  static Constraint from_regex(std::string_view pattern, const Tokenizer& tokenizer,
+                               const CompileOptions& compile = {});
+
+  // Writes the compiled constraint (grammar, options and the engine's automata) to `path`,
+  // atomically (a temporary file renamed over it). Throws glrmask::Error (kIo).
+  void save(const std::filesystem::path& path) const;
+  // Reads a file save() wrote, for `tokenizer` (the one it was compiled for: checked). The file
+  // is mapped read-only and must not be rewritten in place while loaded. Throws glrmask::Error
+  // (kArtifact) for a missing, corrupt or mismatched file.
+  static Constraint load(const std::filesystem::path& path, const Tokenizer& tokenizer);
+
+  const Tokenizer& tokenizer() const;
+  Engine engine() const;
+  const CompileStatistics& statistics() const;
+  // One line: the grammar's name, its options and the engine.
+  std::string description() const;
+
+  // glrmask's own tools reach the internals through these; the Impl type is not public.
+  struct Impl;
+  const Impl& impl() const { return *impl_; }
+  static Constraint wrap(std::shared_ptr<const Impl> impl) { return Constraint(std::move(impl)); }
+
+ private:
+  explicit Constraint(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<const Impl> impl_;
+  friend class Matcher;
+};
+
+}  // namespace glrmask

@@ -1,0 +1,213 @@
+/* glrmask's C ABI (C11): the same tokenizer, constraint and matcher as the C++ API
+ * (glrmask/glrmask.hpp), behind opaque handles.
+ *
+ * Every function that can fail returns a glrmask_status: GLRMASK_OK (0), or the code of the
+ * failure (the numbers of glrmask::ErrorCode). The failure's message and its place (file, line,
+ * column, JSON pointer, byte offset, token id) are then kept for the calling thread until its next
+ * failing call: glrmask_last_error() and glrmask_last_error_location(). No function aborts or
+ * throws across the ABI. Strings are byte strings with explicit lengths unless documented as
+ * NUL-terminated (paths, names). A refused token is not a failure of accept_token (it sets
+ * *accepted to false); commit_token reports it as GLRMASK_REJECTED.
+ *
+ * Handles are created by glrmask_*_new / _load / _from_* and released by the matching _free (NULL
+ * is allowed). A tokenizer or constraint may be freed while constraints or matchers made from it
+ * live on: they keep what they need. Tokenizers and constraints may be used from any number of
+ * threads; a matcher from one thread at a time.
+ */
+#ifndef GLRMASK_GLRMASK_H_
+#define GLRMASK_GLRMASK_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define GLRMASK_EXPORT __attribute__((visibility("default")))
+#else
+#define GLRMASK_EXPORT
+#endif
+
+typedef enum glrmask_status {
+  GLRMASK_OK = 0,
+  GLRMASK_INVALID_ARGUMENT = 1,
+  GLRMASK_GRAMMAR = 2,
+  GLRMASK_SCHEMA = 3,
+  GLRMASK_TOKENIZER = 4,
+  GLRMASK_ARTIFACT = 5,
+  GLRMASK_REJECTED = 6,
+  GLRMASK_LIMIT = 7,
+  GLRMASK_IO = 8,
+  GLRMASK_STATE = 9,
+  GLRMASK_UNSUPPORTED = 10,
+  GLRMASK_INTERNAL = 11,
+} glrmask_status;
+
+typedef enum glrmask_vocab_type {
+  GLRMASK_VOCAB_RAW = 0,
+  GLRMASK_VOCAB_BYTE_FALLBACK = 1,
+  GLRMASK_VOCAB_BYTE_LEVEL = 2,
+} glrmask_vocab_type;
+
+typedef enum glrmask_engine {
+  GLRMASK_ENGINE_AUTO = 0,
+  GLRMASK_ENGINE_WFA = 1,
+  GLRMASK_ENGINE_SPANNER = 2,
+  GLRMASK_ENGINE_ORACLE = 3,
+} glrmask_engine;
+
+typedef enum glrmask_policy { GLRMASK_POLICY_GLR = 0, GLRMASK_POLICY_LARK = 1 } glrmask_policy;
+typedef enum glrmask_postlex {
+  GLRMASK_POSTLEX_NONE = 0,
+  GLRMASK_POSTLEX_PYTHON = 1
+} glrmask_postlex;
+typedef enum glrmask_json_whitespace {
+  GLRMASK_JSON_DEFAULT = 0,
+  GLRMASK_JSON_COMPACT = 1,
+  GLRMASK_JSON_FLEXIBLE = 2,
+} glrmask_json_whitespace;
+
+/* Options of a Lark grammar; a zeroed struct (or NULL) means the defaults: start rule "start",
+ * policy GLR, nothing skippable, no post-lexer. */
+typedef struct glrmask_grammar_options {
+  const char* start; /* NUL-terminated; NULL: "start" */
+  glrmask_policy policy;
+  const char* const* skippable; /* terminal names, NUL-terminated */
+  size_t num_skippable;
+  glrmask_postlex postlex;
+} glrmask_grammar_options;
+
+/* Options of a JSON constraint; zeroed (or NULL): default whitespace, strict. */
+typedef struct glrmask_json_options {
+  glrmask_json_whitespace whitespace;
+  bool lenient;
+} glrmask_json_options;
+
+/* Zeroed (or NULL): the fastest engine that supports the grammar, every core for the build. */
+typedef struct glrmask_compile_options {
+  glrmask_engine engine;
+  size_t build_threads;
+} glrmask_compile_options;
+
+/* Where the calling thread's last failure applies; fields that do not apply are "" or -1 / 0. */
+typedef struct glrmask_error_location {
+  const char* file;
+  uint32_t line;
+  uint32_t column;
+  const char* json_pointer;
+  int64_t byte_offset;
+  int64_t token;
+} glrmask_error_location;
+
+typedef struct glrmask_tokenizer glrmask_tokenizer;
+typedef struct glrmask_constraint glrmask_constraint;
+typedef struct glrmask_matcher glrmask_matcher;
+
+/* ---- errors ---- */
+/* The message of the calling thread's last failure ("" if none); valid until its next failure. */
+GLRMASK_EXPORT const char* glrmask_last_error(void);
+GLRMASK_EXPORT glrmask_status glrmask_last_error_code(void);
+GLRMASK_EXPORT glrmask_error_location glrmask_last_error_location(void);
+/* For a GLRMASK_REJECTED failure: the terminals that were expected, as one string of names
+ * separated by single spaces ("" when none or another failure). */
+GLRMASK_EXPORT const char* glrmask_last_error_expected(void);
+/* Frees memory glrmask returned (strings, id arrays). */
+GLRMASK_EXPORT void glrmask_free(void* memory);
+
+/* ---- tokenizers ---- */
+/* A tokenizer.json path or a setup-cache name; stop_ids may be NULL (then the EOS of
+ * tokenizer_config.json). */
+GLRMASK_EXPORT glrmask_status glrmask_tokenizer_load(const char* name_or_path,
+                                                     const int32_t* stop_ids, size_t num_stop_ids,
+                                                     glrmask_tokenizer** out);
+/* Token i is tokens[i] (lengths[i] bytes), spelled as `type` says. */
+GLRMASK_EXPORT glrmask_status glrmask_tokenizer_from_vocab(
+    const char* const* tokens, const size_t* lengths, size_t num_tokens, glrmask_vocab_type type,
+    const int32_t* stop_ids, size_t num_stop_ids, const int32_t* special_ids,
+    size_t num_special_ids, glrmask_tokenizer** out);
+GLRMASK_EXPORT void glrmask_tokenizer_free(glrmask_tokenizer* tokenizer);
+GLRMASK_EXPORT size_t glrmask_tokenizer_vocab_size(const glrmask_tokenizer* tokenizer);
+/* The ids that end a text (*ids points into the tokenizer); the first is the primary EOS. */
+GLRMASK_EXPORT void glrmask_tokenizer_stop_ids(const glrmask_tokenizer* tokenizer,
+                                               const int32_t** ids, size_t* count);
+/* 32-bit words of one bitmask row: ceil(vocab_size / 32). */
+GLRMASK_EXPORT size_t glrmask_tokenizer_bitmask_words(const glrmask_tokenizer* tokenizer);
+/* Text -> ids (only for a tokenizer loaded from tokenizer.json); *ids is freed by glrmask_free. */
+GLRMASK_EXPORT glrmask_status glrmask_tokenizer_encode(const glrmask_tokenizer* tokenizer,
+                                                       const char* text, size_t length,
+                                                       int32_t** ids, size_t* num_ids);
+/* The bytes of token `id` (a view into the tokenizer, not NUL-terminated). */
+GLRMASK_EXPORT glrmask_status glrmask_tokenizer_token_bytes(const glrmask_tokenizer* tokenizer,
+                                                            int32_t id, const char** bytes,
+                                                            size_t* length);
+
+/* ---- constraints ---- */
+/* `name` (NUL-terminated, may be NULL) names the grammar in messages. */
+GLRMASK_EXPORT glrmask_status glrmask_constraint_from_lark(const char* grammar, size_t length,
+                                                           const char* name,
+                                                           const glrmask_tokenizer* tokenizer,
+                                                           const glrmask_grammar_options* options,
+                                                           const glrmask_compile_options* compile,
+                                                           glrmask_constraint** out);
+GLRMASK_EXPORT glrmask_status glrmask_constraint_from_json_schema(
+    const char* schema, size_t length, const char* name, const glrmask_tokenizer* tokenizer,
+    const glrmask_json_options* options, const glrmask_compile_options* compile,
+    glrmask_constraint** out);
+GLRMASK_EXPORT glrmask_status glrmask_constraint_any_json(const glrmask_tokenizer* tokenizer,
+                                                          const glrmask_json_options* options,
+                                                          const glrmask_compile_options* compile,
+                                                          glrmask_constraint** out);
+GLRMASK_EXPORT glrmask_status glrmask_constraint_from_regex(const char* pattern, size_t length,
+                                                            const glrmask_tokenizer* tokenizer,
+                                                            const glrmask_compile_options* compile,
+                                                            glrmask_constraint** out);
+GLRMASK_EXPORT glrmask_status glrmask_constraint_save(const glrmask_constraint* constraint,
+                                                      const char* path);
+GLRMASK_EXPORT glrmask_status glrmask_constraint_load(const char* path,
+                                                      const glrmask_tokenizer* tokenizer,
+                                                      glrmask_constraint** out);
+GLRMASK_EXPORT glrmask_engine glrmask_constraint_engine(const glrmask_constraint* constraint);
+GLRMASK_EXPORT void glrmask_constraint_free(glrmask_constraint* constraint);
+
+/* ---- matchers ---- */
+/* max_rollback: how many accepted steps rollback can undo (0: the default, 1024). */
+GLRMASK_EXPORT glrmask_status glrmask_matcher_new(const glrmask_constraint* constraint,
+                                                  size_t max_rollback, glrmask_matcher** out);
+GLRMASK_EXPORT glrmask_status glrmask_matcher_clone(const glrmask_matcher* matcher,
+                                                    glrmask_matcher** out);
+GLRMASK_EXPORT void glrmask_matcher_free(glrmask_matcher* matcher);
+/* Writes the next-token mask into row[0 .. row_words); words past the vocabulary are zeroed.
+ * row_words must be at least glrmask_tokenizer_bitmask_words(). */
+GLRMASK_EXPORT glrmask_status glrmask_matcher_fill_next_token_bitmask(glrmask_matcher* matcher,
+                                                                      int32_t* row,
+                                                                      size_t row_words);
+/* Fills row i of `bitmask` (num_matchers rows of row_words words) with matchers[i]'s mask, in
+ * parallel; a NULL matcher leaves its row untouched. */
+GLRMASK_EXPORT glrmask_status glrmask_fill_next_token_bitmasks(glrmask_matcher* const* matchers,
+                                                               size_t num_matchers,
+                                                               int32_t* bitmask, size_t row_words);
+/* *accepted is false (and nothing changes) when the mask does not allow the token. */
+GLRMASK_EXPORT glrmask_status glrmask_matcher_accept_token(glrmask_matcher* matcher, int32_t token,
+                                                           bool* accepted);
+/* As accept_token, but a refusal is GLRMASK_REJECTED with the byte offset and expectations. */
+GLRMASK_EXPORT glrmask_status glrmask_matcher_commit_token(glrmask_matcher* matcher, int32_t token);
+GLRMASK_EXPORT glrmask_status glrmask_matcher_accept_bytes(glrmask_matcher* matcher,
+                                                           const char* bytes, size_t length,
+                                                           bool* accepted);
+GLRMASK_EXPORT glrmask_status glrmask_matcher_rollback(glrmask_matcher* matcher, size_t steps);
+GLRMASK_EXPORT glrmask_status glrmask_matcher_reset(glrmask_matcher* matcher);
+GLRMASK_EXPORT bool glrmask_matcher_is_accepting(const glrmask_matcher* matcher);
+GLRMASK_EXPORT bool glrmask_matcher_is_terminated(const glrmask_matcher* matcher);
+GLRMASK_EXPORT uint64_t glrmask_matcher_byte_offset(const glrmask_matcher* matcher);
+/* The forced continuation; *bytes (not NUL-terminated) is freed by glrmask_free. */
+GLRMASK_EXPORT glrmask_status glrmask_matcher_jump_forward_string(glrmask_matcher* matcher,
+                                                                  char** bytes, size_t* length);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GLRMASK_GLRMASK_H_ */

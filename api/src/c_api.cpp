@@ -1,0 +1,440 @@
+// The C ABI (glrmask/glrmask.h) over the C++ facade: each handle wraps the C++ object, each call
+// runs inside guarded(), which turns every exception into a status code and the calling thread's
+// last-error record. Nothing throws across the ABI.
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "glrmask/glrmask.h"
+#include "glrmask/glrmask.hpp"
+
+struct glrmask_tokenizer {
+  glrmask::Tokenizer tokenizer;
+};
+struct glrmask_constraint {
+  glrmask::Constraint constraint;
+};
+struct glrmask_matcher {
+  glrmask::Matcher matcher;
+};
+
+namespace {
+
+struct LastError {
+  std::string message;
+  glrmask_status code = GLRMASK_OK;
+  std::string file;
+  std::string json_pointer;
+  glrmask::ErrorLocation where;
+  std::string expected;
+};
+
+LastError& last_error() {
+  thread_local LastError error;
+  return error;
+}
+
+glrmask_status record(const glrmask::Error& error) {
+  LastError& last = last_error();
+  last.message = error.what();
+  last.code = static_cast<glrmask_status>(error.code());
+  last.where = error.where();
+  last.file = error.where().file;
+  last.json_pointer = error.where().json_pointer;
+  last.expected.clear();
+  if (const auto* rejection = dynamic_cast<const glrmask::RejectionError*>(&error)) {
+    for (const std::string& name : rejection->expected()) {
+      if (!last.expected.empty()) last.expected += ' ';
+      last.expected += name;
+    }
+  }
+  return last.code;
+}
+
+glrmask_status record(glrmask_status code, const std::string& message) {
+  return record(glrmask::Error(message, static_cast<glrmask::ErrorCode>(code)));
+}
+
+template <typename Body>
+glrmask_status guarded(Body&& body) {
+  try {
+    body();
+    return GLRMASK_OK;
+  } catch (const glrmask::Error& e) {
+    return record(e);
+  } catch (const std::bad_alloc&) {
+    return record(GLRMASK_LIMIT, "out of memory");
+  } catch (const std::exception& e) {
+    return record(GLRMASK_INTERNAL, std::string("internal error: ") + e.what());
+  } catch (...) {
+    return record(GLRMASK_INTERNAL, "internal error: an unknown exception");
+  }
+}
+
+void require(bool condition, const char* what) {
+  if (!condition) throw glrmask::Error(what, glrmask::ErrorCode::kInvalidArgument);
+}
+
+std::vector<std::int32_t> ids_of(const int32_t* ids, size_t count, const char* what) {
+  require(ids != nullptr || count == 0, what);
+  return std::vector<std::int32_t>(ids, ids + count);
+}
+
+glrmask::GrammarOptions grammar_options(const glrmask_grammar_options* options) {
+  glrmask::GrammarOptions result;
+  if (options == nullptr) return result;
+  if (options->start != nullptr) result.start = options->start;
+  require(options->policy == GLRMASK_POLICY_GLR || options->policy == GLRMASK_POLICY_LARK,
+          "glrmask_grammar_options.policy is neither GLRMASK_POLICY_GLR nor GLRMASK_POLICY_LARK");
+  result.policy = options->policy == GLRMASK_POLICY_LARK ? glrmask::ConflictPolicy::kLark
+                                                         : glrmask::ConflictPolicy::kGlr;
+  require(options->skippable != nullptr || options->num_skippable == 0,
+          "glrmask_grammar_options.skippable is NULL");
+  for (size_t i = 0; i < options->num_skippable; ++i) {
+    require(options->skippable[i] != nullptr, "a skippable terminal name is NULL");
+    result.skippable.emplace_back(options->skippable[i]);
+  }
+  require(options->postlex == GLRMASK_POSTLEX_NONE || options->postlex == GLRMASK_POSTLEX_PYTHON,
+          "glrmask_grammar_options.postlex is not a known post-lexer");
+  result.postlex = options->postlex == GLRMASK_POSTLEX_PYTHON ? glrmask::PostLexer::kPython
+                                                              : glrmask::PostLexer::kNone;
+  return result;
+}
+
+glrmask::JsonOptions json_options(const glrmask_json_options* options) {
+  glrmask::JsonOptions result;
+  if (options == nullptr) return result;
+  require(
+      options->whitespace >= GLRMASK_JSON_DEFAULT && options->whitespace <= GLRMASK_JSON_FLEXIBLE,
+      "glrmask_json_options.whitespace is not a known mode");
+  result.whitespace = static_cast<glrmask::JsonWhitespace>(options->whitespace);
+  result.lenient = options->lenient;
+  return result;
+}
+
+glrmask::CompileOptions compile_options(const glrmask_compile_options* options) {
+  glrmask::CompileOptions result;
+  if (options == nullptr) return result;
+  require(options->engine >= GLRMASK_ENGINE_AUTO && options->engine <= GLRMASK_ENGINE_ORACLE,
+          "glrmask_compile_options.engine is not a known engine");
+  result.engine = static_cast<glrmask::Engine>(options->engine);
+  result.build_threads = options->build_threads;
+  return result;
+}
+
+template <typename T>
+T* copy_out(const T* data, size_t count) {
+  T* memory = static_cast<T*>(std::malloc(count == 0 ? 1 : count * sizeof(T)));
+  if (memory == nullptr) throw std::bad_alloc();
+  if (count != 0) std::memcpy(memory, data, count * sizeof(T));
+  return memory;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* glrmask_last_error(void) {
+  return last_error().message.c_str();
+}
+
+glrmask_status glrmask_last_error_code(void) {
+  return last_error().code;
+}
+
+glrmask_error_location glrmask_last_error_location(void) {
+  const LastError& last = last_error();
+  glrmask_error_location location;
+  location.file = last.file.c_str();
+  location.line = last.where.line;
+  location.column = last.where.column;
+  location.json_pointer = last.json_pointer.c_str();
+  location.byte_offset = last.where.byte_offset;
+  location.token = last.where.token;
+  return location;
+}
+
+const char* glrmask_last_error_expected(void) {
+  return last_error().expected.c_str();
+}
+
+void glrmask_free(void* memory) {
+  std::free(memory);
+}
+
+glrmask_status glrmask_tokenizer_load(const char* name_or_path, const int32_t* stop_ids,
+                                      size_t num_stop_ids, glrmask_tokenizer** out) {
+  return guarded([&] {
+    require(name_or_path != nullptr && out != nullptr, "glrmask_tokenizer_load: NULL argument");
+    *out = nullptr;
+    *out = new glrmask_tokenizer{glrmask::Tokenizer::load(
+        name_or_path, ids_of(stop_ids, num_stop_ids, "glrmask_tokenizer_load: stop_ids is NULL"))};
+  });
+}
+
+glrmask_status glrmask_tokenizer_from_vocab(const char* const* tokens, const size_t* lengths,
+                                            size_t num_tokens, glrmask_vocab_type type,
+                                            const int32_t* stop_ids, size_t num_stop_ids,
+                                            const int32_t* special_ids, size_t num_special_ids,
+                                            glrmask_tokenizer** out) {
+  return guarded([&] {
+    require(out != nullptr && (num_tokens == 0 || (tokens != nullptr && lengths != nullptr)),
+            "glrmask_tokenizer_from_vocab: NULL argument");
+    require(type >= GLRMASK_VOCAB_RAW && type <= GLRMASK_VOCAB_BYTE_LEVEL,
+            "glrmask_tokenizer_from_vocab: unknown vocabulary type");
+    *out = nullptr;
+    std::vector<std::string> vocab;
+    vocab.reserve(num_tokens);
+    for (size_t i = 0; i < num_tokens; ++i) {
+      require(tokens[i] != nullptr || lengths[i] == 0,
+              "glrmask_tokenizer_from_vocab: a NULL token");
+      vocab.emplace_back(tokens[i], lengths[i]);
+    }
+    *out = new glrmask_tokenizer{glrmask::Tokenizer::from_vocab(
+        vocab, static_cast<glrmask::VocabType>(type),
+        ids_of(stop_ids, num_stop_ids, "glrmask_tokenizer_from_vocab: stop_ids is NULL"),
+        ids_of(special_ids, num_special_ids, "glrmask_tokenizer_from_vocab: special_ids is NULL"))};
+  });
+}
+
+void glrmask_tokenizer_free(glrmask_tokenizer* tokenizer) {
+  delete tokenizer;
+}
+
+size_t glrmask_tokenizer_vocab_size(const glrmask_tokenizer* tokenizer) {
+  return tokenizer == nullptr ? 0 : tokenizer->tokenizer.vocab_size();
+}
+
+void glrmask_tokenizer_stop_ids(const glrmask_tokenizer* tokenizer, const int32_t** ids,
+                                size_t* count) {
+  if (ids == nullptr || count == nullptr) return;
+  *ids = nullptr;
+  *count = 0;
+  if (tokenizer == nullptr) return;
+  const std::span<const std::int32_t> stops = tokenizer->tokenizer.stop_ids();
+  *ids = stops.data();
+  *count = stops.size();
+}
+
+size_t glrmask_tokenizer_bitmask_words(const glrmask_tokenizer* tokenizer) {
+  return tokenizer == nullptr ? 0 : tokenizer->tokenizer.bitmask_words();
+}
+
+glrmask_status glrmask_tokenizer_encode(const glrmask_tokenizer* tokenizer, const char* text,
+                                        size_t length, int32_t** ids, size_t* num_ids) {
+  return guarded([&] {
+    require(tokenizer != nullptr && (text != nullptr || length == 0) && ids != nullptr &&
+                num_ids != nullptr,
+            "glrmask_tokenizer_encode: NULL argument");
+    const std::vector<std::int32_t> encoded =
+        tokenizer->tokenizer.encode(std::string_view(text, length));
+    *ids = copy_out(encoded.data(), encoded.size());
+    *num_ids = encoded.size();
+  });
+}
+
+glrmask_status glrmask_tokenizer_token_bytes(const glrmask_tokenizer* tokenizer, int32_t id,
+                                             const char** bytes, size_t* length) {
+  return guarded([&] {
+    require(tokenizer != nullptr && bytes != nullptr && length != nullptr,
+            "glrmask_tokenizer_token_bytes: NULL argument");
+    const std::string_view view = tokenizer->tokenizer.token_bytes(id);
+    *bytes = view.data();
+    *length = view.size();
+  });
+}
+
+glrmask_status glrmask_constraint_from_lark(const char* grammar, size_t length, const char* name,
+                                            const glrmask_tokenizer* tokenizer,
+                                            const glrmask_grammar_options* options,
+                                            const glrmask_compile_options* compile,
+                                            glrmask_constraint** out) {
+  return guarded([&] {
+    require((grammar != nullptr || length == 0) && tokenizer != nullptr && out != nullptr,
+            "glrmask_constraint_from_lark: NULL argument");
+    *out = nullptr;
+    *out = new glrmask_constraint{glrmask::Constraint::from_lark(
+        std::string_view(grammar, length), tokenizer->tokenizer, grammar_options(options),
+        compile_options(compile), name != nullptr ? name : "<grammar>")};
+  });
+}
+
+glrmask_status glrmask_constraint_from_json_schema(const char* schema, size_t length,
+                                                   const char* name,
+                                                   const glrmask_tokenizer* tokenizer,
+                                                   const glrmask_json_options* options,
+                                                   const glrmask_compile_options* compile,
+                                                   glrmask_constraint** out) {
+  return guarded([&] {
+    require((schema != nullptr || length == 0) && tokenizer != nullptr && out != nullptr,
+            "glrmask_constraint_from_json_schema: NULL argument");
+    *out = nullptr;
+    *out = new glrmask_constraint{glrmask::Constraint::from_json_schema(
+        std::string_view(schema, length), tokenizer->tokenizer, json_options(options),
+        compile_options(compile), name != nullptr ? name : "<schema>")};
+  });
+}
+
+glrmask_status glrmask_constraint_any_json(const glrmask_tokenizer* tokenizer,
+                                           const glrmask_json_options* options,
+                                           const glrmask_compile_options* compile,
+                                           glrmask_constraint** out) {
+  return guarded([&] {
+    require(tokenizer != nullptr && out != nullptr, "glrmask_constraint_any_json: NULL argument");
+    *out = nullptr;
+    *out = new glrmask_constraint{glrmask::Constraint::any_json(
+        tokenizer->tokenizer, json_options(options), compile_options(compile))};
+  });
+}
+
+glrmask_status glrmask_constraint_from_regex(const char* pattern, size_t length,
+                                             const glrmask_tokenizer* tokenizer,
+                                             const glrmask_compile_options* compile,
+                                             glrmask_constraint** out) {
+  return guarded([&] {
+    require((pattern != nullptr || length == 0) && tokenizer != nullptr && out != nullptr,
+            "glrmask_constraint_from_regex: NULL argument");
+    *out = nullptr;
+    *out = new glrmask_constraint{glrmask::Constraint::from_regex(
+        std::string_view(pattern, length), tokenizer->tokenizer, compile_options(compile))};
+  });
+}
+
+glrmask_status glrmask_constraint_save(const glrmask_constraint* constraint, const char* path) {
+  return guarded([&] {
+    require(constraint != nullptr && path != nullptr, "glrmask_constraint_save: NULL argument");
+    constraint->constraint.save(path);
+  });
+}
+
+glrmask_status glrmask_constraint_load(const char* path, const glrmask_tokenizer* tokenizer,
+                                       glrmask_constraint** out) {
+  return guarded([&] {
+    require(path != nullptr && tokenizer != nullptr && out != nullptr,
+            "glrmask_constraint_load: NULL argument");
+    *out = nullptr;
+    *out = new glrmask_constraint{glrmask::Constraint::load(path, tokenizer->tokenizer)};
+  });
+}
+
+glrmask_engine glrmask_constraint_engine(const glrmask_constraint* constraint) {
+  return constraint == nullptr ? GLRMASK_ENGINE_AUTO
+                               : static_cast<glrmask_engine>(constraint->constraint.engine());
+}
+
+void glrmask_constraint_free(glrmask_constraint* constraint) {
+  delete constraint;
+}
+
+glrmask_status glrmask_matcher_new(const glrmask_constraint* constraint, size_t max_rollback,
+                                   glrmask_matcher** out) {
+  return guarded([&] {
+    require(constraint != nullptr && out != nullptr, "glrmask_matcher_new: NULL argument");
+    *out = nullptr;
+    glrmask::MatcherOptions options;
+    if (max_rollback != 0) options.max_rollback = max_rollback;
+    *out = new glrmask_matcher{glrmask::Matcher(constraint->constraint, options)};
+  });
+}
+
+glrmask_status glrmask_matcher_clone(const glrmask_matcher* matcher, glrmask_matcher** out) {
+  return guarded([&] {
+    require(matcher != nullptr && out != nullptr, "glrmask_matcher_clone: NULL argument");
+    *out = nullptr;
+    *out = new glrmask_matcher{matcher->matcher.clone()};
+  });
+}
+
+void glrmask_matcher_free(glrmask_matcher* matcher) {
+  delete matcher;
+}
+
+glrmask_status glrmask_matcher_fill_next_token_bitmask(glrmask_matcher* matcher, int32_t* row,
+                                                       size_t row_words) {
+  return guarded([&] {
+    require(matcher != nullptr && row != nullptr,
+            "glrmask_matcher_fill_next_token_bitmask: NULL argument");
+    matcher->matcher.fill_next_token_bitmask(std::span<std::int32_t>(row, row_words));
+  });
+}
+
+glrmask_status glrmask_fill_next_token_bitmasks(glrmask_matcher* const* matchers,
+                                                size_t num_matchers, int32_t* bitmask,
+                                                size_t row_words) {
+  return guarded([&] {
+    require((matchers != nullptr && bitmask != nullptr) || num_matchers == 0,
+            "glrmask_fill_next_token_bitmasks: NULL argument");
+    std::vector<glrmask::Matcher*> pointers(num_matchers);
+    for (size_t i = 0; i < num_matchers; ++i)
+      pointers[i] = matchers[i] == nullptr ? nullptr : &matchers[i]->matcher;
+    glrmask::fill_next_token_bitmasks(
+        pointers, std::span<std::int32_t>(bitmask, num_matchers * row_words), row_words);
+  });
+}
+
+glrmask_status glrmask_matcher_accept_token(glrmask_matcher* matcher, int32_t token,
+                                            bool* accepted) {
+  return guarded([&] {
+    require(matcher != nullptr && accepted != nullptr,
+            "glrmask_matcher_accept_token: NULL argument");
+    *accepted = matcher->matcher.accept_token(token);
+  });
+}
+
+glrmask_status glrmask_matcher_commit_token(glrmask_matcher* matcher, int32_t token) {
+  return guarded([&] {
+    require(matcher != nullptr, "glrmask_matcher_commit_token: NULL argument");
+    matcher->matcher.commit_token(token);
+  });
+}
+
+glrmask_status glrmask_matcher_accept_bytes(glrmask_matcher* matcher, const char* bytes,
+                                            size_t length, bool* accepted) {
+  return guarded([&] {
+    require(matcher != nullptr && (bytes != nullptr || length == 0) && accepted != nullptr,
+            "glrmask_matcher_accept_bytes: NULL argument");
+    *accepted = matcher->matcher.accept_bytes(std::string_view(bytes, length));
+  });
+}
+
+glrmask_status glrmask_matcher_rollback(glrmask_matcher* matcher, size_t steps) {
+  return guarded([&] {
+    require(matcher != nullptr, "glrmask_matcher_rollback: NULL argument");
+    matcher->matcher.rollback(steps);
+  });
+}
+
+glrmask_status glrmask_matcher_reset(glrmask_matcher* matcher) {
+  return guarded([&] {
+    require(matcher != nullptr, "glrmask_matcher_reset: NULL argument");
+    matcher->matcher.reset();
+  });
+}
+
+bool glrmask_matcher_is_accepting(const glrmask_matcher* matcher) {
+  return matcher != nullptr && matcher->matcher.is_accepting();
+}
+
+bool glrmask_matcher_is_terminated(const glrmask_matcher* matcher) {
+  return matcher != nullptr && matcher->matcher.is_terminated();
+}
+
+uint64_t glrmask_matcher_byte_offset(const glrmask_matcher* matcher) {
+  return matcher == nullptr ? 0 : matcher->matcher.byte_offset();
+}
+
+glrmask_status glrmask_matcher_jump_forward_string(glrmask_matcher* matcher, char** bytes,
+                                                   size_t* length) {
+  return guarded([&] {
+    require(matcher != nullptr && bytes != nullptr && length != nullptr,
+            "glrmask_matcher_jump_forward_string: NULL argument");
+    const std::string forced = matcher->matcher.find_jump_forward_string();
+    *bytes = copy_out(forced.data(), forced.size());
+    *length = forced.size();
+  });
+}
+
+}  // extern "C"

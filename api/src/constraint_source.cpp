@@ -1,0 +1,174 @@
+#include "api/src/constraint_source.h"
+
+#include <fmt/format.h>
+
+#include "lib/core/binary_io.h"
+#include "lib/core/error.h"
+#include "lib/grammar/lark_loader.h"
+#include "lib/grammar/regex_constraint.h"
+#include "lib/json_schema/compiler.h"
+
+namespace glrmask {
+namespace {
+
+constexpr std::uint32_t kSourceVersion = 1;
+
+json_schema::SchemaOptions schema_options(const JsonOptions& json) {
+  json_schema::SchemaOptions options;
+  options.whitespace =
+      json.whitespace == JsonWhitespace::kCompact    ? json_schema::Whitespace::kCompact
+      : json.whitespace == JsonWhitespace::kFlexible ? json_schema::Whitespace::kFlexible
+                                                     : json_schema::Whitespace::kDefault;
+  options.lenient = json.lenient;
+  return options;
+}
+
+const char* kind_name(ConstraintSource::Kind kind) {
+  switch (kind) {
+    case ConstraintSource::Kind::kLark:
+      return "lark";
+    case ConstraintSource::Kind::kJsonSchema:
+      return "json_schema";
+    case ConstraintSource::Kind::kRegex:
+      return "regex";
+    case ConstraintSource::Kind::kAnyJson:
+      return "any_json";
+  }
+  return "?";
+}
+
+const char* whitespace_name(JsonWhitespace whitespace) {
+  switch (whitespace) {
+    case JsonWhitespace::kCompact:
+      return "compact";
+    case JsonWhitespace::kFlexible:
+      return "flexible";
+    case JsonWhitespace::kDefault:
+      break;
+  }
+  return "default";
+}
+
+}  // namespace
+
+Grammar ConstraintSource::build() const {
+  switch (kind) {
+    case Kind::kJsonSchema:
+      return json_schema::compile_json_schema_text(text, name, schema_options(json));
+    case Kind::kAnyJson:
+      return json_schema::json_grammar(schema_options(json));
+    case Kind::kRegex:
+      return regex_constraint_grammar(text);
+    case Kind::kLark:
+      break;
+  }
+  LarkOptions lark;
+  lark.start = grammar.start;
+  lark.declared_terminals = grammar.postlex != PostLexer::kNone;
+  return load_lark_text(text, name, lark);
+}
+
+glr::ParseOptions ConstraintSource::parse_options() const {
+  glr::ParseOptions options;
+  options.start = grammar.start;
+  options.policy = grammar.policy == ConflictPolicy::kLark ? glr::ConflictPolicy::kLark
+                                                           : glr::ConflictPolicy::kKeepAll;
+  options.skippable = grammar.skippable;
+  options.postlex = grammar.postlex == PostLexer::kPython ? glr::PostLexer::kPythonIndenter
+                                                          : glr::PostLexer::kNone;
+  return options;
+}
+
+std::shared_ptr<const glr::CompiledGrammar> ConstraintSource::compile() const {
+  if (kind != Kind::kLark && grammar.start != "start")
+    throw Error("the start rule can be chosen for Lark grammars only", ErrorCode::kInvalidArgument);
+  return glr::CompiledGrammar::compile(build(), parse_options());
+}
+
+std::string ConstraintSource::serialize() const {
+  BinaryWriter out;
+  out.put(kSourceVersion);
+  out.put(static_cast<std::uint8_t>(kind));
+  out.put_string(name);
+  out.put_string(text);
+  out.put_string(grammar.start);
+  out.put(static_cast<std::uint8_t>(grammar.policy));
+  out.put<std::uint64_t>(grammar.skippable.size());
+  for (const std::string& terminal : grammar.skippable) out.put_string(terminal);
+  out.put(static_cast<std::uint8_t>(grammar.postlex));
+  out.put(static_cast<std::uint8_t>(json.whitespace));
+  out.put<std::uint8_t>(json.lenient ? 1 : 0);
+  return out.take();
+}
+
+ConstraintSource ConstraintSource::parse(std::string_view bytes, const std::string& file) {
+  BinaryReader in(bytes, file + " (constraint source)");
+  if (in.get<std::uint32_t>("source version") != kSourceVersion)
+    in.fail("unknown constraint source version; save the constraint again");
+  ConstraintSource source;
+  const auto small = [&](const char* field, std::uint8_t limit) {
+    const auto value = in.get<std::uint8_t>(field);
+    if (value > limit) in.fail(fmt::format("{} {} is out of range", field, value));
+    return value;
+  };
+  source.kind = static_cast<Kind>(small("kind", 3));
+  source.name = in.get_string("name");
+  source.text = in.get_string("text");
+  source.grammar.start = in.get_string("start rule");
+  source.grammar.policy = static_cast<ConflictPolicy>(small("conflict policy", 1));
+  const auto skippable = in.get<std::uint64_t>("skippable terminals");
+  for (std::uint64_t i = 0; i < skippable; ++i)
+    source.grammar.skippable.push_back(in.get_string("skippable terminal"));
+  source.grammar.postlex = static_cast<PostLexer>(small("post-lexer", 1));
+  source.json.whitespace = static_cast<JsonWhitespace>(small("JSON whitespace", 2));
+  source.json.lenient = small("JSON lenient flag", 1) != 0;
+  if (!in.at_end()) in.fail("unexpected bytes after the constraint source");
+  return source;
+}
+
+std::string StoredConstraint::serialize() const {
+  std::string bytes = source.serialize();
+  bytes.push_back(static_cast<char>(engine));
+  return bytes;
+}
+
+StoredConstraint StoredConstraint::parse(std::string_view bytes, const std::string& file) {
+  if (bytes.empty())
+    throw Error(fmt::format("{}: the artifact holds no constraint source (it was written without "
+                            "one); compile it again",
+                            file),
+                ErrorCode::kArtifact, ErrorLocation::in_file(file));
+  StoredConstraint stored;
+  stored.source = ConstraintSource::parse(bytes.substr(0, bytes.size() - 1), file);
+  const auto engine = static_cast<std::uint8_t>(bytes.back());
+  if (engine == static_cast<std::uint8_t>(Engine::kAuto) ||
+      engine > static_cast<std::uint8_t>(Engine::kOracle))
+    throw Error(fmt::format("{}: the artifact names no engine it can serve with", file),
+                ErrorCode::kArtifact, ErrorLocation::in_file(file));
+  stored.engine = static_cast<Engine>(engine);
+  return stored;
+}
+
+std::string ConstraintSource::description() const {
+  std::string text_options;
+  switch (kind) {
+    case Kind::kLark:
+      text_options = fmt::format("start {}, policy {}", grammar.start,
+                                 grammar.policy == ConflictPolicy::kLark ? "lark" : "glr");
+      for (const std::string& terminal : grammar.skippable)
+        text_options += ", skippable " + terminal;
+      if (grammar.postlex == PostLexer::kPython) text_options += ", postlex python";
+      break;
+    case Kind::kJsonSchema:
+    case Kind::kAnyJson:
+      text_options = fmt::format("whitespace {}{}", whitespace_name(json.whitespace),
+                                 json.lenient ? ", lenient" : "");
+      break;
+    case Kind::kRegex:
+      break;
+  }
+  return fmt::format("{} {}{}", kind_name(kind), name,
+                     text_options.empty() ? "" : " (" + text_options + ")");
+}
+
+}  // namespace glrmask

@@ -1,0 +1,50 @@
+// What a constraint was made from, kept with it: the kind of source, its text and its options.
+// Compiling the same source with the same options gives the same grammar, so a saved constraint
+// stores this (serialize()) and load() rebuilds the grammar from it, then checks the stored
+// grammar fingerprint before mapping the automata.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "glr/compiled_grammar.h"
+#include "glrmask/constraint.hpp"
+#include "lib/grammar/grammar.h"
+
+namespace glrmask {
+
+struct ConstraintSource {
+  enum class Kind : std::uint8_t { kLark, kJsonSchema, kRegex, kAnyJson };
+  Kind kind = Kind::kLark;
+  std::string name;  // names the source in messages (a file name, "<schema>")
+  std::string text;  // the grammar, the schema or the pattern; empty for kAnyJson
+  GrammarOptions grammar;
+  JsonOptions json;
+
+  // The grammar model. Throws glrmask::Error (kGrammar / kSchema with the place).
+  Grammar build() const;
+  glr::ParseOptions parse_options() const;
+  // The grammar compiled for parsing.
+  std::shared_ptr<const glr::CompiledGrammar> compile() const;
+
+  std::string serialize() const;
+  // Throws glrmask::Error (kArtifact) naming `file` for bytes serialize() did not write.
+  static ConstraintSource parse(std::string_view bytes, const std::string& file);
+
+  // "json_schema person.json (whitespace default)" and the like.
+  std::string description() const;
+};
+
+// What a saved constraint stores as its artifact's source section (wfa/mask_artifact.h): the
+// source and the engine it serves with.
+struct StoredConstraint {
+  ConstraintSource source;
+  Engine engine = Engine::kWfa;
+
+  std::string serialize() const;
+  // Throws glrmask::Error (kArtifact) naming `file` for bytes serialize() did not write.
+  static StoredConstraint parse(std::string_view bytes, const std::string& file);
+};
+
+}  // namespace glrmask

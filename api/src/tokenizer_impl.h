@@ -1,0 +1,43 @@
+// What a glrmask::Tokenizer handle holds: the vocabulary the engines read (its EOS is the first
+// stop id), the encoder when the tokenizer came from a tokenizer.json, and the stop ids.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "glrmask/tokenizer.hpp"
+#include "lib/tokenizer/encoder.h"
+#include "lib/tokenizer/vocabulary.h"
+
+namespace glrmask {
+
+struct Tokenizer::Impl {
+  Vocabulary vocabulary;
+  std::optional<Encoder> encoder;
+  std::vector<std::int32_t> stop_ids;
+  std::vector<std::uint8_t> is_stop;  // per id
+
+  Impl(Vocabulary vocabulary_in, std::optional<Encoder> encoder_in,
+       std::vector<std::int32_t> stop_ids_in);
+
+  // Throws glrmask::Error (kInvalidArgument) naming `id` when it is not a token id.
+  TokenId checked(std::int32_t id) const;
+
+  // Ordinary (not special) tokens by their bytes (the lowest id where several share them), for
+  // spelling a string with tokens; built on first use.
+  struct Spelling {
+    std::unordered_map<std::string_view, TokenId> token_of;
+    std::size_t longest = 0;  // bytes of the longest token
+  };
+  const Spelling& spelling() const;
+
+ private:
+  mutable std::once_flag spelling_once_;
+  mutable Spelling spelling_;
+};
+
+}  // namespace glrmask

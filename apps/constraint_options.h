@@ -1,0 +1,35 @@
+// The decoding commands (mask, generate, demo, compile) reach the engines through the library
+// facade: their grammar options (grammar_options.h) become a ConstraintSource, compiled into a
+// glrmask::Constraint with the engine `--engine` names, or loaded from an artifact that must have
+// been compiled from the same source and options (the option that differs is named).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "api/src/constraint_source.h"
+#include "apps/grammar_options.h"
+#include "glr/compiled_grammar.h"
+#include "glrmask/glrmask.hpp"
+
+namespace glrmask::app {
+
+// The source the options describe; reads the Lark file (`lark_path`) for a Lark source.
+ConstraintSource constraint_source(const GrammarSource& source, const std::string& lark_path,
+                                   const glr::ParseOptions& options);
+
+// "auto", "wfa", "spanner" or "oracle"; throws glrmask::Error naming `option` otherwise.
+Engine parse_engine(std::string_view option, const std::string& name);
+// "auto, wfa, spanner, oracle" with one line each, for --help texts.
+std::string engine_help();
+
+Constraint compile_constraint(const ConstraintSource& source, const Tokenizer& tokenizer,
+                              Engine engine, std::size_t build_threads = 0);
+
+// The constraint of `artifact`, which must have been compiled from `expected` for `tokenizer`;
+// throws glrmask::Error (kArtifact) naming the first option (--start, --policy, --skippable,
+// --postlex, --json-whitespace, --json-schema-lenient, the grammar or schema itself) that differs.
+Constraint load_constraint(const std::string& artifact, const ConstraintSource& expected,
+                           const Tokenizer& tokenizer);
+
+}  // namespace glrmask::app

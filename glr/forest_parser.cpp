@@ -1,0 +1,219 @@
+#include "glr/forest_parser.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <unordered_map>
+#include <utility>
+
+#include "glr/relation_closure.h"
+#include "glr/strong_components.h"
+#include "lib/core/error.h"
+
+namespace glrmask::glr {
+
+namespace {
+
+// Paths from the heads to the bottom, each weighted by the product of its edges' tree counts.
+// GSS cycles (ε-reductions stacked at one position) give infinitely many stacks.
+DerivationCount count_stacks(std::span<const GssNodeRef> heads, const ForestBuilder& builder,
+                             DerivationCounter& counter) {
+  std::unordered_map<const GssNode*, std::uint32_t> local;
+  std::vector<const GssNode*> nodes;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+  auto visit = [&](const GssNode* node) {
+    auto [it, added] = local.emplace(node, static_cast<std::uint32_t>(nodes.size()));
+    if (added) nodes.push_back(node);
+    return it->second;
+  };
+  for (const GssNodeRef& head : heads) visit(head.get());
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    for (const GssNode* below : nodes[i]->below())
+      edges.emplace_back(static_cast<std::uint32_t>(i), visit(below));
+  const auto n = static_cast<std::uint32_t>(nodes.size());
+  std::vector<char> self_loop(n, 0);
+  for (const auto& [from, to] : edges)
+    if (from == to) self_loop[from] = 1;
+  const std::vector<std::uint32_t> component =
+      strong_components(Relation::from_pairs(n, std::move(edges)));
+  std::vector<std::uint32_t> size(n, 0);
+  for (const std::uint32_t c : component) ++size[c];
+  std::vector<std::uint32_t> order(n);
+  for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return component[a] < component[b]; });
+  std::vector<DerivationCount> paths(n);
+  std::vector<char> solved(n, 0);
+  for (const std::uint32_t i : order) {
+    const GssNode* node = nodes[i];
+    DerivationCount total;
+    if (size[component[i]] > 1 || self_loop[i]) {
+      total = DerivationCount::infinity();
+    } else if (node->below().empty()) {
+      total.value = 1;  // the bottom of the stacks
+    } else {
+      for (const GssNode* below : node->below()) {
+        const std::uint32_t b = local.at(below);
+        if (!solved[b]) throw Error("internal error: GSS components out of order");
+        const DerivationCount edge = counter.count(builder.label(node, below));
+        if (edge.infinite || paths[b].infinite) {
+          total = DerivationCount::infinity();
+        } else if (!total.infinite) {
+          total.value += edge.value * paths[b].value;
+        }
+      }
+    }
+    paths[i] = std::move(total);
+    solved[i] = 1;
+  }
+  DerivationCount sum;
+  for (const GssNodeRef& head : heads) {
+    const DerivationCount& part = paths[local.at(head.get())];
+    if (part.infinite) return DerivationCount::infinity();
+    sum.value += part.value;
+  }
+  return sum;
+}
+
+}  // namespace
+
+ForestParser::ForestParser(const ForestGrammar& grammar)
+    : grammar_(grammar), parser_(grammar.table()), builder_(forest_), counter_(forest_) {
+  if (grammar.compiled().indenter() != nullptr) {
+    throw Error(
+        "parse forests are not built with a post-lexer (--postlex): the parser's tokens are not "
+        "the lexer's there");
+  }
+  heads_ = parser_.initial_heads();
+  const auto& terminals = grammar.compiled().dfa().terminals();
+  ignored_.resize(terminals.size());
+  skippable_.resize(terminals.size());
+  for (std::size_t t = 0; t < terminals.size(); ++t) {
+    ignored_[t] = terminals[t].ignored;
+    skippable_[t] = grammar.compiled().is_skippable(static_cast<SymbolId>(t));
+  }
+}
+
+bool ForestParser::feed(const lexer::Lexeme& token) {
+  if (finished_) throw Error("internal error: ForestParser::feed after finish");
+  const lexer::LexerDfa& dfa = grammar_.compiled().dfa();
+  if (dfa.label_is_ignored(token.label)) return true;
+  const auto position = static_cast<std::uint32_t>(lexemes_.size());
+  builder_.set_position(position);
+  counter_.set_complete_before(position);
+  GssHeads merged;
+  bool keep_unchanged = false;
+  for (const SymbolId terminal : dfa.label_terminals(token.label)) {
+    if (ignored_[terminal]) {
+      keep_unchanged = true;
+      continue;
+    }
+    GssHeads next = parser_.shift(heads_, terminal, builder_);
+    if (next.empty()) {
+      keep_unchanged = keep_unchanged || skippable_[terminal];
+    } else {
+      merged = merged.empty() ? std::move(next) : GlrParser::merge(merged, next, &builder_);
+    }
+  }
+  if (keep_unchanged) merged = GlrParser::merge(merged, heads_, &builder_);
+  if (merged.empty()) return false;
+  heads_ = std::move(merged);
+  lexemes_.push_back(token);
+  // No later step ends a derivation at this position.
+  counter_.set_complete_before(position + 1);
+  return true;
+}
+
+std::optional<ForestNodeId> ForestParser::finish() {
+  if (finished_) throw Error("internal error: ForestParser::finish twice");
+  finished_ = true;
+  const auto position = static_cast<std::uint32_t>(lexemes_.size());
+  builder_.set_position(position);
+  counter_.set_complete_before(position);
+  std::optional<ForestNodeId> root = parser_.accept(heads_, builder_);
+  if (root) forest_.set_root(*root);
+  counter_.set_complete_before(position + 1);
+  return root;
+}
+
+DerivationCount ForestParser::live_readings() {
+  return count_stacks(heads_, builder_, counter_);
+}
+
+std::vector<std::vector<ForestNodeId>> ForestParser::stack_tops(std::size_t limit,
+                                                                std::size_t depth) const {
+  std::vector<std::vector<ForestNodeId>> tops;
+  std::vector<ForestNodeId> path;
+  auto seen = [&](const std::vector<ForestNodeId>& top) {
+    return std::find(tops.begin(), tops.end(), top) != tops.end();
+  };
+  std::function<void(const GssNode*)> walk = [&](const GssNode* node) {
+    if (tops.size() >= limit) return;
+    if (path.size() == depth || node->below().empty()) {
+      if (!seen(path)) tops.push_back(path);
+      return;
+    }
+    for (const GssNode* below : node->below()) {
+      path.push_back(builder_.label(node, below));
+      walk(below);
+      path.pop_back();
+      if (tops.size() >= limit) return;
+    }
+  };
+  for (const GssNodeRef& head : heads_) walk(head.get());
+  return tops;
+}
+
+DerivationCount ForestParser::derivations() {
+  if (!forest_.root()) throw Error("internal error: derivations() of a forest without a root");
+  return counter_.count(*forest_.root());
+}
+
+ForestParse parse_forest(const ForestGrammar& grammar, std::string_view text) {
+  const std::vector<lexer::Lexeme> tokens = lexer::lex_text(grammar.compiled().dfa(), text);
+  ForestParser parser(grammar);
+  for (const lexer::Lexeme& token : tokens) {
+    if (!parser.feed(token)) {
+      throw Error(fmt::format("syntax error at byte offset {}: the token {:?} ({}) cannot follow",
+                              token.begin, text.substr(token.begin, token.end - token.begin),
+                              grammar.compiled().dfa().describe_label(token.label)));
+    }
+  }
+  if (!parser.finish()) {
+    throw Error(
+        fmt::format("syntax error at byte offset {} (end of input): the text is not a "
+                    "complete sentence",
+                    text.size()));
+  }
+  ForestParse parse;
+  parse.derivations = parser.derivations();
+  parse.root = *parser.forest().root();
+  parse.lexemes = parser.lexemes();
+  parse.forest = parser.forest();
+  return parse;
+}
+
+std::optional<ForestParse> parse_terminals(const LrTable& table,
+                                           std::span<const SymbolId> terminals) {
+  GlrParser parser(table);
+  ForestParse parse;
+  ForestBuilder builder(parse.forest);
+  GssHeads heads = parser.initial_heads();
+  for (std::size_t i = 0; i < terminals.size(); ++i) {
+    builder.set_position(static_cast<std::uint32_t>(i));
+    heads = parser.shift(heads, terminals[i], builder);
+    if (heads.empty()) return std::nullopt;
+    parse.lexemes.push_back({0, i, i + 1});
+  }
+  builder.set_position(static_cast<std::uint32_t>(terminals.size()));
+  const std::optional<ForestNodeId> root = parser.accept(heads, builder);
+  if (!root) return std::nullopt;
+  parse.forest.set_root(*root);
+  parse.root = *root;
+  DerivationCounter counter(parse.forest);
+  parse.derivations = counter.count(*root);
+  return parse;
+}
+
+}  // namespace glrmask::glr

@@ -1,0 +1,306 @@
+// The library facade (api/): a matcher's bitmask against the oracle at every viable prefix of the
+// project's fixture grammars, with each engine; accepting, refusing (state unchanged), rollback,
+// reset, clone, stop ids, padded rows, batches and the typed errors.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "api/src/constraint_impl.h"
+#include "glr/session.h"
+#include "glrmask/glrmask.hpp"
+#include "lib/core/file_io.h"
+#include "lib/token_set/dense_mask.h"
+#include "tests/support/test_support.h"
+#include "tests/support/wfa_test_support.h"
+#include "wfa/oracle_engine.h"
+
+namespace glrmask {
+namespace {
+
+using testing::fixtures_dir;
+
+// Every string of 1 or 2 alphabet bytes and the runs of three (tokens cross lexeme boundaries),
+// then "</s>" and "<|eot|>" as two stop ids and "<pad>" as a special token.
+struct FixtureVocab {
+  std::vector<std::string> pieces;
+  std::int32_t stop = 0, second_stop = 0, pad = 0;
+};
+
+FixtureVocab fixture_vocab(const std::string& alphabet) {
+  FixtureVocab vocab;
+  for (const std::string& s : testing::strings_up_to(alphabet, 2))
+    if (!s.empty()) vocab.pieces.push_back(s);
+  for (const char c : alphabet) vocab.pieces.push_back(std::string(3, c));
+  vocab.stop = static_cast<std::int32_t>(vocab.pieces.size());
+  vocab.pieces.push_back("</s>");
+  vocab.second_stop = static_cast<std::int32_t>(vocab.pieces.size());
+  vocab.pieces.push_back("<|eot|>");
+  vocab.pad = static_cast<std::int32_t>(vocab.pieces.size());
+  vocab.pieces.push_back("<pad>");
+  return vocab;
+}
+
+Tokenizer fixture_tokenizer(const FixtureVocab& vocab) {
+  return Tokenizer::from_vocab(vocab.pieces, VocabType::kRaw, {vocab.stop, vocab.second_stop},
+                               {vocab.pad});
+}
+
+bool bit(std::span<const std::uint32_t> words, std::int32_t token) {
+  return ((words[static_cast<std::size_t>(token) / 32] >> (token % 32)) & 1u) != 0;
+}
+
+// The oracle's mask after `prefix`, with the second stop id added as the facade promises.
+std::vector<std::uint32_t> oracle_mask(const Constraint& constraint, const FixtureVocab& vocab,
+                                       std::string_view prefix) {
+  const auto& data = constraint.impl();
+  glr::Session session(data.recognizer, &data.vocabulary());
+  REQUIRE(session.try_commit_bytes(prefix));
+  wfa::OracleEngine oracle(data.vocabulary(), {.sequential = true});
+  DenseMask mask(static_cast<std::uint32_t>(data.vocabulary().size()));
+  oracle.fill_mask(session, mask.words());
+  std::vector<std::uint32_t> words(mask.words().begin(), mask.words().end());
+  if (bit(words, vocab.stop)) words[vocab.second_stop / 32] |= 1u << (vocab.second_stop % 32);
+  return words;
+}
+
+// Compares the matcher's masks (fill into a padded row, and the view) with the oracle's at every
+// viable prefix of up to `max_prefix` alphabet bytes; returns the prefixes compared.
+std::size_t compare_with_oracle(const std::string& fixture, const std::string& alphabet,
+                                std::size_t max_prefix, Engine engine,
+                                const GrammarOptions& options = {}) {
+  INFO("fixture " << fixture << ", engine " << engine_name(engine));
+  const FixtureVocab vocab = fixture_vocab(alphabet);
+  const Tokenizer tokenizer = fixture_tokenizer(vocab);
+  const Constraint constraint = Constraint::from_lark_file(fixtures_dir() / "glr_session" / fixture,
+                                                           tokenizer, options, {.engine = engine});
+  REQUIRE(constraint.engine() == engine);
+  Matcher matcher(constraint);
+  const std::size_t words = matcher.bitmask_words();
+  std::vector<std::int32_t> row(words + 3, -1);  // a model's logits padded past the vocabulary
+  std::size_t compared = 0, accepting = 0;
+  for (const std::string& prefix : testing::strings_up_to(alphabet, max_prefix)) {
+    matcher.reset();
+    if (!matcher.accept_bytes(prefix)) continue;
+    INFO("prefix \"" << prefix << "\"");
+    const std::vector<std::uint32_t> expected = oracle_mask(constraint, vocab, prefix);
+    std::fill(row.begin(), row.end(), -1);
+    matcher.fill_next_token_bitmask(row);
+    for (std::size_t w = 0; w < words; ++w)
+      REQUIRE(static_cast<std::uint32_t>(row[w]) == expected[w]);
+    for (std::size_t w = words; w < row.size(); ++w) REQUIRE(row[w] == 0);
+    const std::span<const std::uint32_t> view = matcher.next_token_mask();
+    REQUIRE(std::vector<std::uint32_t>(view.begin(), view.end()) == expected);
+    CHECK(bit(expected, vocab.stop) == matcher.is_accepting());
+    CHECK_FALSE(bit(expected, vocab.pad));
+    accepting += matcher.is_accepting() ? 1 : 0;
+    ++compared;
+  }
+  CHECK(compared > 5);
+  CHECK(accepting > 0);
+  return compared;
+}
+
+TEST_CASE(
+    "api: every engine's bitmask equals the oracle's at every viable prefix of the fixtures") {
+  for (const Engine engine : {Engine::kWfa, Engine::kSpanner, Engine::kOracle}) {
+    CHECK(compare_with_oracle("ambiguous_sum.lark", "12+ ", 4, engine) > 0);
+    CHECK(compare_with_oracle("keyword_ties.lark", "ifa= ", 3, engine) > 0);
+    CHECK(compare_with_oracle("epsilon_rules.lark", "xyz ", 4, engine) > 0);
+  }
+  GrammarOptions skippable;
+  skippable.policy = ConflictPolicy::kLark;
+  skippable.skippable = {"EOS"};
+  CHECK(compare_with_oracle("skippable_eos.lark", "a{}\n; ", 3, Engine::kWfa, skippable) > 0);
+}
+
+TEST_CASE("api: kAuto serves with the first of wfa, spanner, oracle that supports the grammar") {
+  const FixtureVocab vocab = fixture_vocab("ab: \n");
+  const Tokenizer tokenizer = fixture_tokenizer(vocab);
+  CHECK(Constraint::from_lark("start: \"a\"+ \"b\"\n", tokenizer).engine() == Engine::kWfa);
+  // Python's indenter: whichever engines refuse it say kUnsupported, and kAuto takes the first
+  // that does not.
+  GrammarOptions options;
+  options.postlex = PostLexer::kPython;
+  const std::filesystem::path grammar = fixtures_dir() / "indenter" / "blocks.lark";
+  Engine first = Engine::kAuto;
+  std::size_t refused = 0;
+  for (const Engine engine : {Engine::kWfa, Engine::kSpanner, Engine::kOracle}) {
+    try {
+      (void)Constraint::from_lark_file(grammar, tokenizer, options, {.engine = engine});
+      if (first == Engine::kAuto) first = engine;
+    } catch (const Error& e) {
+      INFO(e.what());
+      CHECK(e.code() == ErrorCode::kUnsupported);
+      ++refused;
+    }
+  }
+  CHECK(refused < 3);
+  CHECK(Constraint::from_lark_file(grammar, tokenizer, options).engine() == first);
+}
+
+TEST_CASE(
+    "api: a saved constraint loads with its engine, gives the same masks, and is refused "
+    "for another tokenizer or grammar") {
+  const FixtureVocab vocab = fixture_vocab("ab: \n");
+  const Tokenizer tokenizer = fixture_tokenizer(vocab);
+  const Tokenizer other = fixture_tokenizer(fixture_vocab("abc: \n"));
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("glrmask_api_saved_" + std::to_string(::getpid()));
+  for (const Engine engine : {Engine::kWfa, Engine::kSpanner, Engine::kOracle}) {
+    INFO(static_cast<int>(engine));
+    const Constraint constraint =
+        Constraint::from_lark("start: \"a\"+ \" \"? \"b\"\n", tokenizer, {}, {.engine = engine});
+    constraint.save(path);
+    const Constraint loaded = Constraint::load(path, tokenizer);
+    CHECK(loaded.engine() == engine);
+    for (const std::string prefix : {"", "a", "aa ", "ab"}) {
+      Matcher a(constraint), b(loaded);
+      REQUIRE(a.accept_bytes(prefix));
+      REQUIRE(b.accept_bytes(prefix));
+      std::vector<std::uint32_t> row_a(a.bitmask_words()), row_b(b.bitmask_words());
+      a.fill_next_token_bitmask(row_a);
+      b.fill_next_token_bitmask(row_b);
+      CHECK(row_a == row_b);
+    }
+    try {
+      (void)Constraint::load(path, other);
+      FAIL("an artifact loaded for another tokenizer");
+    } catch (const Error& e) {
+      CHECK(e.code() == ErrorCode::kArtifact);
+      CHECK(std::string(e.what()).find("tokenizer") != std::string::npos);
+    }
+  }
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("api: accepting, refusing without a change, rollback, reset and clone") {
+  const FixtureVocab vocab = fixture_vocab("ab");
+  const Tokenizer tokenizer = fixture_tokenizer(vocab);
+  // Exactly "ab" or "aab".
+  const Constraint constraint = Constraint::from_lark("start: \"a\" \"a\"? \"b\"\n", tokenizer);
+  const auto id = [&](std::string_view piece) {
+    for (std::size_t i = 0; i < vocab.pieces.size(); ++i)
+      if (vocab.pieces[i] == piece) return static_cast<std::int32_t>(i);
+    FAIL("no piece " << piece);
+    return -1;
+  };
+  Matcher matcher(constraint);
+  CHECK_FALSE(matcher.is_accepting());
+  CHECK_FALSE(matcher.accept_token(id("b")));  // refused: nothing changes
+  CHECK(matcher.byte_offset() == 0);
+  CHECK(matcher.steps() == 0);
+  CHECK_FALSE(matcher.accept_token(vocab.stop));  // not complete yet
+  CHECK_FALSE(matcher.accept_token(vocab.pad));   // special
+  CHECK(matcher.accept_token(id("a")));
+  Matcher branch = matcher.clone();
+  CHECK(matcher.accept_token(id("b")));
+  CHECK(matcher.is_accepting());
+  CHECK(branch.accept_token(id("ab")));  // the clone went on independently: "aab"
+  CHECK(branch.is_accepting());
+  CHECK(branch.byte_offset() == 3);
+  CHECK(matcher.byte_offset() == 2);
+
+  // The second stop id ends the text like the first.
+  CHECK(matcher.accept_token(vocab.second_stop));
+  CHECK(matcher.is_terminated());
+  CHECK_FALSE(matcher.is_accepting());
+  std::vector<std::int32_t> row(matcher.bitmask_words());
+  matcher.fill_next_token_bitmask(row);
+  CHECK(std::all_of(row.begin(), row.end(), [](std::int32_t w) { return w == 0; }));
+  CHECK_FALSE(matcher.accept_token(id("a")));
+
+  matcher.rollback(2);  // the stop id and "b"
+  CHECK(matcher.byte_offset() == 1);
+  CHECK_FALSE(matcher.is_terminated());
+  CHECK(matcher.accept_token(id("ab")));
+  CHECK(matcher.is_accepting());
+  CHECK_THROWS_AS(matcher.rollback(matcher.rollback_capacity() + 1), Error);
+  matcher.reset();
+  CHECK(matcher.byte_offset() == 0);
+  CHECK(matcher.rollback_capacity() == 0);
+
+  // Out-of-range ids are the caller's error, not a refusal.
+  CHECK_THROWS_AS(matcher.accept_token(static_cast<std::int32_t>(vocab.pieces.size())), Error);
+  CHECK_THROWS_AS(matcher.accept_token(-1), Error);
+}
+
+TEST_CASE("api: a refused token throws a RejectionError with its offset, token and expectations") {
+  const FixtureVocab vocab = fixture_vocab("ab");
+  const Tokenizer tokenizer = fixture_tokenizer(vocab);
+  const Constraint constraint =
+      Constraint::from_lark("start: \"a\" \"a\"? B\nB: \"b\"\n", tokenizer);
+  Matcher matcher(constraint);
+  matcher.commit_token(0);  // "a"
+  const std::int32_t bb = [&] {
+    for (std::size_t i = 0; i < vocab.pieces.size(); ++i)
+      if (vocab.pieces[i] == "bb") return static_cast<std::int32_t>(i);
+    return -1;
+  }();
+  try {
+    matcher.commit_token(bb);
+    FAIL("\"abb\" was accepted");
+  } catch (const RejectionError& e) {
+    CHECK(e.code() == ErrorCode::kRejected);
+    CHECK(e.where().token == bb);
+    CHECK(e.where().byte_offset == 2);  // the second "b" is the first byte that cannot be
+    CHECK(std::string(e.what()).find("byte offset 2") != std::string::npos);
+  }
+  CHECK(matcher.byte_offset() == 1);  // unchanged
+  try {
+    matcher.commit_token(vocab.stop);
+    FAIL("the stop id was accepted after \"a\"");
+  } catch (const RejectionError& e) {
+    CHECK(e.where().byte_offset == 1);
+    CHECK(e.where().token == vocab.stop);
+    REQUIRE_FALSE(e.expected().empty());
+    CHECK(std::find(e.expected().begin(), e.expected().end(), "B") != e.expected().end());
+  }
+}
+
+TEST_CASE("api: a batch fills each row as the single matcher does") {
+  const FixtureVocab vocab = fixture_vocab("12+ ");
+  const Tokenizer tokenizer = fixture_tokenizer(vocab);
+  const Constraint constraint =
+      Constraint::from_lark_file(fixtures_dir() / "glr_session" / "ambiguous_sum.lark", tokenizer);
+  std::vector<Matcher> matchers;
+  const std::vector<std::string> texts = {"", "1", "1 +", "12+2", "1+2+", "2 "};
+  for (const std::string& text : texts) {
+    matchers.emplace_back(constraint);
+    REQUIRE(matchers.back().accept_bytes(text));
+  }
+  std::vector<Matcher*> pointers;
+  for (Matcher& m : matchers) pointers.push_back(&m);
+  pointers.push_back(nullptr);  // a null matcher's row is left as it was
+  const std::size_t row_words = matchers.front().bitmask_words() + 1;
+  std::vector<std::int32_t> batch(pointers.size() * row_words, 7);
+  fill_next_token_bitmasks(pointers, batch, row_words);
+  std::vector<std::int32_t> single(row_words);
+  for (std::size_t i = 0; i < matchers.size(); ++i) {
+    matchers[i].fill_next_token_bitmask(single);
+    CHECK(std::equal(single.begin(), single.end(), batch.begin() + i * row_words));
+  }
+  CHECK(std::all_of(batch.end() - static_cast<std::ptrdiff_t>(row_words), batch.end(),
+                    [](std::int32_t w) { return w == 7; }));
+  CHECK_THROWS_AS(fill_next_token_bitmasks(pointers, batch, row_words - 2), Error);
+  CHECK_THROWS_AS(fill_next_token_bitmasks(
+                      pointers, std::span<std::int32_t>(batch).first(row_words), row_words),
+                  Error);
+}
+
+TEST_CASE("api: apply_token_bitmask_inplace masks the logits outside the row") {
+  std::vector<float> logits(40, 1.0f);
+  const std::vector<std::int32_t> row = {0b101, static_cast<std::int32_t>(0x80000000u)};
+  apply_token_bitmask_inplace(logits, row);
+  for (std::size_t i = 0; i < logits.size(); ++i) {
+    const bool allowed = i == 0 || i == 2 || i == 63;
+    CHECK((logits[i] == 1.0f) == allowed);
+    if (!allowed) CHECK(std::isinf(logits[i]));
+  }
+}
+
+}  // namespace
+}  // namespace glrmask

@@ -1,0 +1,164 @@
+"""The Python module (import glrmask), run by CTest with Debian's python3 and pytest.
+
+Fixture checks always run; the checks on real tokenizers and data need the setup cache and the
+data folder (GLRMASK_CACHE / GLRMASK_DATA) and are skipped loudly without them.
+"""
+
+import json
+import os
+import pathlib
+
+import numpy as np
+import pytest
+
+import glrmask
+
+SOURCE = pathlib.Path(__file__).resolve().parents[3]
+FIXTURES = SOURCE / "tests" / "fixtures"
+
+
+def byte_strings(alphabet):
+    """Every string of 1 or 2 alphabet characters, as bytes, then "</s>" and "<pad>"."""
+    pieces = [c.encode() for c in alphabet]
+    pieces += [(a + b).encode() for a in alphabet for b in alphabet]
+    return pieces + [b"</s>", b"<pad>"]
+
+
+def small_tokenizer(alphabet="ab"):
+    pieces = byte_strings(alphabet)
+    return glrmask.Tokenizer.from_vocab(pieces, "raw", stop_ids=[len(pieces) - 2],
+                                        special_ids=[len(pieces) - 1]), pieces
+
+
+def bits(row, vocab_size):
+    unpacked = np.unpackbits(np.ascontiguousarray(row).view(np.uint8), bitorder="little")
+    return set(np.flatnonzero(unpacked[:vocab_size]).tolist())
+
+
+def test_mask_accept_refuse_rollback():
+    tokenizer, pieces = small_tokenizer()
+    stop = len(pieces) - 2
+    constraint = glrmask.Constraint.from_lark('start: "a"+ "b"\n', tokenizer)
+    assert constraint.engine == "wfa"
+    matcher = glrmask.Matcher(constraint)
+    bitmask = glrmask.allocate_token_bitmask(2, tokenizer.vocab_size)
+    assert bitmask.dtype == np.int32 and bitmask.shape == (2, tokenizer.bitmask_words)
+    matcher.fill_next_token_bitmask(bitmask, 1)
+    allowed = {pieces[i] for i in bits(bitmask[1], tokenizer.vocab_size)}
+    assert allowed == {b"a", b"aa", b"ab"}
+    assert (bitmask[0] == -1).all()  # the other row is untouched
+    assert not matcher.accept_token(pieces.index(b"b"))  # refused, nothing changes
+    assert matcher.byte_offset == 0
+    assert matcher.accept_token(pieces.index(b"ab"))
+    assert matcher.is_accepting()
+    matcher.fill_next_token_bitmask(bitmask, 0)
+    assert bits(bitmask[0], tokenizer.vocab_size) == {stop}
+    assert matcher.accept_token(stop)
+    assert matcher.is_terminated()
+    matcher.rollback(1)
+    assert not matcher.is_terminated()
+    with pytest.raises(glrmask.Error) as error:
+        matcher.rollback(5)
+    assert error.value.code == "state"
+
+
+def test_typed_errors():
+    tokenizer, pieces = small_tokenizer()
+    with pytest.raises(glrmask.Error) as error:
+        glrmask.Constraint.from_lark('start: "a"\nx: (\n', tokenizer, name="broken.lark")
+    assert error.value.code == "grammar"
+    assert error.value.file == "broken.lark" and error.value.line >= 2
+    with pytest.raises(glrmask.Error) as error:
+        glrmask.Constraint.from_json_schema('{"type": 3}', tokenizer)
+    assert error.value.code == "schema" and error.value.json_pointer == "/type"
+    constraint = glrmask.Constraint.from_lark('start: "a" B\nB: "b"\n', tokenizer)
+    matcher = glrmask.Matcher(constraint)
+    matcher.commit_token(pieces.index(b"a"))
+    with pytest.raises(glrmask.RejectionError) as rejection:
+        matcher.commit_token(pieces.index(b"aa"))
+    assert rejection.value.code == "rejected"
+    assert rejection.value.byte_offset == 1
+    assert rejection.value.token == pieces.index(b"aa")
+    assert "B" in rejection.value.expected
+    assert matcher.byte_offset == 1  # unchanged
+    with pytest.raises(glrmask.Error) as error:
+        matcher.accept_token(len(pieces))
+    assert error.value.code == "invalid argument" and error.value.token == len(pieces)
+    with pytest.raises(glrmask.Error):
+        matcher.fill_next_token_bitmask(np.zeros(1, dtype=np.int64))  # not int32: refused, not copied
+    with pytest.raises(glrmask.Error):
+        matcher.fill_next_token_bitmask(np.zeros((2, 4), dtype=np.int32)[:, ::2])  # strided
+    with pytest.raises(glrmask.Error):
+        matcher.fill_next_token_bitmask(glrmask.allocate_token_bitmask(1, 4), 3)  # no row 3
+
+
+def test_batch_and_apply():
+    tokenizer, pieces = small_tokenizer("ab")
+    constraint = glrmask.Constraint.from_lark('start: ("a" | "b")* "b"\n', tokenizer)
+    matchers = [glrmask.Matcher(constraint) for _ in range(16)]
+    for i, matcher in enumerate(matchers):
+        for _ in range(i % 3):
+            assert matcher.accept_string("ab")
+    batch = glrmask.allocate_token_bitmask(16, tokenizer.vocab_size)
+    glrmask.fill_next_token_bitmasks(matchers, batch)
+    single = glrmask.allocate_token_bitmask(1, tokenizer.vocab_size)
+    for i, matcher in enumerate(matchers):
+        matcher.fill_next_token_bitmask(single, 0)
+        assert (single[0] == batch[i]).all()
+    # A model's logits padded past the vocabulary: ids the row covers but the vocabulary lacks
+    # are masked (their bits are zero), ids past the row's 32 * words bits are left alone.
+    width = 32 * tokenizer.bitmask_words
+    logits = np.zeros((16, width + 5), dtype=np.float32)
+    glrmask.apply_token_bitmask_inplace(logits, batch)
+    for i in range(16):
+        allowed = bits(batch[i], tokenizer.vocab_size)
+        finite = set(np.flatnonzero(np.isfinite(logits[i, :width])).tolist())
+        assert finite == allowed
+        assert np.isfinite(logits[i, width:]).all()
+
+
+def test_jump_forward_and_clone():
+    pieces = [bytes([b]) for b in range(256)] + [b"<eos>"]
+    tokenizer = glrmask.Tokenizer.from_vocab(pieces, "raw", stop_ids=[256])
+    schema = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"],
+              "additionalProperties": False}
+    constraint = glrmask.Constraint.from_json_schema(json.dumps(schema), tokenizer)
+    matcher = glrmask.Matcher(constraint)
+    assert matcher.find_jump_forward_string() == '{"name": "'
+    tokens = matcher.find_jump_forward_tokens()
+    assert bytes(tokenizer.decode(tokens)) == b'{"name": "'
+    branch = matcher.clone()
+    for token in tokens:
+        assert branch.accept_token(token)
+    assert branch.byte_offset == 10 and matcher.byte_offset == 0
+
+
+def test_save_load(tmp_path):
+    tokenizer, pieces = small_tokenizer()
+    constraint = glrmask.Constraint.from_lark('start: "a"+ "b"\n', tokenizer)
+    path = tmp_path / "ab.glrmask"
+    constraint.save(str(path))
+    loaded = glrmask.Constraint.load(str(path), tokenizer)
+    assert loaded.engine == "wfa"
+    a, b = glrmask.Matcher(constraint), glrmask.Matcher(loaded)
+    rows = glrmask.allocate_token_bitmask(2, tokenizer.vocab_size)
+    a.fill_next_token_bitmask(rows, 0)
+    b.fill_next_token_bitmask(rows, 1)
+    assert (rows[0] == rows[1]).all()
+    other, _ = small_tokenizer("abc")
+    with pytest.raises(glrmask.Error) as error:
+        glrmask.Constraint.load(str(path), other)
+    assert error.value.code == "artifact"
+
+
+def test_torch_tensors_when_torch_is_installed():
+    torch = pytest.importorskip("torch")
+    tokenizer, pieces = small_tokenizer()
+    constraint = glrmask.Constraint.from_lark('start: "a"+ "b"\n', tokenizer)
+    matcher = glrmask.Matcher(constraint)
+    bitmask = torch.from_numpy(glrmask.allocate_token_bitmask(1, tokenizer.vocab_size))
+    matcher.fill_next_token_bitmask(bitmask, 0)
+    logits = torch.zeros((1, tokenizer.vocab_size))
+    glrmask.apply_token_bitmask_inplace(logits, bitmask)
+    finite = set(torch.nonzero(torch.isfinite(logits[0])).flatten().tolist())
+    assert {pieces[i] for i in finite} == {b"a", b"aa", b"ab"}

@@ -1,0 +1,160 @@
+// Inputs a new user gives by mistake, each refused with one line naming the option or the path
+// and exit code 2 (issue "Reliability", findings 5 to 8): malformed numbers, a folder or a FIFO
+// where a file is expected, error text holding control bytes or 400 KB names, an output path that
+// cannot be written. Every case runs against the project's tiny tokenizer fixture: no real data.
+#include <sys/stat.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tests/support/test_support.h"
+
+using glrmask::testing::run_command;
+using glrmask::testing::ScratchDir;
+using glrmask::testing::shell_quoted;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string tiny_tokenizer() {
+  return (glrmask::testing::fixtures_dir() / "tokenizers" / "tiny_byte_level" / "tokenizer.json")
+      .string();
+}
+
+// `glrmask ARGUMENTS` (already quoted for the shell), under a 20 s guard against a blocked open().
+glrmask::testing::CommandResult run_glrmask(const std::string& arguments) {
+  return run_command("timeout 20 " + shell_quoted(glrmask::testing::glrmask_binary()) + " " +
+                     arguments + " </dev/null");
+}
+
+std::size_t count_lines(const std::string& text) {
+  std::size_t lines = 0;
+  for (const char c : text) lines += c == '\n' ? 1 : 0;
+  return lines;
+}
+
+// Exit code 2 and exactly one line, which contains every one of `parts`.
+void check_one_line_refusal(const std::string& arguments, const std::vector<std::string>& parts) {
+  const auto run = run_glrmask(arguments);
+  INFO("glrmask " << arguments.substr(0, 300) << "\n" << run.output.substr(0, 3000));
+  CHECK(run.exit_code == 2);
+  CHECK(count_lines(run.output) == 1);
+  for (const std::string& part : parts) CHECK_THAT(run.output, Catch::Contains(part));
+}
+
+}  // namespace
+
+TEST_CASE("every numeric option is parsed strictly and a bad value names the option") {
+  ScratchDir scratch;
+  const fs::path grammar = scratch.write("g.lark", "start: \"a\"+\n");
+  const fs::path input = scratch.write("in.txt", "aa");
+  const std::string source = shell_quoted(grammar) + " --tokenizer " + tiny_tokenizer();
+  const std::string generate = "generate " + source + " --seed 1 --max-tokens 4 ";
+  struct Case {
+    std::string arguments;
+    std::string option;
+  };
+  const std::vector<Case> cases = {
+      {"demo --repeat abc", "--repeat"},
+      {"demo --repeat 200abc", "--repeat"},
+      {"demo --repeat -1", "--repeat"},
+      {"mask " + source + " --input " + shell_quoted(input) + " --max-steps 3x", "--max-steps"},
+      {"compile " + source + " -o " + shell_quoted(scratch.path / "a") + " --build-threads 2.5",
+       "--build-threads"},
+      {"lex " + shell_quoted(grammar) + " " + shell_quoted(input) + " --chunk 0x10", "--chunk"},
+      {"generate " + source + " --seed 1e3 --max-tokens 4", "--seed"},
+      {"generate " + source + " --seed 1 --max-tokens ' 4'", "--max-tokens"},
+      {generate + "--count 99999999999999999999999", "--count"},
+      {generate + "--min-tokens 1,5", "--min-tokens"},
+      {generate + "--max-token-bytes 0", "--max-token-bytes"},
+      {generate + "--eos-bias 0.5abc", "--eos-bias"},
+      {generate + "--close-bias nan", "--close-bias"},
+  };
+  for (const Case& c : cases) check_one_line_refusal(c.arguments, {c.option});
+}
+
+TEST_CASE("a folder given as an input file is refused, not read as empty text") {
+  ScratchDir scratch;
+  const fs::path grammar = scratch.write("g.lark", "start: \"a\"*\n");
+  const fs::path input = scratch.write("in.txt", "aa");
+  const fs::path folder = scratch.path / "folder";
+  fs::create_directory(folder);
+  const std::string dir = shell_quoted(folder);
+  const std::string tok = " --tokenizer " + tiny_tokenizer();
+  for (const std::string& arguments : {
+           "check " + shell_quoted(grammar) + " " + dir,
+           "lex " + shell_quoted(grammar) + " " + dir,
+           "tokenize" + tok + " " + dir,
+           "mask " + shell_quoted(grammar) + tok + " --input " + dir,
+           "check " + dir + " " + shell_quoted(input),
+           "mask --json-schema " + dir + tok + " --input " + shell_quoted(input),
+           "mask " + shell_quoted(grammar) + " --tokenizer " + dir + " --input " +
+               shell_quoted(input),
+       })
+    check_one_line_refusal(arguments, {folder.string()});
+}
+
+TEST_CASE("a FIFO given as the artifact is refused at once instead of blocking in open") {
+  ScratchDir scratch;
+  const fs::path grammar = scratch.write("g.lark", "start: \"a\"*\n");
+  const fs::path input = scratch.write("in.txt", "aa");
+  const fs::path fifo = scratch.path / "artifact.fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  // Without the fix this blocks until `timeout` kills it (exit code 124).
+  check_one_line_refusal("mask " + shell_quoted(grammar) + " --tokenizer " + tiny_tokenizer() +
+                             " --input " + shell_quoted(input) + " --artifact " +
+                             shell_quoted(fifo),
+                         {fifo.string(), "not a regular file"});
+}
+
+TEST_CASE("compile -o names the path given and the system's reason when it cannot write") {
+  ScratchDir scratch;
+  const fs::path grammar = scratch.write("g.lark", "start: \"a\"*\n");
+  const std::string compile =
+      "compile " + shell_quoted(grammar) + " --tokenizer " + tiny_tokenizer() + " -o ";
+  // (compile prints its statistics before it writes, so only the error is checked here.)
+  const auto folder = run_glrmask(compile + shell_quoted(scratch.path));
+  CHECK(folder.exit_code == 2);
+  CHECK_THAT(folder.output, Catch::Contains(scratch.path.string() +
+                                            ": cannot write the artifact: it is a directory"));
+  const fs::path orphan = scratch.path / "missing" / "a.glrmask";
+  const auto run = run_glrmask(compile + shell_quoted(orphan));
+  CHECK(run.exit_code == 2);
+  CHECK_THAT(run.output,
+             Catch::Contains(orphan.string() + ": cannot write the artifact: No such file or "
+                                               "directory") &&
+                 !Catch::Contains(".partial") && !Catch::Contains("Success"));
+}
+
+TEST_CASE("error messages stay on one line: control bytes escaped, long names cut") {
+  ScratchDir scratch;
+  const fs::path text = scratch.write("in.txt", "a");
+  // A decoded regex holding a newline and a tab, quoted by the refusal of an empty match.
+  check_one_line_refusal("check " +
+                             shell_quoted(scratch.write("nl.lark", "start: A\nA: /\\n\\t*/?\n")) +
+                             " " + shell_quoted(text),
+                         {"nl.lark:2:1", "\\n\\t"});
+  // A terminal named after a 400 KB literal (its name is the literal upper-cased): the message
+  // keeps its place and stays short.
+  const std::string literal(400000, 'a');
+  const auto run =
+      run_glrmask("check " +
+                  shell_quoted(scratch.write(
+                      "big.lark", "start: \"" + literal + "\" | \"" + literal + "\"\n")) +
+                  " " + shell_quoted(text));
+  CHECK(run.exit_code == 2);
+  CHECK(count_lines(run.output) == 1);
+  CHECK(run.output.size() < 4000);
+  CHECK_THAT(run.output, Catch::Contains("big.lark:1:") && Catch::Contains("bytes left out"));
+  // A regex whose language is empty: the refusal names the option, not an empty file name.
+  check_one_line_refusal(
+      "mask --regex '[^\\s\\S]' --tokenizer " + tiny_tokenizer() + " --input " + shell_quoted(text),
+      {"glrmask mask: --regex: "});
+  // `start:` alone (Lark accepts it: the empty text is its only sentence) is refused with its
+  // place and the reason, not "no terminals to compile".
+  check_one_line_refusal(
+      "check " + shell_quoted(scratch.write("empty.lark", "start:\n")) + " " + shell_quoted(text),
+      {"empty.lark:1:1", "no terminals"});
+}
