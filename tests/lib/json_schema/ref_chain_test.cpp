@@ -42,4 +42,10 @@ TEST_CASE("a $ref chain that loops is refused with the pointer and the chain") {
                         Catch::Contains("#/$defs/d1 -> #/$defs/d2 -> #/$defs/d1"));
   CHECK_THROWS_WITH(compile_json_schema_text("{\"$ref\": \"#\"}", "self.json"),
                     Catch::Contains("$ref loops"));
+  // Drafts 4-7, where $ref replaces the schema it stands in: the same refusal.
+  const std::string draft7 =
+      "{\"$schema\": \"http://json-schema.org/draft-07/schema#\", " + schema.substr(1);
+  CHECK_THROWS_WITH(compile_json_schema_text(draft7, "loop7.json"),
+                    Catch::Contains("loop7.json") && Catch::Contains("/$defs/d2/$ref") &&
+                        Catch::Contains("#/$defs/d1 -> #/$defs/d2 -> #/$defs/d1"));
 }
