@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/support/result_table.h"
 #include "glr/compiled_grammar.h"
 #include "glr/session.h"
 #include "lib/core/error.h"
@@ -196,27 +197,11 @@ JsonValue schema_order(const json_schema::SchemaDocument& document, const JsonVa
   return out;
 }
 
-std::string escape_cell(std::string text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '\n')
-      out += ' ';
-    else
-      out += c;
-  }
-  if (out.size() > 300) out = out.substr(0, 300) + "...";
-  return out;
-}
+// The first failure's reason as a Markdown cell shows at most this many bytes.
+constexpr std::size_t kMaxReasonCellBytes = 300;
 
-std::string csv_field(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c == '\n' ? ' ' : c;
-  }
-  return out + "\"";
+std::string shortened(const std::string& text, std::size_t max_bytes) {
+  return text.size() > max_bytes ? text.substr(0, max_bytes) + "..." : text;
 }
 
 double percent(std::size_t a, std::size_t b) {
@@ -320,13 +305,16 @@ int run(const Options& options) {
   }
 
   std::filesystem::create_directories(options.out);
-  std::ofstream csv(options.out / "maskbench.csv");
-  csv << "schema,category,compiled,compile_ms,valid,valid_passed,valid_order_only,invalid,"
-         "invalid_passed,reason\n";
+  using experiments::format_fixed;
+  experiments::ResultTable per_schema({"schema", "category", "compiled", "compile_ms", "valid",
+                                       "valid_passed", "valid_order_only", "invalid",
+                                       "invalid_passed", "reason"});
   for (const SchemaResult& r : results)
-    csv << fmt::format("{},{},{},{:.2f},{},{},{},{},{},{}\n", r.id, r.category, r.compiled ? 1 : 0,
-                       r.compile_ms, r.valid, r.valid_passed, r.valid_order_only, r.invalid,
-                       r.invalid_passed, csv_field(r.reason));
+    per_schema.add_row({r.id, r.category, r.compiled ? "1" : "0", format_fixed(r.compile_ms, 2),
+                        std::to_string(r.valid), std::to_string(r.valid_passed),
+                        std::to_string(r.valid_order_only), std::to_string(r.invalid),
+                        std::to_string(r.invalid_passed), r.reason});
+  std::ofstream(options.out / "maskbench.csv") << per_schema.to_csv();
 
   struct Totals {
     std::size_t schemas = 0, compiled = 0, valid = 0, valid_passed = 0, invalid = 0,
@@ -364,17 +352,22 @@ int run(const Options& options) {
               : (options.schema.whitespace == json_schema::Whitespace::kFlexible ? "flexible"
                                                                                  : "default"),
       options.schema.lenient ? "lenient" : "strict");
-  md << "| category | schemas | compiled | valid passed | invalid passed | all instances | "
-        "median compile (ms) |\n|---|---:|---:|---:|---:|---:|---:|\n";
-  auto row = [&](const std::string& name, const Totals& t) {
-    md << fmt::format(
-        "| {} | {} | {} | {}/{} ({:.1f}%) | {}/{} ({:.1f}%) | {:.1f}% | {:.1f} |\n", name,
-        t.schemas, t.compiled, t.valid_passed, t.valid, percent(t.valid_passed, t.valid),
-        t.invalid_passed, t.invalid, percent(t.invalid_passed, t.invalid),
-        percent(t.valid_passed + t.invalid_passed, t.valid + t.invalid), median(t.compile_ms));
+  experiments::ResultTable by_category_table({"category", "schemas", "compiled", "valid passed",
+                                              "invalid passed", "all instances",
+                                              "median compile (ms)"});
+  by_category_table.align_right({1, 2, 3, 4, 5, 6});
+  auto add_totals = [&](const std::string& name, const Totals& t) {
+    by_category_table.add_row(
+        {name, std::to_string(t.schemas), std::to_string(t.compiled),
+         fmt::format("{}/{} ({:.1f}%)", t.valid_passed, t.valid, percent(t.valid_passed, t.valid)),
+         fmt::format("{}/{} ({:.1f}%)", t.invalid_passed, t.invalid,
+                     percent(t.invalid_passed, t.invalid)),
+         fmt::format("{:.1f}%", percent(t.valid_passed + t.invalid_passed, t.valid + t.invalid)),
+         format_fixed(median(t.compile_ms), 1)});
   };
-  for (const auto& [name, t] : by_category) row(name, t);
-  row("**total**", total);
+  for (const auto& [name, t] : by_category) add_totals(name, t);
+  add_totals("**total**", total);
+  md << by_category_table.to_markdown();
   md << fmt::format(
       "\nValid instances refused only because their members are not in schema "
       "order (accepted once reordered): {} of {}.\n",
@@ -390,30 +383,37 @@ int run(const Options& options) {
     };
     double sum = 0;
     for (const double us : sorted) sum += us;
-    md << fmt::format(
-        "\n## The wfa engine on the compiled schemas\n\n"
-        "Every instance teacher-forced through the wfa masks next to a session; a disagreement is "
-        "a token (or EOS) the mask and the session judge differently.\n\n"
-        "| schemas compiled for wfa | refused by wfa | disagreements | median wfa compile (ms) | "
-        "get_mask calls | mean (µs) | p50 | p99 | p99.9 | max |\n"
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
-        "| {} | {} | {} | {:.1f} | {} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} |\n",
-        wfa_compile_ms.size(), wfa_refused, wfa_disagreements, median(wfa_compile_ms),
-        sorted.size(), sorted.empty() ? 0.0 : sum / static_cast<double>(sorted.size()), at(0.5),
-        at(0.99), at(0.999), sorted.empty() ? 0.0 : sorted.back());
+    experiments::ResultTable wfa_table(
+        {"schemas compiled for wfa", "refused by wfa", "disagreements", "median wfa compile (ms)",
+         "get_mask calls", "mean (µs)", "p50", "p99", "p99.9", "max"});
+    wfa_table.align_right({0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+    wfa_table.add_row(
+        {std::to_string(wfa_compile_ms.size()), std::to_string(wfa_refused),
+         std::to_string(wfa_disagreements), format_fixed(median(wfa_compile_ms), 1),
+         std::to_string(sorted.size()),
+         format_fixed(sorted.empty() ? 0.0 : sum / static_cast<double>(sorted.size()), 2),
+         format_fixed(at(0.5), 2), format_fixed(at(0.99), 2), format_fixed(at(0.999), 2),
+         format_fixed(sorted.empty() ? 0.0 : sorted.back(), 2)});
+    md << "\n## The wfa engine on the compiled schemas\n\n"
+          "Every instance teacher-forced through the wfa masks next to a session; a disagreement "
+          "is a token (or EOS) the mask and the session judge differently.\n\n"
+       << wfa_table.to_markdown();
     fmt::print(
         "wfa: {} schemas compiled ({} refused), {} disagreements, median compile {:.1f} ms, "
         "get_mask mean {:.2f} us over {} calls\n",
         wfa_compile_ms.size(), wfa_refused, wfa_disagreements, median(wfa_compile_ms),
         sorted.empty() ? 0.0 : sum / static_cast<double>(sorted.size()), sorted.size());
   }
-  md << "\n## Failing schemas\n\n| schema | compile (ms) | valid | invalid | first reason |\n"
-        "|---|---:|---:|---:|---|\n";
+  experiments::ResultTable failing({"schema", "compile (ms)", "valid", "invalid", "first reason"});
+  failing.align_right({1, 2, 3});
   for (const SchemaResult& r : results) {
     if (r.compiled && r.valid_passed == r.valid && r.invalid_passed == r.invalid) continue;
-    md << fmt::format("| {} | {:.1f} | {}/{} | {}/{} | {} |\n", r.id, r.compile_ms, r.valid_passed,
-                      r.valid, r.invalid_passed, r.invalid, escape_cell(r.reason));
+    failing.add_row({r.id, format_fixed(r.compile_ms, 1),
+                     fmt::format("{}/{}", r.valid_passed, r.valid),
+                     fmt::format("{}/{}", r.invalid_passed, r.invalid),
+                     shortened(r.reason, kMaxReasonCellBytes)});
   }
+  md << "\n## Failing schemas\n\n" << failing.to_markdown();
   fmt::print(
       "\ntotal: {} schemas, {} compiled, valid {}/{}, invalid {}/{}, median compile {:.1f} "
       "ms; wrote {}\n",

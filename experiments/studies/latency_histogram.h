@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/studies/result_table.h"
+#include "experiments/support/result_table.h"
 
 namespace glrmask::experiments {
 

@@ -4,7 +4,7 @@
 #include <numeric>
 
 #include "experiments/studies/latency_histogram.h"
-#include "experiments/studies/result_table.h"
+#include "experiments/support/result_table.h"
 
 namespace glrmask::experiments {
 

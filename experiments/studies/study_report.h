@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "experiments/studies/result_table.h"
 #include "experiments/studies/run_header.h"
+#include "experiments/support/result_table.h"
 
 namespace glrmask::experiments {
 

@@ -1,4 +1,4 @@
-#include "experiments/studies/result_table.h"
+#include "experiments/support/result_table.h"
 
 #include <fmt/format.h>
 
@@ -50,6 +50,15 @@ void ResultTable::add_row(std::vector<std::string> cells) {
   rows_.push_back(std::move(cells));
 }
 
+void ResultTable::align_right(std::initializer_list<std::size_t> columns) {
+  for (const std::size_t column : columns) {
+    if (column >= columns_.size())
+      throw Error(fmt::format("result table: no column {} to align (the table has {})", column,
+                              columns_.size()));
+    right_aligned_[column] = true;
+  }
+}
+
 std::string ResultTable::to_csv() const {
   std::string text = join_row(columns_, ",", csv_cell) + "\n";
   for (const auto& row : rows_) text += join_row(row, ",", csv_cell) + "\n";
@@ -58,7 +67,7 @@ std::string ResultTable::to_csv() const {
 
 std::string ResultTable::to_markdown() const {
   std::string text = "| " + join_row(columns_, " | ", markdown_cell) + " |\n|";
-  for (std::size_t i = 0; i < columns_.size(); ++i) text += "---|";
+  for (std::size_t i = 0; i < columns_.size(); ++i) text += right_aligned_[i] ? "---:|" : "---|";
   text += "\n";
   for (const auto& row : rows_) text += "| " + join_row(row, " | ", markdown_cell) + " |\n";
   return text;
