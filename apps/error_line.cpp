@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "lib/core/escape.h"
+
 namespace glrmask::app {
 namespace {
 
@@ -12,22 +14,9 @@ bool is_continuation_byte(char c) {
 }  // namespace
 
 std::string error_line(std::string_view message, std::size_t max_bytes) {
-  std::string line;
-  line.reserve(message.size());
-  for (const char c : message) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '\n') {
-      line += "\\n";
-    } else if (c == '\t') {
-      line += "\\t";
-    } else if (c == '\r') {
-      line += "\\r";
-    } else if (byte < 0x20 || byte == 0x7f) {
-      line += fmt::format("\\x{:02x}", byte);
-    } else {
-      line += c;
-    }
-  }
+  // The library's messages quote user bytes through escape_bytes already, so their backslashes
+  // are kept as they are; only what is left (a message's own line breaks) is escaped here.
+  const std::string line = escape_bytes(message, {.quoted = false, .escape_backslash = false});
   if (line.size() <= max_bytes) return line;
   std::size_t head = max_bytes / 2;
   std::size_t tail_start = line.size() - max_bytes / 2;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "lib/core/escape.h"
+
 namespace glrmask::glr {
 
 namespace {
@@ -14,54 +16,14 @@ std::string node_name(const ParseForest& forest, ForestNodeId id, const ForestNa
   return node.is_leaf ? naming.terminal(node.symbol) : naming.grammar->name(node.symbol);
 }
 
-std::string dot_escape(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      out += c;
-    }
-  }
-  return out;
+// A DOT string (quotes included) holding `text`: DOT's own escapes are \" and \\, and \n is a
+// line break in a label; escape_bytes writes those, and every other control byte or byte that is
+// not UTF-8 as \xNN, so the file stays valid UTF-8 with one line a statement.
+std::string dot_string(std::string_view text) {
+  return escape_bytes(text);
 }
 
 }  // namespace
-
-std::string json_quote(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (byte < 0x20) {
-          out += fmt::format("\\u{:04x}", byte);
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-  return out;
-}
 
 std::vector<ForestNodeId> reachable_nodes(const ParseForest& forest, ForestNodeId root) {
   std::vector<char> seen(forest.num_nodes(), 0);
@@ -88,20 +50,21 @@ std::string forest_dot(const ParseForest& forest, ForestNodeId root, const Fores
   std::string out = "digraph forest {\n  node [fontname=\"monospace\"];\n";
   for (const ForestNodeId id : reachable_nodes(forest, root)) {
     const ParseForest::SymbolNode& node = forest.node(id);
-    const std::string name = dot_escape(node_name(forest, id, naming));
+    const std::string name = node_name(forest, id, naming);
     if (node.is_leaf) {
       out += fmt::format(
-          "  n{} [shape=box, style=filled, fillcolor=\"#eeeeee\", label=\"{} {}\\n{}\"];\n", id,
-          name, node.start, dot_escape(naming.token_text(node.start)));
+          "  n{} [shape=box, style=filled, fillcolor=\"#eeeeee\", label={}];\n", id,
+          dot_string(fmt::format("{} {}\n{}", name, node.start, naming.token_text(node.start))));
       continue;
     }
     const bool ambiguous = forest.packed_of(id).size() > 1;
-    out += fmt::format("  n{} [shape=ellipse{}, label=\"{} {}..{}\"];\n", id,
-                       ambiguous ? ", color=red, penwidth=2" : "", name, node.start, node.end);
+    out += fmt::format("  n{} [shape=ellipse{}, label={}];\n", id,
+                       ambiguous ? ", color=red, penwidth=2" : "",
+                       dot_string(fmt::format("{} {}..{}", name, node.start, node.end)));
     for (const PackedNodeId packed : forest.packed_of(id)) {
       const RuleId rule = forest.packed(packed).rule;
-      out += fmt::format("  p{} [shape=box, style=rounded, fontsize=10, label=\"{}\"];\n", packed,
-                         dot_escape(naming.grammar->rule_text(rule)));
+      out += fmt::format("  p{} [shape=box, style=rounded, fontsize=10, label={}];\n", packed,
+                         dot_string(naming.grammar->rule_text(rule)));
       out += fmt::format("  n{} -> p{}{};\n", id, packed, ambiguous ? " [color=red]" : "");
       std::uint32_t position = 0;
       for (const ForestNodeId child : forest.children(packed))
@@ -115,17 +78,17 @@ std::string forest_dot(const ParseForest& forest, ForestNodeId root, const Fores
 std::string forest_json(const ParseForest& forest, ForestNodeId root, const ForestNaming& naming,
                         std::string_view derivations) {
   std::string out = fmt::format("{{\"derivations\": {}, \"root\": {}, \"nodes\": [",
-                                json_quote(derivations), root);
+                                json_quoted(derivations), root);
   bool first_node = true;
   for (const ForestNodeId id : reachable_nodes(forest, root)) {
     const ParseForest::SymbolNode& node = forest.node(id);
     out += first_node ? "\n  " : ",\n  ";
     first_node = false;
     out += fmt::format("{{\"id\": {}, \"symbol\": {}, \"start\": {}, \"end\": {}, \"leaf\": {}", id,
-                       json_quote(node_name(forest, id, naming)), node.start, node.end,
+                       json_quoted(node_name(forest, id, naming)), node.start, node.end,
                        node.is_leaf ? "true" : "false");
     if (node.is_leaf) {
-      out += fmt::format(", \"text\": {}}}", json_quote(naming.token_text(node.start)));
+      out += fmt::format(", \"text\": {}}}", json_quoted(naming.token_text(node.start)));
       continue;
     }
     out += ", \"packed\": [";
@@ -135,7 +98,7 @@ std::string forest_json(const ParseForest& forest, ForestNodeId root, const Fore
       first_packed = false;
       const RuleId rule = forest.packed(packed).rule;
       out += fmt::format("{{\"rule\": {}, \"rule_text\": {}, \"children\": [", rule,
-                         json_quote(naming.grammar->rule_text(rule)));
+                         json_quoted(naming.grammar->rule_text(rule)));
       bool first_child = true;
       for (const ForestNodeId child : forest.children(packed)) {
         out += fmt::format("{}{}", first_child ? "" : ", ", child);

@@ -31,7 +31,4 @@ std::string forest_json(const ParseForest& forest, ForestNodeId root, const Fore
 // Nodes reachable from `root`, ascending.
 std::vector<ForestNodeId> reachable_nodes(const ParseForest& forest, ForestNodeId root);
 
-// A JSON string literal of `text` (UTF-8 kept, control characters escaped).
-std::string json_quote(std::string_view text);
-
 }  // namespace glrmask::glr

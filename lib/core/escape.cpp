@@ -43,7 +43,7 @@ void append_part(std::string& out, std::string_view bytes, const ByteStyle& styl
     ++pos;
     if (style.hex_also.find(c) != std::string_view::npos) {
       append_hex(out, byte);
-    } else if (c == '\\' || (c == '"' && style.quoted)) {
+    } else if ((c == '\\' && style.escape_backslash) || (c == '"' && style.quoted)) {
       out += '\\';
       out += c;
     } else if (c == '\n' && !style.hex_controls) {

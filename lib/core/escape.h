@@ -20,6 +20,7 @@ std::string json_quoted(std::string_view bytes);
 
 struct ByteStyle {
   bool quoted = true;              // "..." with " written \"
+  bool escape_backslash = true;    // \ written \\ (off: text that already holds escapes)
   bool keep_utf8 = true;           // valid UTF-8 from U+00A0 up as it is, else \xNN per byte
   bool hex_controls = false;       // \n and \t as \x0a and \x09 too
   std::string_view hex_also = {};  // ASCII characters also written as \xNN (a table's delimiters)

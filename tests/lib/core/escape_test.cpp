@@ -31,6 +31,11 @@ TEST_CASE("ByteStyle serves table cells and tools") {
   std::string out = "x=";
   append_escaped_bytes(out, "\n", {.quoted = false});
   CHECK(out == R"(x=\n)");
+  // A message that quotes escape_bytes' output already: its escapes are kept as they are, and
+  // only its own control bytes are escaped.
+  const ByteStyle message{.quoted = false, .escape_backslash = false};
+  CHECK(escape_bytes("bad \"a\\nb\"\nsecond line\x01", message) ==
+        R"(bad "a\nb"\nsecond line\x01)");
 }
 
 TEST_CASE("escape_bytes shortens long input to its two ends") {
