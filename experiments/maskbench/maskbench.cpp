@@ -21,7 +21,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -29,6 +28,7 @@
 #include "glr/compiled_grammar.h"
 #include "glr/session.h"
 #include "lib/core/error.h"
+#include "lib/core/file_io.h"
 #include "lib/core/settings.h"
 #include "lib/json_schema/compiler.h"
 #include "lib/json_schema/document.h"
@@ -93,14 +93,6 @@ std::size_t force_with_wfa(wfa::WfaEngine& engine,
     if (!accepted) return 0;  // both refuse: the instance ends here
   }
   return 0;
-}
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot read", path.string()));
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // Teacher forcing. Returns an empty string when the text is accepted with EOS allowed at the end,
@@ -226,7 +218,7 @@ int run(const Options& options) {
     SchemaResult result;
     result.id = file.stem().string();
     result.category = result.id.substr(0, result.id.find("---"));
-    const JsonValue document = json_schema::parse_json(read_text(file), file.string());
+    const JsonValue document = json_schema::parse_json(read_text_file(file), file.string());
     const JsonValue* schema = document.find("schema");
     const JsonValue* valid = document.find("valid");
     const JsonValue* invalid = document.find("invalid");

@@ -15,21 +15,21 @@
 // Writes schemas.csv (per schema), the summary and per-category tables, the refusals, and a CDF
 // plot of the time to first mask.
 #include <fmt/format.h>
-#include <time.h>
 
 #include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <map>
-#include <sstream>
 
 #include "experiments/studies/latency_histogram.h"
 #include "experiments/studies/run_header.h"
 #include "experiments/studies/studies.h"
+#include "experiments/studies/study_inputs.h"
 #include "experiments/studies/study_report.h"
 #include "glr/compiled_grammar.h"
 #include "glr/session.h"
 #include "lib/core/error.h"
+#include "lib/core/file_io.h"
 #include "lib/core/settings.h"
 #include "lib/json_schema/compiler.h"
 #include "lib/json_schema/value.h"
@@ -54,17 +54,7 @@ double ms_since(Clock::time_point start) {
 // CPU time of the calling thread, in ms: on a machine shared with other work the wall time of a
 // step includes the time other processes held the cores.
 double thread_cpu_ms() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
-}
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot read", path.string()));
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return thread_cpu_seconds() * 1e3;
 }
 
 // The process's resident set now (VmRSS), in MiB.
@@ -187,7 +177,7 @@ int run_json_schema(const StudyOptions& options) {
     Row row;
     row.id = file.stem().string();
     row.category = row.id.substr(0, row.id.find("---"));
-    const JsonValue document = json_schema::parse_json(read_text(file), file.string());
+    const JsonValue document = json_schema::parse_json(read_text_file(file), file.string());
     const std::string schema_text = json_schema::to_json_text(*document.find("schema"));
     const std::vector<JsonValue>& valid = document.find("valid")->items;
     const std::vector<JsonValue>& invalid = document.find("invalid")->items;

@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -66,12 +65,6 @@ struct GrammarUnit {
   std::string source;
   std::vector<Sample> samples;
 };
-
-double cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
 
 std::vector<std::string> split_tabs(const std::string& line) {
   std::vector<std::string> fields;
@@ -271,16 +264,16 @@ int run_psc_tables_child(int argc, char** argv) {
     const Vocabulary vocabulary(TokenizerSpec::load(resolve_tokenizer(tokenizer)));
     const double inputs_mib = peak_memory_mib();
     stage = kind == "schema" ? "compiling the schema" : "compiling the grammar";
-    double cpu = cpu_seconds();
+    double cpu = process_cpu_seconds();
     auto wall = std::chrono::steady_clock::now();
     const ConstraintSource constraint_source = study_source(kind, source, options);
     const auto grammar = constraint_source.compile();
-    const double grammar_cpu = cpu_seconds() - cpu, grammar_wall = seconds_since(wall);
+    const double grammar_cpu = process_cpu_seconds() - cpu, grammar_wall = seconds_since(wall);
     stage = "compiling for wfa";
-    cpu = cpu_seconds();
+    cpu = process_cpu_seconds();
     wall = std::chrono::steady_clock::now();
     const auto compiled = wfa::CompiledMask::compile(grammar, vocabulary);
-    const double mask_cpu = cpu_seconds() - cpu, mask_wall = seconds_since(wall);
+    const double mask_cpu = process_cpu_seconds() - cpu, mask_wall = seconds_since(wall);
     stage = "writing the artifact";
     const std::size_t bytes = wfa::write_artifact(
         *grammar, compiled.get(), vocabulary,

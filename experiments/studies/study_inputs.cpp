@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <ctime>
 #include <fstream>
 
 #include "lib/core/error.h"
@@ -136,6 +137,24 @@ std::uint64_t mask_count(std::span<const std::uint32_t> words) {
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+namespace {
+
+double cpu_seconds(clockid_t clock) {
+  timespec now{};
+  clock_gettime(clock, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+}  // namespace
+
+double process_cpu_seconds() {
+  return cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+double thread_cpu_seconds() {
+  return cpu_seconds(CLOCK_THREAD_CPUTIME_ID);
 }
 
 double peak_memory_mib() {

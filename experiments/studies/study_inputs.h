@@ -74,6 +74,10 @@ bool mask_has_any(std::span<const std::uint32_t> words, const std::vector<TokenI
 std::uint64_t mask_count(std::span<const std::uint32_t> words);
 
 double seconds_since(std::chrono::steady_clock::time_point start);
+// CPU time of the whole process (every thread) and of the calling thread, in seconds: on a machine
+// shared with other work, wall time also counts the time other processes held the cores.
+double process_cpu_seconds();
+double thread_cpu_seconds();
 // Peak resident memory of this process so far (VmHWM), in MiB; 0 when /proc is unavailable.
 double peak_memory_mib();
 

@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <ctime>
 #include <map>
 #include <optional>
 
@@ -29,13 +28,6 @@ const std::vector<std::string> kColumns = {
     "compression",    "largest_class", "singletons",    "never_allowed",
     "eos_class_size", "collisions",    "classes_cpu_s", "lexer_classes_cpu_s",
     "compile_cpu_s",  "compile_s",     "note"};
-
-// CPU time of the whole process (every thread), in seconds.
-double process_cpu_seconds() {
-  timespec now{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
-}
 
 // A token's bytes readable in a table cell: printable ASCII kept, the rest as \xNN, in quotes.
 std::string quoted(std::string_view bytes) {

@@ -4,24 +4,16 @@
 #include <simdjson.h>
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 
 #include "lib/core/error.h"
+#include "lib/core/file_io.h"
 #include "lib/core/settings.h"
 
 namespace glrmask::experiments {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot open file", path.string()));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -46,17 +38,17 @@ glr::ParseOptions lark_policy(std::vector<std::string> skippable = {}) {
 
 // Files named one per line in <folder>/parses.txt.
 void add_listed_files(Corpus& corpus, const fs::path& folder, std::size_t max_texts) {
-  for (const std::string& name : lines_of(read_text(folder / "parses.txt"))) {
+  for (const std::string& name : lines_of(read_text_file(folder / "parses.txt"))) {
     if (name.empty()) continue;
     if (full(corpus, max_texts)) break;
-    corpus.texts.push_back({name, read_text(folder / name)});
+    corpus.texts.push_back({name, read_text_file(folder / name)});
   }
 }
 
 // The programs of the folder that parses.txt does not list: those the grammar rejects.
 void add_unlisted_files(Corpus& corpus, const fs::path& folder, const std::string& extension,
                         std::size_t max_texts) {
-  const std::vector<std::string> listed = lines_of(read_text(folder / "parses.txt"));
+  const std::vector<std::string> listed = lines_of(read_text_file(folder / "parses.txt"));
   std::vector<std::string> names;
   for (const fs::directory_entry& entry : fs::directory_iterator(folder)) {
     const std::string name = entry.path().filename().string();
@@ -66,14 +58,14 @@ void add_unlisted_files(Corpus& corpus, const fs::path& folder, const std::strin
   std::sort(names.begin(), names.end());
   for (const std::string& name : names) {
     if (full(corpus, max_texts)) break;
-    corpus.texts.push_back({name, read_text(folder / name)});
+    corpus.texts.push_back({name, read_text_file(folder / name)});
   }
 }
 
 // "queries.sql:N" entries of parses.txt name line N of queries.sql.
 void add_sql_queries(Corpus& corpus, const fs::path& folder, std::size_t max_texts) {
-  const std::vector<std::string> queries = lines_of(read_text(folder / "queries.sql"));
-  for (const std::string& entry : lines_of(read_text(folder / "parses.txt"))) {
+  const std::vector<std::string> queries = lines_of(read_text_file(folder / "queries.sql"));
+  for (const std::string& entry : lines_of(read_text_file(folder / "parses.txt"))) {
     if (entry.empty()) continue;
     if (full(corpus, max_texts)) break;
     const std::size_t colon = entry.rfind(':');
@@ -178,7 +170,7 @@ Corpus corpus_from_files(const fs::path& grammar, const std::vector<fs::path>& i
   corpus.name = grammar.stem().string();
   corpus.grammar_path = grammar;
   for (const fs::path& input : inputs)
-    corpus.texts.push_back({input.filename().string(), read_text(input)});
+    corpus.texts.push_back({input.filename().string(), read_text_file(input)});
   return corpus;
 }
 
