@@ -4,7 +4,6 @@
 // ambiguity, the ties the lexer keeps (docs/ambiguity.md).
 #include <fmt/format.h>
 
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -12,6 +11,7 @@
 
 #include "apps/args.h"
 #include "apps/commands.h"
+#include "apps/counterexample_options.h"
 #include "apps/grammar_options.h"
 #include "glr/ambiguity_search.h"
 #include "glr/compiled_grammar.h"
@@ -26,30 +26,14 @@ constexpr std::string_view kUsage =
     "glrmask ambiguity GRAMMAR [--max-length N] [--max-lookahead K] [--max-configurations C] "
     "[--time-limit SECONDS] [--start S] [--policy glr|lark]";
 
-template <typename T>
-T number_option(const Args& args, const std::string& name, T fallback) {
-  const auto text = args.value(name);
-  if (!text) return fallback;
-  T value{};
-  const char* end = text->data() + text->size();
-  auto [stop, error] = std::from_chars(text->data(), end, value);
-  if (error != std::errc() || stop != end || !(value > T{}))
-    throw Error(fmt::format("option --{}: expected a positive number, got '{}'", name, *text));
-  return value;
-}
-
 }  // namespace
 
 int run_ambiguity(const CommandArgs& argv) {
   CommandArgs rest = argv;
   const glr::ParseOptions options = take_grammar_options(rest, kStartOption | kPolicyOption);
-  Args args(rest, {"max-length", "max-lookahead", "max-configurations", "time-limit"}, {});
+  Args args(rest, counterexample_bound_options(), {});
   args.expect_positional(1, 1, kUsage);
-  glr::CounterexampleOptions bounds;
-  bounds.max_length = number_option(args, "max-length", bounds.max_length);
-  bounds.max_lookahead = number_option(args, "max-lookahead", bounds.max_lookahead);
-  bounds.max_configurations = number_option(args, "max-configurations", bounds.max_configurations);
-  bounds.max_seconds = number_option(args, "time-limit", bounds.max_seconds);
+  const glr::CounterexampleOptions bounds = counterexample_bounds(args);
 
   const auto compiled = glr::CompiledGrammar::load_lark(args.positional()[0], options);
   const glr::ForestGrammar grammar(compiled);

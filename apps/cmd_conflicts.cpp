@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -13,6 +12,7 @@
 
 #include "apps/args.h"
 #include "apps/commands.h"
+#include "apps/counterexample_options.h"
 #include "apps/grammar_options.h"
 #include "glr/compiled_grammar.h"
 #include "glr/conflict_counterexample.h"
@@ -25,18 +25,6 @@ namespace {
 constexpr std::string_view kUsage =
     "glrmask conflicts GRAMMAR [--start S] [--policy glr|lark] [--counterexamples "
     "[--max-lookahead K] [--max-length N] [--max-configurations C] [--time-limit SECONDS]]";
-
-template <typename T>
-T number_option(const Args& args, const std::string& name, T fallback) {
-  const auto text = args.value(name);
-  if (!text) return fallback;
-  T value{};
-  const char* end = text->data() + text->size();
-  auto [stop, error] = std::from_chars(text->data(), end, value);
-  if (error != std::errc() || stop != end || !(value > T{}))
-    throw Error(fmt::format("option --{}: expected a positive number, got '{}'", name, *text));
-  return value;
-}
 
 // The text after the header: one block per conflict, each starting with "\nstate ".
 std::vector<std::size_t> block_starts(const std::string& text) {
@@ -51,17 +39,12 @@ std::vector<std::size_t> block_starts(const std::string& text) {
 int run_conflicts(const CommandArgs& argv) {
   CommandArgs rest = argv;
   const glr::ParseOptions options = take_grammar_options(rest, kStartOption | kPolicyOption);
-  Args args(rest, {"max-lookahead", "max-length", "max-configurations", "time-limit"},
-            {"counterexamples"});
+  Args args(rest, counterexample_bound_options(), {"counterexamples"});
   args.expect_positional(1, 1, kUsage);
-  glr::CounterexampleOptions bounds;
-  bounds.max_lookahead = number_option(args, "max-lookahead", bounds.max_lookahead);
-  bounds.max_length = number_option(args, "max-length", bounds.max_length);
-  bounds.max_configurations = number_option(args, "max-configurations", bounds.max_configurations);
-  bounds.max_seconds = number_option(args, "time-limit", bounds.max_seconds);
+  const glr::CounterexampleOptions bounds = counterexample_bounds(args);
   const bool counterexamples = args.flag("counterexamples");
   if (!counterexamples) {
-    for (const char* name : {"max-lookahead", "max-length", "max-configurations", "time-limit"})
+    for (const char* name : kCounterexampleBoundOptions)
       if (args.value(name)) throw Error(fmt::format("option --{} needs --counterexamples", name));
   }
 
