@@ -486,13 +486,11 @@ void require_single_stack_for_skippables(const ParserDwaShared& shared) {
   }
 }
 
-// The tables every worker reads, computed once before they start: per trie node the tokens of
-// its subtrie and its weights' checks, per fork what its start can accept, per label the lookahead
-// it feeds when that does not depend on the stack.
-void precompute_node_tables(ParserDwaShared& shared, TokenSetPool& pool) {
-  const lexer::TerminalDwa& dwa = shared.dwa;
-  // Post-order without recursion: a trie path is as long as the longest token.
-  shared.subtrie_tokens.assign(dwa.num_nodes(), TokenSetPool::empty());
+// Calls visit(node) for every node of the Terminal DWA's trie, each after all of its children
+// (post-order from every root), so a visit may read what the children's visits wrote. Without
+// recursion: a trie path is as long as the longest token.
+template <class Visit>
+void for_each_node_children_first(const lexer::TerminalDwa& dwa, Visit visit) {
   std::vector<char> done(dwa.num_nodes(), 0);
   std::vector<std::pair<lexer::DwaNodeId, bool>> stack;
   for (lexer::DwaNodeId root = 0; root < dwa.num_nodes(); ++root) {
@@ -508,15 +506,26 @@ void precompute_node_tables(ParserDwaShared& shared, TokenSetPool& pool) {
           if (done[edge.child] == 0) stack.emplace_back(edge.child, false);
         continue;
       }
-      TokenSetId tokens = TokenSetPool::empty();
-      for (const lexer::DwaWeight& weight : dwa.weights(node))
-        tokens = pool.unite(tokens, weight.tokens);
-      for (const lexer::DwaEdge& edge : dwa.edges(node))
-        tokens = pool.unite(tokens, shared.subtrie_tokens[edge.child]);
-      shared.subtrie_tokens[node] = tokens;
+      visit(node);
       done[node] = 1;
     }
   }
+}
+
+// The tables every worker reads, computed once before they start: per trie node the tokens of
+// its subtrie and its weights' checks, per fork what its start can accept, per label the lookahead
+// it feeds when that does not depend on the stack.
+void precompute_node_tables(ParserDwaShared& shared, TokenSetPool& pool) {
+  const lexer::TerminalDwa& dwa = shared.dwa;
+  shared.subtrie_tokens.assign(dwa.num_nodes(), TokenSetPool::empty());
+  for_each_node_children_first(dwa, [&](lexer::DwaNodeId node) {
+    TokenSetId tokens = TokenSetPool::empty();
+    for (const lexer::DwaWeight& weight : dwa.weights(node))
+      tokens = pool.unite(tokens, weight.tokens);
+    for (const lexer::DwaEdge& edge : dwa.edges(node))
+      tokens = pool.unite(tokens, shared.subtrie_tokens[edge.child]);
+    shared.subtrie_tokens[node] = tokens;
+  });
   shared.start_pending.resize(dwa.num_forks());
   for (lexer::ForkId fork = 0; fork < dwa.num_forks(); ++fork)
     shared.start_pending[fork] = pool.unite(shared.subtrie_tokens[dwa.root(fork)], shared.eos);
@@ -663,40 +672,23 @@ void prepare_indenter(ParserDwaShared& shared) {
       }
     }
   }
-  // Post-order, as in precompute_node_tables.
   shared.closes_below.assign(dwa.num_nodes(), 0);
   shared.newline_below.assign(dwa.num_nodes(), 0);
-  std::vector<char> done(dwa.num_nodes(), 0);
-  std::vector<std::pair<lexer::DwaNodeId, bool>> stack;
-  for (lexer::DwaNodeId root = 0; root < dwa.num_nodes(); ++root) {
-    if (done[root] != 0) continue;
-    stack.emplace_back(root, false);
-    while (!stack.empty()) {
-      const auto [node, children_done] = stack.back();
-      stack.pop_back();
-      if (done[node] != 0) continue;
-      if (!children_done) {
-        stack.emplace_back(node, true);
-        for (const lexer::DwaEdge& edge : dwa.edges(node))
-          if (done[edge.child] == 0) stack.emplace_back(edge.child, false);
-        continue;
+  for_each_node_children_first(dwa, [&](lexer::DwaNodeId node) {
+    int closes = 0;
+    bool newline = false;
+    for (const lexer::DwaEdge& edge : dwa.edges(node)) {
+      bool closer = false;
+      for (const std::uint32_t t : dwa.label_terminals(edge.label)) {
+        closer = closer || shared.label_bracket[t] < 0;
+        newline = newline || t == spec.newline;
       }
-      int closes = 0;
-      bool newline = false;
-      for (const lexer::DwaEdge& edge : dwa.edges(node)) {
-        bool closer = false;
-        for (const std::uint32_t t : dwa.label_terminals(edge.label)) {
-          closer = closer || shared.label_bracket[t] < 0;
-          newline = newline || t == spec.newline;
-        }
-        closes = std::max(closes, (closer ? 1 : 0) + shared.closes_below[edge.child]);
-        newline = newline || shared.newline_below[edge.child] != 0;
-      }
-      shared.closes_below[node] = static_cast<std::uint8_t>(std::min(closes, 100));
-      shared.newline_below[node] = newline ? 1 : 0;
-      done[node] = 1;
+      closes = std::max(closes, (closer ? 1 : 0) + shared.closes_below[edge.child]);
+      newline = newline || shared.newline_below[edge.child] != 0;
     }
-  }
+    shared.closes_below[node] = static_cast<std::uint8_t>(std::min(closes, 100));
+    shared.newline_below[node] = newline ? 1 : 0;
+  });
 }
 
 // A session's configuration with an accepted lexeme enters the Terminal DWA twice: the lexeme
