@@ -26,6 +26,7 @@ int run_check(const CommandArgs& argv) {
         "expected a grammar and at least one file; usage: glrmask check GRAMMAR FILE... "
         "[--max-... N: budgets, docs/limits.md]");
   options.lexer_limits = lexer_limits(limits);
+  options.max_lookahead_bytes = limits.max_compile_memory_mib << 20;
   auto grammar = compile_grammar(source, first_file ? args.positional()[0] : "", options);
   const auto recognizer =
       std::make_shared<const glr::IncrementalRecognizer>(grammar, parser_limits(limits));

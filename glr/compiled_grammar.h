@@ -47,6 +47,8 @@ struct ParseOptions {
   PostLexer postlex = PostLexer::kNone;
   // Bounds of the lexer's automaton construction (a budget, not part of the language).
   lexer::LexerDfaLimits lexer_limits = {};
+  // Memory the LALR(1) lookahead sets may take (0: no limit; LalrLookaheads).
+  std::size_t max_lookahead_bytes = 0;
 };
 
 class CompiledGrammar {

@@ -118,8 +118,8 @@ glrmask::JsonOptions json_options(const glrmask_json_options* options) {
 glrmask::Limits limits_of(const glrmask_limits* limits) {
   if (limits == nullptr) return {};
   require(limits->max_commit_seconds >= 0, "glrmask_limits.max_commit_seconds is negative");
-  return glrmask::Limits{limits->max_lexer_states,      limits->max_terminal_dwa_forks,
-                         limits->max_parser_dwa_states, limits->max_parser_dwa_transitions,
+  return glrmask::Limits{limits->max_lexer_states,       limits->max_terminal_dwa_forks,
+                         limits->max_parser_dwa_states,  limits->max_parser_dwa_transitions,
                          limits->max_compile_memory_mib, limits->max_step_work,
                          limits->max_commit_seconds};
 }
@@ -340,8 +340,8 @@ glrmask_status glrmask_constraint_load_with_limits(const char* path,
 
 glrmask_limits glrmask_limits_default(void) {
   const glrmask::Limits defaults;
-  return glrmask_limits{defaults.max_lexer_states,      defaults.max_terminal_dwa_forks,
-                        defaults.max_parser_dwa_states, defaults.max_parser_dwa_transitions,
+  return glrmask_limits{defaults.max_lexer_states,       defaults.max_terminal_dwa_forks,
+                        defaults.max_parser_dwa_states,  defaults.max_parser_dwa_transitions,
                         defaults.max_compile_memory_mib, defaults.max_step_work,
                         defaults.max_commit_seconds};
 }

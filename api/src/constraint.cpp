@@ -131,7 +131,8 @@ std::shared_ptr<const Constraint::Impl> build_constraint(ConstraintSource source
   impl->source = std::move(source);
   impl->limits = compile.limits;
   const Clock::time_point start = Clock::now();
-  impl->grammar = impl->source.compile(lexer_limits(compile.limits));
+  impl->grammar = impl->source.compile(lexer_limits(compile.limits),
+                                       compile.limits.max_compile_memory_mib << 20);
   impl->recognizer = std::make_shared<const glr::IncrementalRecognizer>(
       impl->grammar, parser_limits(compile.limits));
   impl->statistics.grammar_seconds = seconds_since(start);
@@ -206,7 +207,7 @@ Constraint Constraint::load(const std::filesystem::path& path, const Tokenizer& 
   auto impl = std::make_shared<Constraint::Impl>(tokenizer);
   impl->source = std::move(stored.source);
   impl->limits = limits;
-  impl->grammar = impl->source.compile(lexer_limits(limits));
+  impl->grammar = impl->source.compile(lexer_limits(limits), limits.max_compile_memory_mib << 20);
   impl->recognizer =
       std::make_shared<const glr::IncrementalRecognizer>(impl->grammar, parser_limits(limits));
   impl->statistics.grammar_seconds = seconds_since(start);

@@ -80,11 +80,12 @@ glr::ParseOptions ConstraintSource::parse_options() const {
 }
 
 std::shared_ptr<const glr::CompiledGrammar> ConstraintSource::compile(
-    const lexer::LexerDfaLimits& lexer_limits) const {
+    const lexer::LexerDfaLimits& lexer_limits, std::size_t max_lookahead_bytes) const {
   if (kind != Kind::kLark && grammar.start != "start")
     throw Error("the start rule can be chosen for Lark grammars only", ErrorCode::kInvalidArgument);
   glr::ParseOptions options = parse_options();
   options.lexer_limits = lexer_limits;
+  options.max_lookahead_bytes = max_lookahead_bytes;
   return glr::CompiledGrammar::compile(build(), options);
 }
 

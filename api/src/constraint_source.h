@@ -27,7 +27,7 @@ struct ConstraintSource {
   glr::ParseOptions parse_options() const;
   // The grammar compiled for parsing, its lexer within `lexer_limits`.
   std::shared_ptr<const glr::CompiledGrammar> compile(
-      const lexer::LexerDfaLimits& lexer_limits = {}) const;
+      const lexer::LexerDfaLimits& lexer_limits = {}, std::size_t max_lookahead_bytes = 0) const;
 
   std::string serialize() const;
   // Throws glrmask::Error (kArtifact) naming `file` for bytes serialize() did not write.

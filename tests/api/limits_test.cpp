@@ -72,9 +72,16 @@ TEST_CASE("api: each compile budget stops a build that needs more, naming the fi
   {
     Limits limits;
     limits.max_compile_memory_mib = 1;  // below what any process holds
-    CHECK_THAT(
-        compile_limit_message(schema, limits),
-        Catch::Contains("max_compile_memory_mib") && Catch::Contains("--max-compile-memory-mib"));
+    CHECK_THAT(compile_limit_message(schema, limits),
+               Catch::Contains("building the Parser DWA") &&
+                   Catch::Contains("max_compile_memory_mib") &&
+                   Catch::Contains("--max-compile-memory-mib"));
+    // docs/limits.md, finding 1: the LALR(1) lookahead sets grow as N^3 bits (N^2/2 nonterminal
+    // transitions over N terminals); 3,000 properties needed 7 GiB and ended in bad_alloc. Their
+    // size is checked before they are allocated.
+    limits.max_compile_memory_mib = 2;
+    CHECK_THAT(compile_limit_message(many_properties_schema(200), limits),
+               Catch::Contains("LALR(1) lookaheads") && Catch::Contains("max_compile_memory_mib"));
   }
   {
     Limits limits;
