@@ -188,9 +188,9 @@ GLRMASK_EXPORT glrmask_status glrmask_constraint_load(const char* path,
                                                       const glrmask_tokenizer* tokenizer,
                                                       glrmask_constraint** out);
 /* The same with the runtime budgets its matchers run under (NULL: the defaults). */
-GLRMASK_EXPORT glrmask_status glrmask_constraint_load_with_limits(
-    const char* path, const glrmask_tokenizer* tokenizer, const glrmask_limits* limits,
-    glrmask_constraint** out);
+GLRMASK_EXPORT glrmask_status
+glrmask_constraint_load_with_limits(const char* path, const glrmask_tokenizer* tokenizer,
+                                    const glrmask_limits* limits, glrmask_constraint** out);
 GLRMASK_EXPORT glrmask_engine glrmask_constraint_engine(const glrmask_constraint* constraint);
 GLRMASK_EXPORT void glrmask_constraint_free(glrmask_constraint* constraint);
 
