@@ -14,10 +14,12 @@
 #include <thread>
 
 #include "api/src/constraint_impl.h"
+#include "api/src/limits_internal.h"
 #include "apps/args.h"
 #include "apps/commands.h"
 #include "apps/constraint_options.h"
 #include "apps/grammar_options.h"
+#include "apps/limit_options.h"
 #include "glr/compiled_grammar.h"
 #include "glrmask/glrmask.hpp"
 #include "lib/core/process_memory.h"
@@ -30,7 +32,7 @@ constexpr std::string_view kUsage =
     "glrmask compile GRAMMAR|--json-schema FILE|--regex PATTERN|--json --tokenizer "
     "NAME|PATH|BASE+DONOR@SIZE "
     "[-o FILE] [--no-early-label-starts] [--build-threads N] [--start S] [--policy glr|lark] "
-    "[--skippable T,...]";
+    "[--skippable T,...] [--max-... N: budgets, docs/limits.md]";
 
 double mib(std::size_t bytes) {
   return static_cast<double>(bytes) / (1024.0 * 1024.0);
@@ -88,6 +90,7 @@ int run_compile(const CommandArgs& argv) {
     if (arg == "-o") arg = "--output";
   const glr::ParseOptions options = take_grammar_options(rest);
   const GrammarSource source = take_grammar_source(rest);
+  const Limits limits = take_limit_options(rest);
   Args args(rest, {"tokenizer", "output", "build-threads"}, {"no-early-label-starts"});
   args.expect_positional(source.needs_path() ? 1 : 0, source.needs_path() ? 1 : 0, kUsage);
   const std::string grammar_path = source.needs_path() ? args.positional()[0] : source.value;
@@ -108,8 +111,10 @@ int run_compile(const CommandArgs& argv) {
     // labels to the GLR parser instead (docs/wfa.md, "Early labels"). Not a library option.
     build_options.early_label_starts = !args.flag("no-early-label-starts");
     build_options.threads = threads;
+    apply_compile_limits(limits, build_options);
     CompileOptions compile;
     compile.engine = Engine::kWfa;
+    compile.limits = limits;
     built =
         Constraint::wrap(build_constraint(constraint_source_, tokenizer, compile, &build_options));
   }

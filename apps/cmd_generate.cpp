@@ -19,6 +19,7 @@
 #include "apps/input_file.h"
 #include "apps/json_text.h"
 #include "apps/latency_stats.h"
+#include "apps/limit_options.h"
 #include "glrmask/glrmask.hpp"
 #include "lib/core/error.h"
 
@@ -31,7 +32,8 @@ constexpr std::string_view kUsage =
     "glrmask generate GRAMMAR --tokenizer NAME|PATH|BASE+DONOR@SIZE --seed S --max-tokens N "
     "[--count K] [--eos-bias P] [--min-tokens M] [--close-bias P] [--max-token-bytes B] "
     "[--prefix FILE] [--engine auto|wfa|spanner|oracle] [--json-lines] [--start S] "
-    "[--policy glr|lark] [--skippable T,...] [--postlex python]";
+    "[--policy glr|lark] [--skippable T,...] [--postlex python] [--max-... N: budgets, "
+    "docs/limits.md]";
 
 enum class WalkEnd { kEos, kLimit, kDeadEnd };
 
@@ -267,6 +269,7 @@ int run_generate(const CommandArgs& argv) {
   CommandArgs rest = argv;
   const glr::ParseOptions options = take_grammar_options(rest);
   const GrammarSource source = take_grammar_source(rest);
+  const Limits limits = take_limit_options(rest);
   Args args(rest,
             {"tokenizer", "seed", "max-tokens", "count", "eos-bias", "min-tokens", "close-bias",
              "max-token-bytes", "engine", "prefix"},
@@ -298,7 +301,7 @@ int run_generate(const CommandArgs& argv) {
                             tokenizer_name, tokenizer.description()));
   const Constraint constraint = compile_constraint(
       constraint_source(source, source.needs_path() ? args.positional()[0] : "", options),
-      tokenizer, engine);
+      tokenizer, engine, 0, limits);
   std::vector<std::int32_t> prefix;
   if (prefix_path) {
     try {

@@ -19,6 +19,7 @@
 #include "apps/input_file.h"
 #include "apps/json_text.h"
 #include "apps/latency_stats.h"
+#include "apps/limit_options.h"
 #include "glrmask/glrmask.hpp"
 #include "lib/core/error.h"
 
@@ -31,7 +32,7 @@ constexpr std::string_view kUsage =
     "glrmask mask GRAMMAR --tokenizer NAME|PATH|BASE+DONOR@SIZE --input FILE [--input FILE ...] "
     "[--engine auto|wfa|spanner|oracle] [--compare ENGINE] [--artifact FILE] [--fill] "
     "[--steps CSV] [--json] [--max-steps N] [--start S] [--policy glr|lark] [--skippable T,...] "
-    "[--postlex python]";
+    "[--postlex python] [--max-... N: budgets, docs/limits.md]";
 
 // One input's run and what the report needs of it.
 struct InputRun {
@@ -167,6 +168,7 @@ int run_mask(const CommandArgs& argv) {
   CommandArgs rest = argv;
   const glr::ParseOptions options = take_grammar_options(rest);
   const GrammarSource source = take_grammar_source(rest);
+  const Limits limits = take_limit_options(rest);
   Args args(rest, {"tokenizer", "input", "engine", "compare", "max-steps", "artifact", "steps"},
             {"json", "fill"});
   args.expect_positional(source.needs_path() ? 1 : 0, source.needs_path() ? 1 : 0, kUsage);
@@ -191,14 +193,14 @@ int run_mask(const CommandArgs& argv) {
   std::optional<Constraint> loaded;
   if (const auto artifact = args.value("artifact")) {
     const Clock::time_point started = Clock::now();
-    loaded = load_constraint(*artifact, constraint_source_, tokenizer);
+    loaded = load_constraint(*artifact, constraint_source_, tokenizer, limits);
     artifact_load_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
     if (engine != Engine::kAuto && loaded->engine() != engine)
       throw Error(fmt::format("option --engine {}: the artifact {} serves with the {} engine",
                               engine_name(engine), *artifact, engine_name(loaded->engine())));
   }
   const Constraint constraint =
-      loaded ? *loaded : compile_constraint(constraint_source_, tokenizer, engine);
+      loaded ? *loaded : compile_constraint(constraint_source_, tokenizer, engine, 0, limits);
   std::optional<Constraint> reference;
   if (compare_name) reference = compile_constraint(constraint_source_, tokenizer, compare_engine);
 

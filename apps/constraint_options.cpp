@@ -125,15 +125,16 @@ std::string engine_help() {
 }
 
 Constraint compile_constraint(const ConstraintSource& source, const Tokenizer& tokenizer,
-                              Engine engine, std::size_t build_threads) {
+                              Engine engine, std::size_t build_threads, const Limits& limits) {
   CompileOptions compile;
+  compile.limits = limits;
   compile.engine = engine;
   compile.build_threads = build_threads;
   return Constraint::wrap(build_constraint(source, tokenizer, compile));
 }
 
 Constraint load_constraint(const std::string& artifact, const ConstraintSource& expected,
-                           const Tokenizer& tokenizer) {
+                           const Tokenizer& tokenizer, const Limits& limits) {
   const wfa::ArtifactFile file = wfa::ArtifactFile::open(artifact);
   if (!file.source().empty()) {
     const ConstraintSource had = StoredConstraint::parse(file.source(), artifact).source;
@@ -143,7 +144,7 @@ Constraint load_constraint(const std::string& artifact, const ConstraintSource& 
           fmt::format("{}: {}; compile it again with the same options", artifact, difference),
           ErrorCode::kArtifact, ErrorLocation::in_file(artifact));
   }
-  return Constraint::load(artifact, tokenizer);
+  return Constraint::load(artifact, tokenizer, limits);
 }
 
 }  // namespace glrmask::app

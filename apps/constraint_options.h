@@ -24,12 +24,13 @@ Engine parse_engine(std::string_view option, const std::string& name);
 std::string engine_help();
 
 Constraint compile_constraint(const ConstraintSource& source, const Tokenizer& tokenizer,
-                              Engine engine, std::size_t build_threads = 0);
+                              Engine engine, std::size_t build_threads = 0,
+                              const Limits& limits = {});
 
 // The constraint of `artifact`, which must have been compiled from `expected` for `tokenizer`;
 // throws glrmask::Error (kArtifact) naming the first option (--start, --policy, --skippable,
 // --postlex, --json-whitespace, --json-schema-lenient, the grammar or schema itself) that differs.
 Constraint load_constraint(const std::string& artifact, const ConstraintSource& expected,
-                           const Tokenizer& tokenizer);
+                           const Tokenizer& tokenizer, const Limits& limits = {});
 
 }  // namespace glrmask::app

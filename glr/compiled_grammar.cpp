@@ -60,7 +60,7 @@ std::shared_ptr<const CompiledGrammar> CompiledGrammar::compile(Grammar grammar,
                        fmt::format("the grammar has no terminals: its only sentence is the empty "
                                    "text, which glrmask does not compile (rule '{}')",
                                    grammar.name(grammar.start())));
-  lexer::LexerDfa dfa = lexer::compile_lexer_dfa(specs);
+  lexer::LexerDfa dfa = lexer::compile_lexer_dfa(specs, options.lexer_limits);
   UnrealizableRules unrealizable = find_unrealizable_rules(grammar, dfa);
   Cfg cfg = cfg_from_grammar(grammar);
   // Cfg rule i is Grammar rule i; drop from the back so the indices stay valid.
@@ -79,7 +79,7 @@ std::shared_ptr<const CompiledGrammar> CompiledGrammar::compile(Grammar grammar,
           "rules would change it";
     }
   }
-  LalrAutomaton lalr(std::move(cfg));
+  LalrAutomaton lalr(std::move(cfg), options.max_lookahead_bytes);
   lexer::ForkFutures fork_futures(dfa);
   auto* compiled = new CompiledGrammar(std::move(grammar), std::move(dfa), std::move(lalr), options,
                                        std::move(skippable), std::move(unrealizable),

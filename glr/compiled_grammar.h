@@ -28,6 +28,7 @@
 #include "glr/unrealizable_rules.h"
 #include "lexer/fork_futures.h"
 #include "lexer/lexer_dfa.h"
+#include "lexer/lexer_dfa_compiler.h"
 #include "lib/grammar/grammar.h"
 
 namespace glrmask::glr {
@@ -44,6 +45,10 @@ struct ParseOptions {
   // A post-lexer between the lexer and the parser (glr/indenter.h). Its terminals must be
   // %declare'd in the grammar; without one, a grammar that uses a %declare'd terminal is refused.
   PostLexer postlex = PostLexer::kNone;
+  // Bounds of the lexer's automaton construction (a budget, not part of the language).
+  lexer::LexerDfaLimits lexer_limits = {};
+  // Memory the LALR(1) lookahead sets may take (0: no limit; LalrLookaheads).
+  std::size_t max_lookahead_bytes = 0;
 };
 
 class CompiledGrammar {

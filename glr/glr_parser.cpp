@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
+#include "glr/commit_deadline.h"
 #include "glr/forest_builder.h"
 #include "lib/core/check.h"
 #include "lib/core/error.h"
@@ -29,8 +31,15 @@ class Level {
   using Label = std::conditional_t<kForest, ForestNodeId, NoLabel>;
 
  public:
-  Level(const LrTable& table, SymbolId lookahead, [[maybe_unused]] Forest* forest = nullptr)
-      : table_(table), lookahead_(lookahead), block_(new GssBlock), building_(block_.get()) {
+  Level(const LrTable& table, const ParserLimits& limits, SymbolId lookahead,
+        [[maybe_unused]] Forest* forest = nullptr)
+      : table_(table),
+        max_work_(limits.max_step_work != 0 ? limits.max_step_work
+                                            : std::numeric_limits<std::uint64_t>::max()),
+        lookahead_(lookahead),
+        block_(new GssBlock),
+        building_(block_.get()) {
+    CommitDeadline::check();
     if constexpr (kForest) {
       forest_ = forest;
       forest_->retain(block_);
@@ -43,6 +52,7 @@ class Level {
   void reduce(std::span<const GssNodeRef> heads) {
     for (const GssNodeRef& head : heads) {
       GssNode* copy = building_->add_node(head->state());
+      charge(head->below().size());
       for (const GssNode* below : head->below()) building_->add_edge(copy, below);
       if constexpr (kForest) {
         forest_->add_level_node(copy);
@@ -102,6 +112,7 @@ class Level {
         });
         GssNode* head =
             it != shifted.end() ? *it : shifted.emplace_back(building_->add_node(action.target()));
+        charge(1);
         building_->add_edge(head, node);
         if constexpr (kForest)
           forest_->set_label(head, node, forest_->forest().leaf(lookahead_, forest_->position()));
@@ -116,6 +127,23 @@ class Level {
   }
 
  private:
+  // Counts `edges` visited by this step against ParserLimits::max_step_work, and every few
+  // thousand looks at the commit's deadline too.
+  void charge(std::uint64_t edges) {
+    work_ += edges;
+    if (work_ > max_work_) {
+      throw Error(fmt::format("a parser step visited more than {} GSS edges (limit max_step_work; "
+                              "raise it with --max-step-work): the grammar is too ambiguous on "
+                              "this text",
+                              max_work_),
+                  ErrorCode::kLimit);
+    }
+    if (work_ < next_check_) return;
+    next_check_ = work_ + kCheckEvery;
+    CommitDeadline::check();
+  }
+  static constexpr std::uint64_t kCheckEvery = 4096;
+
   GssNode* find(StateId state) const {
     for (GssNode* node : nodes_)
       if (node->state() == state) return node;
@@ -134,6 +162,7 @@ class Level {
   void add_link(StateId target, const GssNode* below, [[maybe_unused]] Label label) {
     const bool internal = building_->contains(below);
     GssNode* node = find(target);
+    charge(1);
     if (node == nullptr) {
       node = building_->add_node(target);
       building_->add_edge(node, below);
@@ -180,8 +209,11 @@ class Level {
         }
         continue;
       }
-      for (const GssNode* below : node->below()) {
-        if (first_edge != nullptr && below != first_edge) continue;
+      // Only the new edge's paths when one is given: scanning the node's edges for it would
+      // make a node that collects an edge per earlier position cost n^2.
+      const std::span<const GssNode* const> first_edges =
+          first_edge != nullptr ? std::span<const GssNode* const>(&first_edge, 1) : node->below();
+      for (const GssNode* below : first_edges) {
         if constexpr (kForest) {
           path_labels_.assign(1, forest_->label(node, below));
           walk_paths(below, length - 1, true, nullptr, nullptr, action.rule(), lhs);
@@ -218,6 +250,7 @@ class Level {
     for (std::uint32_t step = 0; step < steps && !frontier_.empty(); ++step) {
       next_frontier_.clear();
       for (const auto& [at, at_used] : frontier_) {
+        charge(at->below().size());
         for (const GssNode* below : at->below())
           next_frontier_.emplace_back(below, at_used || (at == edge_above && below == edge_below));
       }
@@ -241,6 +274,7 @@ class Level {
       if (used) pending_.push_back({node, lhs, pack(rule, lhs, node)});
       return;
     }
+    charge(node->below().size());
     for (const GssNode* below : node->below()) {
       path_labels_.push_back(forest_->label(node, below));
       walk_paths(below, steps - 1, used || (node == edge_above && below == edge_below), edge_above,
@@ -261,7 +295,10 @@ class Level {
   }
 
   const LrTable& table_;
+  std::uint64_t max_work_;  // ParserLimits::max_step_work, or no limit
   SymbolId lookahead_;
+  std::uint64_t work_ = 0;  // GSS edges visited by this step (charge())
+  std::uint64_t next_check_ = kCheckEvery;
   boost::intrusive_ptr<GssBlock> block_;  // keeps the level alive while it is built
   GssBlock* building_;
   std::vector<GssNode*> nodes_;
@@ -278,8 +315,8 @@ class Level {
 
 }  // namespace
 
-GlrParser::GlrParser(const LrTable& table)
-    : table_(&table), end_of_input_(table.num_terminals() - 1) {}
+GlrParser::GlrParser(const LrTable& table, ParserLimits limits)
+    : table_(&table), end_of_input_(table.num_terminals() - 1), limits_(limits) {}
 
 GssHeads GlrParser::initial_heads() const {
   boost::intrusive_ptr<GssBlock> block(new GssBlock);
@@ -291,7 +328,7 @@ GssHeads GlrParser::initial_heads() const {
 
 GssHeads GlrParser::shift(std::span<const GssNodeRef> heads, SymbolId terminal) const {
   GLRMASK_DCHECK(are_canonical_heads(heads));
-  Level<NoForest> level(*table_, terminal);
+  Level<NoForest> level(*table_, limits_, terminal);
   level.reduce(heads);
   GssHeads shifted = level.shift();
   GLRMASK_DCHECK(are_canonical_heads(shifted));
@@ -300,14 +337,14 @@ GssHeads GlrParser::shift(std::span<const GssNodeRef> heads, SymbolId terminal) 
 
 GssHeads GlrParser::shift(std::span<const GssNodeRef> heads, SymbolId terminal,
                           ForestBuilder& forest) const {
-  Level<ForestBuilder> level(*table_, terminal, &forest);
+  Level<ForestBuilder> level(*table_, limits_, terminal, &forest);
   level.reduce(heads);
   return level.shift();
 }
 
 std::optional<ForestNodeId> GlrParser::accept(std::span<const GssNodeRef> heads,
                                               ForestBuilder& forest) const {
-  Level<ForestBuilder> level(*table_, end_of_input_, &forest);
+  Level<ForestBuilder> level(*table_, limits_, end_of_input_, &forest);
   level.reduce(heads);
   return level.accepted_root();
 }
@@ -322,7 +359,7 @@ bool GlrParser::can_shift(std::span<const GssNodeRef> heads, SymbolId terminal) 
     }
   }
   if (!any_reduction) return false;
-  Level<NoForest> level(*table_, terminal);
+  Level<NoForest> level(*table_, limits_, terminal);
   level.reduce(heads);
   return level.any_shift();
 }

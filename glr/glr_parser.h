@@ -14,6 +14,7 @@
 // from several threads at once.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <vector>
@@ -27,10 +28,20 @@ namespace glrmask::glr {
 
 class ForestBuilder;
 
+// What one parser step (the reductions and the shift of one terminal) may cost. Generalized
+// parsing has a real worst case (a highly ambiguous grammar visits O(n^2) edges per step on n
+// bytes); the bound makes such a step fail cleanly with ErrorCode::kLimit.
+struct ParserLimits {
+  // GSS edges one step may visit: the edges it adds and those its reduction paths follow
+  // (0: no limit). docs/limits.md has what real grammars need.
+  std::uint64_t max_step_work = std::uint64_t{1} << 26;
+};
+
 class GlrParser {
  public:
   // `table` must outlive the parser.
-  explicit GlrParser(const LrTable& table);
+  explicit GlrParser(const LrTable& table, ParserLimits limits = {});
+  const ParserLimits& limits() const { return limits_; }
 
   const LrTable& table() const { return *table_; }
   SymbolId end_of_input() const { return end_of_input_; }
@@ -72,6 +83,7 @@ class GlrParser {
  private:
   const LrTable* table_;
   SymbolId end_of_input_;
+  ParserLimits limits_;
 };
 
 }  // namespace glrmask::glr

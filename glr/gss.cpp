@@ -11,18 +11,40 @@ GssNode* GssBlock::add_node(StateId state) {
   return nodes_.back().get();
 }
 
+namespace {
+// Up to this many entries a linear scan is cheaper than a hash look-up.
+constexpr std::size_t kScanLimit = 16;
+}  // namespace
+
 bool GssBlock::add_edge(GssNode* above, const GssNode* below) {
   GLRMASK_DCHECK(contains(above), "an edge is added by the block of its upper node only");
   GLRMASK_DCHECK(below != nullptr);
-  if (std::find(above->below_.begin(), above->below_.end(), below) != above->below_.end())
-    return false;
+  if (!above->edges_indexed_ && above->below_.size() < kScanLimit) {
+    if (std::find(above->below_.begin(), above->below_.end(), below) != above->below_.end())
+      return false;
+  } else {
+    if (index_ == nullptr) index_ = std::make_unique<Index>();
+    if (!above->edges_indexed_) {
+      for (const GssNode* existing : above->below_) index_->edges.emplace(above, existing);
+      above->edges_indexed_ = true;
+    }
+    if (!index_->edges.emplace(above, below).second) return false;
+  }
   above->below_.push_back(below);
   const GssBlock* target = &below->block();
-  if (target != this &&
-      std::none_of(referenced_.begin(), referenced_.end(),
-                   [&](const GssBlockRef& block) { return block.get() == target; })) {
-    referenced_.emplace_back(target);
+  if (target == this) return true;
+  if (referenced_.size() < kScanLimit) {
+    if (std::none_of(referenced_.begin(), referenced_.end(),
+                     [&](const GssBlockRef& block) { return block.get() == target; })) {
+      referenced_.emplace_back(target);
+    }
+    return true;
   }
+  if (index_ == nullptr) index_ = std::make_unique<Index>();
+  if (index_->referenced.empty()) {
+    for (const GssBlockRef& block : referenced_) index_->referenced.insert(block.get());
+  }
+  if (index_->referenced.insert(target).second) referenced_.emplace_back(target);
   return true;
 }
 

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <boost/container/small_vector.hpp>
 #include <boost/intrusive_ptr.hpp>
+#include <boost/unordered_set.hpp>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -38,6 +39,8 @@ class GssNode {
   GssNode(StateId state, const GssBlock* block) : state_(state), block_(block) {}
 
   StateId state_;
+  // Whether the block's edge index holds this node's edges (it has more than a few).
+  bool edges_indexed_ = false;
   const GssBlock* block_;
   boost::container::small_vector<const GssNode*, 2> below_;
 };
@@ -51,7 +54,9 @@ class GssBlock {
   // Building (only by the step that owns the block, before any head refers to it).
   GssNode* add_node(StateId state);
   // Adds the edge `above` -> `below` unless it exists; returns whether it was added. `above`
-  // must belong to this block.
+  // must belong to this block. Constant time on average, however many edges `above` has: a node
+  // can collect an edge per earlier position (all n reductions of a right-recursive list land on
+  // one node at the end of the text), and a scan per edge made that level cost n^2.
   bool add_edge(GssNode* above, const GssNode* below);
 
   bool contains(const GssNode* node) const { return &node->block() == this; }
@@ -65,6 +70,13 @@ class GssBlock {
   std::vector<std::unique_ptr<GssNode>> nodes_;
   // Earlier blocks this block's edges point into, each once.
   std::vector<boost::intrusive_ptr<const GssBlock>> referenced_;
+  // Above a few entries, the edges of the nodes that have many, and the referenced blocks, are
+  // also hashed so that add_edge need not scan them. Made on first need: most blocks never do.
+  struct Index {
+    boost::unordered_set<std::pair<const GssNode*, const GssNode*>> edges;
+    boost::unordered_set<const GssBlock*> referenced;
+  };
+  std::unique_ptr<Index> index_;
   // Intrusive list of blocks being destroyed, so releasing a long chain needs no recursion.
   mutable const GssBlock* next_dying_ = nullptr;
 };

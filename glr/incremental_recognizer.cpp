@@ -56,9 +56,10 @@ struct NoText {};
 
 }  // namespace
 
-IncrementalRecognizer::IncrementalRecognizer(std::shared_ptr<const CompiledGrammar> grammar)
+IncrementalRecognizer::IncrementalRecognizer(std::shared_ptr<const CompiledGrammar> grammar,
+                                             ParserLimits limits)
     : grammar_(std::move(grammar)),
-      parser_(grammar_->table()),
+      parser_(grammar_->table(), limits),
       byte_classes_(byte_class_representatives(grammar_->dfa())),
       indenter_(grammar_->indenter()) {
   const auto& terminals = grammar_->dfa().terminals();

@@ -65,7 +65,8 @@ struct Rejection {
 
 class IncrementalRecognizer {
  public:
-  explicit IncrementalRecognizer(std::shared_ptr<const CompiledGrammar> grammar);
+  explicit IncrementalRecognizer(std::shared_ptr<const CompiledGrammar> grammar,
+                                 ParserLimits limits = {});
 
   const CompiledGrammar& grammar() const { return *grammar_; }
   const std::shared_ptr<const CompiledGrammar>& grammar_ptr() const { return grammar_; }

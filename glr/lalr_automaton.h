@@ -14,8 +14,9 @@ namespace glrmask::glr {
 
 class LalrAutomaton {
  public:
-  // Throws glrmask::Error for a malformed grammar (see validate()).
-  explicit LalrAutomaton(const Cfg& cfg);
+  // Throws glrmask::Error for a malformed grammar (see validate()), and with ErrorCode::kLimit
+  // when the lookahead sets would take more than `max_memory_bytes` (0: no limit).
+  explicit LalrAutomaton(const Cfg& cfg, std::size_t max_memory_bytes = 0);
 
   const LrGrammar& grammar() const { return grammar_; }
   const GrammarSets& sets() const { return sets_; }

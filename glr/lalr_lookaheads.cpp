@@ -1,9 +1,12 @@
 #include "glr/lalr_lookaheads.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <tuple>
 
 #include "glr/relation_closure.h"
+#include "lib/core/error.h"
 
 namespace glrmask::glr {
 namespace {
@@ -59,9 +62,20 @@ class NonterminalTransitions {
 }  // namespace
 
 LalrLookaheads::LalrLookaheads(const LrGrammar& grammar, const GrammarSets& sets,
-                               const Lr0Automaton& lr0) {
+                               const Lr0Automaton& lr0, std::size_t max_memory_bytes) {
   const NonterminalTransitions transitions(grammar, lr0);
   const std::uint32_t n = transitions.size();
+  // The follow sets and close_over_relation's solved copies: two dense sets per transition.
+  const std::size_t set_bytes =
+      sizeof(TerminalSet) + (grammar.num_terminals() + 63) / 64 * sizeof(std::uint64_t);
+  const std::size_t needed = 2 * std::size_t{n} * set_bytes;
+  if (max_memory_bytes != 0 && needed > max_memory_bytes) {
+    throw Error(fmt::format("LALR(1) lookaheads: {} nonterminal transitions over {} terminals "
+                            "need {} MiB of lookahead sets, above {} MiB (limit "
+                            "max_compile_memory_mib; raise it with --max-compile-memory-mib)",
+                            n, grammar.num_terminals(), needed >> 20, max_memory_bytes >> 20),
+                ErrorCode::kLimit);
+  }
 
   // DR and reads.
   std::vector<TerminalSet> follow(n, TerminalSet(grammar.num_terminals()));

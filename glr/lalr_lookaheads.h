@@ -29,7 +29,12 @@ struct Reduction {
 
 class LalrLookaheads {
  public:
-  LalrLookaheads(const LrGrammar& grammar, const GrammarSets& sets, const Lr0Automaton& lr0);
+  // DeRemer and Pennello's relations hold a terminal set per nonterminal transition; when those
+  // would take more than `max_memory_bytes` (0: no limit), throws glrmask::Error
+  // (ErrorCode::kLimit) before allocating them. An object schema with N optional properties in
+  // schema order has about N^2/2 such transitions over N terminals (docs/limits.md).
+  LalrLookaheads(const LrGrammar& grammar, const GrammarSets& sets, const Lr0Automaton& lr0,
+                 std::size_t max_memory_bytes = 0);
 
   // Every completed item of the state (including epsilon rules of predicted nonterminals),
   // sorted by rule. The augmented rule is never reduced and does not appear.

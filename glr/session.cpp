@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "glr/commit_deadline.h"
 #include "lib/core/error.h"
 #include "lib/core/escape.h"
 
@@ -124,7 +125,7 @@ void Session::commit_bytes(std::string_view bytes) {
 bool Session::try_commit_bytes(std::string_view bytes) {
   require_open("commit bytes");
   ParsePosition next = position_;
-  if (!recognizer_->advance(next, bytes)) return false;
+  if (!advance_within_limits(next, bytes)) return false;
   record_history();
   position_ = std::move(next);
   ++num_commits_;
@@ -134,7 +135,19 @@ bool Session::try_commit_bytes(std::string_view bytes) {
 bool Session::accepts_bytes(std::string_view bytes) const {
   if (finished_) return false;
   ParsePosition next = position_;
-  return recognizer_->advance(next, bytes);
+  return advance_within_limits(next, bytes);
+}
+
+bool Session::advance_within_limits(ParsePosition& position, std::string_view bytes) const {
+  const CommitDeadline deadline(options_.max_commit_seconds);
+  try {
+    return recognizer_->advance(position, bytes);
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::kLimit || e.where().byte_offset >= 0) throw;
+    // The parser does not know where in the text it is: name the commit's first byte.
+    throw Error(fmt::format("at byte offset {}: {}", position_.offset, e.what()), ErrorCode::kLimit,
+                ErrorLocation::at_byte(static_cast<std::int64_t>(position_.offset)));
+  }
 }
 
 void Session::commit_end(std::optional<TokenId> stop_token) {

@@ -30,6 +30,11 @@ struct SessionOptions {
   // How many of the latest commits rollback() can undo. Older history is dropped (amortized
   // constant work per commit), so memory stays bounded however long the text gets.
   std::size_t max_rollback = 1024;
+  // Wall time one commit (commit, commit_bytes, commit_end, accepts_bytes) may take before it
+  // fails with ErrorCode::kLimit and leaves the session unchanged (0: no limit). A decoding
+  // step's commit takes microseconds; this bounds a whole text committed at once with a grammar
+  // that generalized parsing finds costly (commit_deadline.h).
+  double max_commit_seconds = 60;
 };
 
 class Session {
@@ -98,6 +103,8 @@ class Session {
   };
 
   void require_open(std::string_view what) const;
+  // recognizer_->advance under the commit's deadline; a limit error names the commit's offset.
+  bool advance_within_limits(ParsePosition& position, std::string_view bytes) const;
   void record_history();
   void drop_history();
   // Throws a RejectionError for `bytes` (described as `what`; `token` is the token id, or -1)

@@ -73,12 +73,16 @@ Nfa build_nfa(std::span<const TerminalSpec> terminals, size_t max_states) {
   for (size_t i = 0; i < terminals.size(); ++i) {
     const Nfa alone = build_nfa(terminals.subspan(i, 1), limits.max_nfa_states);
     if (!build_leftmost_first_dfa(alone, limits.max_dfa_states)) {
-      throw Error(fmt::format("{}: /{}/ needs more than {} DFA states", where(terminals[i]),
-                              terminals[i].regex, limits.max_dfa_states));
+      throw Error(fmt::format("{}: /{}/ needs more than {} DFA states (limit max_lexer_states; "
+                              "raise it with --max-lexer-states)",
+                              where(terminals[i]), terminals[i].regex, limits.max_dfa_states),
+                  ErrorCode::kLimit);
     }
   }
-  throw Error(fmt::format("lexer: the {} terminals together need more than {} DFA states",
-                          terminals.size(), limits.max_dfa_states));
+  throw Error(fmt::format("lexer: the {} terminals together need more than {} DFA states (limit "
+                          "max_lexer_states; raise it with --max-lexer-states)",
+                          terminals.size(), limits.max_dfa_states),
+              ErrorCode::kLimit);
 }
 
 }  // namespace

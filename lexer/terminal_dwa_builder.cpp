@@ -226,9 +226,9 @@ class TerminalDwaBuilder {
     }
     throw Error(
         fmt::format(
-            "Terminal DWA: the lexer's configurations between tokens do not close within {} forks; "
-            "e.g. the fork {} (a lexeme that could still become {}) is reached from the start by "
-            "the "
+            "Terminal DWA: the lexer's configurations between tokens do not close within {} forks "
+            "(limit max_terminal_dwa_forks; raise it with --max-terminal-dwa-forks); e.g. the "
+            "fork {} (a lexeme that could still become {}) is reached from the start by the "
             "tokens {}",
             options_.max_forks, describe_fork(fork), viable.empty() ? "nothing" : viable, tokens),
         ErrorCode::kLimit);

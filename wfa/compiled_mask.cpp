@@ -36,6 +36,7 @@ std::shared_ptr<const CompiledMask> CompiledMask::compile(
   const auto started = std::chrono::steady_clock::now();
   TokenSetPool pool(static_cast<std::uint32_t>(vocabulary.size()));
   lexer::TerminalDwaOptions dwa_options;
+  dwa_options.max_forks = options.max_terminal_dwa_forks;
   if (const glr::IndenterSpec* indenter = grammar->indenter())
     dwa_options.indent_labeling = lexer::IndentLabeling{indenter->newline, indenter->tab_len};
   lexer::TerminalDwa terminal_dwa =

@@ -26,6 +26,7 @@
 #include "lexer/fork_ignored_ending.h"
 #include "lib/core/error.h"
 #include "lib/core/hash_mix.h"
+#include "lib/core/process_memory.h"
 #include "wfa/concurrent_array_interner.h"
 #include "wfa/parser_dwa_analysis.h"
 #include "wfa/shift_verdicts.h"
@@ -383,9 +384,20 @@ struct ParserDwaShared {
     const std::lock_guard lock(states_mutex);
     const auto [state, added] =
         state_ids.find_or_insert(work, DwaStateId{static_cast<std::uint32_t>(states.size())});
-    if (added) states.push_back(work);
+    if (added) {
+      states.push_back(work);
+      if (options.max_states != 0 && states.size() > options.max_states) {
+        throw Error(fmt::format("wfa: the Parser DWA needs more than {} states (limit "
+                                "max_parser_dwa_states; raise it with --max-parser-dwa-states)",
+                                options.max_states),
+                    ErrorCode::kLimit);
+      }
+    }
     return state;
   }
+
+  // Live transitions found by all workers so far, added in batches (see charge_transitions).
+  std::atomic<std::uint64_t> transitions_found{0};
 };
 
 // How the workers divide the transitions: each LR state read belongs to one worker, which keeps
@@ -888,6 +900,13 @@ class ParserDwaWorker {
   std::vector<Request> inbox_scratch_;
   std::vector<FoundTransition> found_;
   std::vector<ParserDwaBranch> found_branches_;  // conditions as condition sets, states provisional
+
+  // The budgets of ParserDwaOptions: every kBudgetBatch transitions computed, this worker's new
+  // live ones are added to the shared count and the limits are checked.
+  void charge_transition(bool live);
+  static constexpr std::uint32_t kBudgetBatch = 4096;
+  std::uint32_t computed_since_check_ = 0;
+  std::uint64_t live_since_check_ = 0;
 };
 
 constexpr std::uint32_t kNotComputed = 0xffffffffu;
@@ -2009,6 +2028,34 @@ void ParserDwaWorker::drain_inbox() {
   if (duplicates != 0) schedule_.outstanding -= duplicates;
 }
 
+void ParserDwaWorker::charge_transition(bool live) {
+  live_since_check_ += live ? 1 : 0;
+  if (++computed_since_check_ < kBudgetBatch) return;
+  computed_since_check_ = 0;
+  const ParserDwaOptions& options = shared_.options;
+  const std::uint64_t found =
+      shared_.transitions_found.fetch_add(live_since_check_, std::memory_order_relaxed) +
+      live_since_check_;
+  live_since_check_ = 0;
+  if (options.max_transitions != 0 && found > options.max_transitions) {
+    throw Error(fmt::format("wfa: the Parser DWA needs more than {} transitions (limit "
+                            "max_parser_dwa_transitions; raise it with "
+                            "--max-parser-dwa-transitions)",
+                            options.max_transitions),
+                ErrorCode::kLimit);
+  }
+  if (options.max_memory_bytes != 0) {
+    const std::size_t resident = resident_memory_bytes();
+    if (resident > options.max_memory_bytes) {
+      throw Error(fmt::format("wfa: building the Parser DWA took the process to {} MiB of "
+                              "resident memory, above {} MiB (limit max_compile_memory_mib; "
+                              "raise it with --max-compile-memory-mib)",
+                              resident >> 20, options.max_memory_bytes >> 20),
+                  ErrorCode::kLimit);
+    }
+  }
+}
+
 void ParserDwaWorker::compute_read(StateId read) {
   std::vector<DwaStateId>& bucket = pending_by_read_[read];  // the outer vector never grows
   while (!bucket.empty() && !schedule_.stop) {
@@ -2027,6 +2074,7 @@ void ParserDwaWorker::compute_read(StateId read) {
       found_.push_back({state, read, target, weight});
       if (target != ParserDwa::kDeadState) added = request(target, shared_.predecessors[read]);
     }
+    charge_transition(target != ParserDwa::kDeadState || !weight.is_empty());
     // What this step requested is counted before the step itself is discounted.
     if (added != 1) schedule_.outstanding += static_cast<std::int64_t>(added) - 1;
     flush_outboxes();

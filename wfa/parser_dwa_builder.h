@@ -41,6 +41,17 @@ struct ParserDwaOptions {
   // thread owns the LR states read by index modulo the count; the automaton is the same for any
   // count (states are numbered canonically at the end).
   std::size_t threads = 0;
+  // Budgets (0: no limit). Exceeding one stops the build with ErrorCode::kLimit naming it: a
+  // grammar or schema whose automaton is too large fails in bounded time and memory instead of
+  // reaching the OOM killer (docs/limits.md).
+  std::size_t max_states = std::size_t{1} << 22;
+  std::size_t max_transitions = std::size_t{1} << 24;  // live transitions found
+  // The process's resident memory while the build runs, looked at every few thousand
+  // transitions. It counts everything the process holds, not only this build.
+  std::size_t max_memory_bytes = std::size_t{6} << 30;
+  // The Terminal DWA's fork budget (lexer::TerminalDwaOptions::max_forks), for the Terminal DWA
+  // CompiledMask::compile builds before this automaton.
+  std::size_t max_terminal_dwa_forks = std::size_t{1} << 16;
 };
 
 // `pool` must be the pool of `dwa`'s weights; EOS, when given, gets the weight of the end of

@@ -172,55 +172,85 @@ PYBIND11_MODULE(_glrmask, m) {
       .def("__repr__",
            [](const Tokenizer& t) { return "<glrmask.Tokenizer " + t.description() + ">"; });
 
+  const Limits defaults;
+  py::class_<Limits>(m, "Limits")
+      .def(py::init([](std::size_t max_lexer_states, std::size_t max_terminal_dwa_forks,
+                       std::size_t max_parser_dwa_states, std::size_t max_parser_dwa_transitions,
+                       std::size_t max_compile_memory_mib, std::uint64_t max_step_work,
+                       double max_commit_seconds) {
+             return Limits{max_lexer_states,       max_terminal_dwa_forks,
+                           max_parser_dwa_states,  max_parser_dwa_transitions,
+                           max_compile_memory_mib, max_step_work,
+                           max_commit_seconds};
+           }),
+           py::kw_only(), py::arg("max_lexer_states") = defaults.max_lexer_states,
+           py::arg("max_terminal_dwa_forks") = defaults.max_terminal_dwa_forks,
+           py::arg("max_parser_dwa_states") = defaults.max_parser_dwa_states,
+           py::arg("max_parser_dwa_transitions") = defaults.max_parser_dwa_transitions,
+           py::arg("max_compile_memory_mib") = defaults.max_compile_memory_mib,
+           py::arg("max_step_work") = defaults.max_step_work,
+           py::arg("max_commit_seconds") = defaults.max_commit_seconds)
+      .def_readwrite("max_lexer_states", &Limits::max_lexer_states)
+      .def_readwrite("max_terminal_dwa_forks", &Limits::max_terminal_dwa_forks)
+      .def_readwrite("max_parser_dwa_states", &Limits::max_parser_dwa_states)
+      .def_readwrite("max_parser_dwa_transitions", &Limits::max_parser_dwa_transitions)
+      .def_readwrite("max_compile_memory_mib", &Limits::max_compile_memory_mib)
+      .def_readwrite("max_step_work", &Limits::max_step_work)
+      .def_readwrite("max_commit_seconds", &Limits::max_commit_seconds);
+
   py::class_<Constraint>(m, "Constraint")
       .def_static(
           "from_lark",
           [](const std::string& grammar, const Tokenizer& tokenizer, const std::string& start,
              const std::string& policy, std::vector<std::string> skippable,
              const std::string& postlex, const std::string& engine, std::size_t build_threads,
-             const std::string& name) {
+             const std::string& name, const Limits& limits) {
             const GrammarOptions options =
                 grammar_options(start, policy, std::move(skippable), postlex);
             py::gil_scoped_release release;
             return Constraint::from_lark(grammar, tokenizer, options,
-                                         {engine_of(engine), build_threads}, name);
+                                         {engine_of(engine), build_threads, limits}, name);
           },
           py::arg("grammar"), py::arg("tokenizer"), py::kw_only(), py::arg("start") = "start",
           py::arg("policy") = "glr", py::arg("skippable") = std::vector<std::string>{},
           py::arg("postlex") = "none", py::arg("engine") = "auto", py::arg("build_threads") = 0,
-          py::arg("name") = "<grammar>")
+          py::arg("name") = "<grammar>", py::arg("limits") = Limits{})
       .def_static(
           "from_json_schema",
           [](const std::string& schema, const Tokenizer& tokenizer, const std::string& whitespace,
              bool lenient, const std::string& engine, std::size_t build_threads,
-             const std::string& name) {
+             const std::string& name, const Limits& limits) {
             const JsonOptions options = json_options(whitespace, lenient);
             py::gil_scoped_release release;
             return Constraint::from_json_schema(schema, tokenizer, options,
-                                                {engine_of(engine), build_threads}, name);
+                                                {engine_of(engine), build_threads, limits}, name);
           },
           py::arg("schema"), py::arg("tokenizer"), py::kw_only(), py::arg("whitespace") = "default",
           py::arg("lenient") = false, py::arg("engine") = "auto", py::arg("build_threads") = 0,
-          py::arg("name") = "<schema>")
+          py::arg("name") = "<schema>", py::arg("limits") = Limits{})
       .def_static(
           "any_json",
-          [](const Tokenizer& tokenizer, const std::string& whitespace, const std::string& engine) {
+          [](const Tokenizer& tokenizer, const std::string& whitespace, const std::string& engine,
+             const Limits& limits) {
             const JsonOptions options = json_options(whitespace, false);
             py::gil_scoped_release release;
-            return Constraint::any_json(tokenizer, options, {engine_of(engine), 0});
+            return Constraint::any_json(tokenizer, options, {engine_of(engine), 0, limits});
           },
           py::arg("tokenizer"), py::kw_only(), py::arg("whitespace") = "default",
-          py::arg("engine") = "auto")
+          py::arg("engine") = "auto", py::arg("limits") = Limits{})
       .def_static(
           "from_regex",
-          [](const std::string& pattern, const Tokenizer& tokenizer, const std::string& engine) {
+          [](const std::string& pattern, const Tokenizer& tokenizer, const std::string& engine,
+             const Limits& limits) {
             py::gil_scoped_release release;
-            return Constraint::from_regex(pattern, tokenizer, {engine_of(engine), 0});
+            return Constraint::from_regex(pattern, tokenizer, {engine_of(engine), 0, limits});
           },
-          py::arg("pattern"), py::arg("tokenizer"), py::kw_only(), py::arg("engine") = "auto")
+          py::arg("pattern"), py::arg("tokenizer"), py::kw_only(), py::arg("engine") = "auto",
+          py::arg("limits") = Limits{})
       .def("save", &Constraint::save, py::arg("path"), py::call_guard<py::gil_scoped_release>())
-      .def_static("load", &Constraint::load, py::arg("path"), py::arg("tokenizer"),
-                  py::call_guard<py::gil_scoped_release>())
+      .def_static("load", &Constraint::load, py::arg("path"), py::arg("tokenizer"), py::kw_only(),
+                  py::arg("limits") = Limits{}, py::call_guard<py::gil_scoped_release>())
+      .def_property_readonly("limits", &Constraint::limits)
       .def_property_readonly(
           "engine", [](const Constraint& c) { return std::string(engine_name(c.engine())); })
       .def_property_readonly("tokenizer", &Constraint::tokenizer)

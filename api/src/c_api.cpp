@@ -115,6 +115,15 @@ glrmask::JsonOptions json_options(const glrmask_json_options* options) {
   return result;
 }
 
+glrmask::Limits limits_of(const glrmask_limits* limits) {
+  if (limits == nullptr) return {};
+  require(limits->max_commit_seconds >= 0, "glrmask_limits.max_commit_seconds is negative");
+  return glrmask::Limits{limits->max_lexer_states,       limits->max_terminal_dwa_forks,
+                         limits->max_parser_dwa_states,  limits->max_parser_dwa_transitions,
+                         limits->max_compile_memory_mib, limits->max_step_work,
+                         limits->max_commit_seconds};
+}
+
 glrmask::CompileOptions compile_options(const glrmask_compile_options* options) {
   glrmask::CompileOptions result;
   if (options == nullptr) return result;
@@ -122,6 +131,7 @@ glrmask::CompileOptions compile_options(const glrmask_compile_options* options) 
           "glrmask_compile_options.engine is not a known engine");
   result.engine = static_cast<glrmask::Engine>(options->engine);
   result.build_threads = options->build_threads;
+  result.limits = limits_of(options->limits);
   return result;
 }
 
@@ -312,12 +322,28 @@ glrmask_status glrmask_constraint_save(const glrmask_constraint* constraint, con
 
 glrmask_status glrmask_constraint_load(const char* path, const glrmask_tokenizer* tokenizer,
                                        glrmask_constraint** out) {
+  return glrmask_constraint_load_with_limits(path, tokenizer, nullptr, out);
+}
+
+glrmask_status glrmask_constraint_load_with_limits(const char* path,
+                                                   const glrmask_tokenizer* tokenizer,
+                                                   const glrmask_limits* limits,
+                                                   glrmask_constraint** out) {
   return guarded([&] {
     require(path != nullptr && tokenizer != nullptr && out != nullptr,
             "glrmask_constraint_load: NULL argument");
     *out = nullptr;
-    *out = new glrmask_constraint{glrmask::Constraint::load(path, tokenizer->tokenizer)};
+    *out = new glrmask_constraint{
+        glrmask::Constraint::load(path, tokenizer->tokenizer, limits_of(limits))};
   });
+}
+
+glrmask_limits glrmask_limits_default(void) {
+  const glrmask::Limits defaults;
+  return glrmask_limits{defaults.max_lexer_states,       defaults.max_terminal_dwa_forks,
+                        defaults.max_parser_dwa_states,  defaults.max_parser_dwa_transitions,
+                        defaults.max_compile_memory_mib, defaults.max_step_work,
+                        defaults.max_commit_seconds};
 }
 
 glrmask_engine glrmask_constraint_engine(const glrmask_constraint* constraint) {

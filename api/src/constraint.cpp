@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "api/src/constraint_impl.h"
+#include "api/src/limits_internal.h"
 #include "lib/core/error.h"
 #include "lib/core/file_io.h"
 #include "lib/core/process_memory.h"
@@ -62,6 +63,7 @@ void choose_engine(Constraint::Impl& impl, const CompileOptions& compile,
       if (engine == Engine::kWfa) {
         wfa::ParserDwaOptions options;
         options.threads = compile.build_threads;
+        apply_compile_limits(compile.limits, options);
         impl.compiled = wfa::CompiledMask::compile(impl.grammar, impl.vocabulary(),
                                                    dwa_options ? *dwa_options : options);
       }
@@ -127,9 +129,12 @@ std::shared_ptr<const Constraint::Impl> build_constraint(ConstraintSource source
                                                          const wfa::ParserDwaOptions* dwa_options) {
   auto impl = std::make_shared<Constraint::Impl>(tokenizer);
   impl->source = std::move(source);
+  impl->limits = compile.limits;
   const Clock::time_point start = Clock::now();
-  impl->grammar = impl->source.compile();
-  impl->recognizer = std::make_shared<const glr::IncrementalRecognizer>(impl->grammar);
+  impl->grammar = impl->source.compile(lexer_limits(compile.limits),
+                                       compile.limits.max_compile_memory_mib << 20);
+  impl->recognizer = std::make_shared<const glr::IncrementalRecognizer>(
+      impl->grammar, parser_limits(compile.limits));
   impl->statistics.grammar_seconds = seconds_since(start);
   impl->statistics.lr_states = impl->grammar->table().num_states();
   choose_engine(*impl, compile, dwa_options);
@@ -189,7 +194,8 @@ void Constraint::save(const std::filesystem::path& path) const {
                       stored.serialize(), path);
 }
 
-Constraint Constraint::load(const std::filesystem::path& path, const Tokenizer& tokenizer) {
+Constraint Constraint::load(const std::filesystem::path& path, const Tokenizer& tokenizer,
+                            const Limits& limits) {
   const Clock::time_point start = Clock::now();
   const wfa::ArtifactFile file = wfa::ArtifactFile::open(path);
   StoredConstraint stored = StoredConstraint::parse(file.source(), path.string());
@@ -200,8 +206,10 @@ Constraint Constraint::load(const std::filesystem::path& path, const Tokenizer& 
                 ErrorCode::kArtifact, ErrorLocation::in_file(path.string()));
   auto impl = std::make_shared<Constraint::Impl>(tokenizer);
   impl->source = std::move(stored.source);
-  impl->grammar = impl->source.compile();
-  impl->recognizer = std::make_shared<const glr::IncrementalRecognizer>(impl->grammar);
+  impl->limits = limits;
+  impl->grammar = impl->source.compile(lexer_limits(limits), limits.max_compile_memory_mib << 20);
+  impl->recognizer =
+      std::make_shared<const glr::IncrementalRecognizer>(impl->grammar, parser_limits(limits));
   impl->statistics.grammar_seconds = seconds_since(start);
   impl->statistics.lr_states = impl->grammar->table().num_states();
   const Clock::time_point engine_start = Clock::now();
@@ -229,6 +237,10 @@ Engine Constraint::engine() const {
 
 const CompileStatistics& Constraint::statistics() const {
   return impl_->statistics;
+}
+
+const Limits& Constraint::limits() const {
+  return impl_->limits;
 }
 
 std::string Constraint::description() const {

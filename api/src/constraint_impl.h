@@ -27,6 +27,7 @@ struct Constraint::Impl {
   std::shared_ptr<const glr::IncrementalRecognizer> recognizer;
   std::shared_ptr<const wfa::CompiledMask> compiled;  // the wfa engine's automata
   CompileStatistics statistics;
+  Limits limits;
   mutable std::unique_ptr<EnginePool> engines;
 
   explicit Impl(Tokenizer tokenizer_in) : tokenizer(std::move(tokenizer_in)) {}

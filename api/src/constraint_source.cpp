@@ -79,10 +79,14 @@ glr::ParseOptions ConstraintSource::parse_options() const {
   return options;
 }
 
-std::shared_ptr<const glr::CompiledGrammar> ConstraintSource::compile() const {
+std::shared_ptr<const glr::CompiledGrammar> ConstraintSource::compile(
+    const lexer::LexerDfaLimits& lexer_limits, std::size_t max_lookahead_bytes) const {
   if (kind != Kind::kLark && grammar.start != "start")
     throw Error("the start rule can be chosen for Lark grammars only", ErrorCode::kInvalidArgument);
-  return glr::CompiledGrammar::compile(build(), parse_options());
+  glr::ParseOptions options = parse_options();
+  options.lexer_limits = lexer_limits;
+  options.max_lookahead_bytes = max_lookahead_bytes;
+  return glr::CompiledGrammar::compile(build(), options);
 }
 
 std::string ConstraintSource::serialize() const {

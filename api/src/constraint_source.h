@@ -25,8 +25,9 @@ struct ConstraintSource {
   // The grammar model. Throws glrmask::Error (kGrammar / kSchema with the place).
   Grammar build() const;
   glr::ParseOptions parse_options() const;
-  // The grammar compiled for parsing.
-  std::shared_ptr<const glr::CompiledGrammar> compile() const;
+  // The grammar compiled for parsing, its lexer within `lexer_limits`.
+  std::shared_ptr<const glr::CompiledGrammar> compile(
+      const lexer::LexerDfaLimits& lexer_limits = {}, std::size_t max_lookahead_bytes = 0) const;
 
   std::string serialize() const;
   // Throws glrmask::Error (kArtifact) naming `file` for bytes serialize() did not write.

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "api/src/jump_forward.h"
+#include "api/src/limits_internal.h"
 #include "api/src/matcher_impl.h"
 #include "lib/core/error.h"
 
@@ -60,7 +61,8 @@ void Matcher::Impl::fill(std::span<std::uint32_t> words) {
 }
 
 Matcher::Matcher(const Constraint& constraint, const MatcherOptions& options)
-    : impl_(std::make_unique<Impl>(constraint, glr::SessionOptions{options.max_rollback})) {}
+    : impl_(std::make_unique<Impl>(constraint,
+                                   session_options(constraint.limits(), options.max_rollback))) {}
 
 Matcher::Matcher(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Matcher::~Matcher() = default;

@@ -91,10 +91,40 @@ static int self_checks(void) {
                                             &none) == GLRMASK_SCHEMA);
   CHECK(strstr(glrmask_last_error_location().json_pointer, "/properties/x") != NULL);
 
+  /* Budgets: a Parser DWA budget of one state fails naming it; an ambiguous grammar's step over
+   * its work budget fails naming that, and leaves the matcher where it was. */
+  glrmask_limits limits = glrmask_limits_default();
+  CHECK(limits.max_step_work > 0 && limits.max_commit_seconds > 0);
+  limits.max_parser_dwa_states = 1;
+  glrmask_compile_options limited = {GLRMASK_ENGINE_WFA, 1, &limits};
+  const char* ambiguous = "start: s\ns: s s | \"a\"\n";
+  CHECK(glrmask_constraint_from_lark(ambiguous, strlen(ambiguous), "ss.lark", tokenizer, NULL,
+                                     &limited, &none) == GLRMASK_LIMIT);
+  CHECK(strstr(glrmask_last_error(), "max_parser_dwa_states") != NULL);
+  limits = glrmask_limits_default();
+  limits.max_step_work = 2000;
+  limited.engine = GLRMASK_ENGINE_AUTO;
+  glrmask_constraint* ss = NULL;
+  CHECK_OK(glrmask_constraint_from_lark(ambiguous, strlen(ambiguous), "ss.lark", tokenizer, NULL,
+                                        &limited, &ss));
+  glrmask_matcher* ss_matcher = NULL;
+  CHECK_OK(glrmask_matcher_new(ss, 0, &ss_matcher));
+  char many_a[201];
+  memset(many_a, 'a', 200);
+  many_a[200] = 0;
+  bool taken = false;
+  CHECK(glrmask_matcher_accept_bytes(ss_matcher, many_a, 200, &taken) == GLRMASK_LIMIT);
+  CHECK(strstr(glrmask_last_error(), "max_step_work") != NULL);
+  CHECK(glrmask_matcher_byte_offset(ss_matcher) == 0);
+  CHECK_OK(glrmask_matcher_accept_bytes(ss_matcher, "aa", 2, &taken));
+  CHECK(taken);
+  glrmask_matcher_free(ss_matcher);
+  glrmask_constraint_free(ss);
+
   /* "a"+ "b" with the default (fastest) engine. */
   const char* grammar = "start: \"a\"+ \"b\"\n";
   glrmask_constraint* constraint = NULL;
-  glrmask_compile_options compile = {GLRMASK_ENGINE_AUTO, 1};
+  glrmask_compile_options compile = {GLRMASK_ENGINE_AUTO, 1, NULL};
   CHECK_OK(glrmask_constraint_from_lark(grammar, strlen(grammar), "ab.lark", tokenizer, NULL,
                                         &compile, &constraint));
   CHECK(glrmask_constraint_engine(constraint) == GLRMASK_ENGINE_WFA);

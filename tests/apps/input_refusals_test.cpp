@@ -71,6 +71,16 @@ TEST_CASE("every numeric option is parsed strictly and a bad value names the opt
       {generate + "--max-token-bytes 0", "--max-token-bytes"},
       {generate + "--eos-bias 0.5abc", "--eos-bias"},
       {generate + "--close-bias nan", "--close-bias"},
+      {"check " + shell_quoted(grammar) + " " + shell_quoted(input) + " --max-step-work 1k",
+       "--max-step-work"},
+      {"check " + shell_quoted(grammar) + " " + shell_quoted(input) + " --max-commit-seconds -1",
+       "--max-commit-seconds"},
+      {"compile " + source + " -o " + shell_quoted(scratch.path / "a") +
+           " --max-parser-dwa-states=x",
+       "--max-parser-dwa-states"},
+      {"mask " + source + " --input " + shell_quoted(input) +
+           " --max-compile-memory-mib 1 --max-compile-memory-mib 2",
+       "--max-compile-memory-mib"},
   };
   for (const Case& c : cases) check_one_line_refusal(c.arguments, {c.option});
 }
@@ -157,4 +167,23 @@ TEST_CASE("error messages stay on one line: control bytes escaped, long names cu
   check_one_line_refusal(
       "check " + shell_quoted(scratch.write("empty.lark", "start:\n")) + " " + shell_quoted(text),
       {"empty.lark:1:1", "no terminals"});
+}
+
+TEST_CASE("a budget option stops the command with the limit named, not a verdict on the text") {
+  ScratchDir scratch;
+  const fs::path ambiguous = scratch.write("ss.lark", "start: s\ns: s s | \"a\"\n");
+  const fs::path text = scratch.write("a.txt", std::string(300, 'a'));
+  const auto check = run_glrmask("check " + shell_quoted(ambiguous) + " " + shell_quoted(text) +
+                                 " --max-step-work 5000");
+  INFO(check.output);
+  CHECK(check.exit_code == 1);
+  CHECK_THAT(check.output, Catch::Contains("not decided") && Catch::Contains("max_step_work"));
+  CHECK(run_glrmask("check " + shell_quoted(ambiguous) + " " + shell_quoted(text) +
+                    " --max-step-work 0 --max-commit-seconds 0")
+            .exit_code == 0);
+  const fs::path grammar = scratch.write("g.lark", "start: (\"a\" | \"b\" | \"c\")+\n");
+  check_one_line_refusal("compile " + shell_quoted(grammar) + " --tokenizer " + tiny_tokenizer() +
+                             " -o " + shell_quoted(scratch.path / "g.glrmask") +
+                             " --max-parser-dwa-states 1",
+                         {"max_parser_dwa_states", "--max-parser-dwa-states"});
 }

@@ -64,10 +64,30 @@ struct JsonOptions {
   bool lenient = false;
 };
 
+// Budgets: what compiling a constraint and running its matchers may cost, so that a server
+// handed a costly grammar, schema or text gets a clean error in bounded time and memory instead
+// of the OOM killer. Exceeding one throws glrmask::Error with ErrorCode::kLimit naming the field
+// and the command-line option that raises it (the field's name with dashes: --max-step-work).
+// 0 means no limit. docs/limits.md gives what real grammars need of each.
+struct Limits {
+  // Compiling.
+  std::size_t max_lexer_states = std::size_t{1} << 18;            // lexer DFA, before minimization
+  std::size_t max_terminal_dwa_forks = std::size_t{1} << 16;      // lexer configurations (wfa)
+  std::size_t max_parser_dwa_states = std::size_t{1} << 22;       // wfa
+  std::size_t max_parser_dwa_transitions = std::size_t{1} << 24;  // wfa, live ones
+  // The process's resident memory while the Parser DWA is built (all of the process's memory,
+  // looked at every few thousand transitions).
+  std::size_t max_compile_memory_mib = 6144;
+  // Running; a loaded artifact takes them from Constraint::load.
+  std::uint64_t max_step_work = std::uint64_t{1} << 26;  // GSS edges one parser step may visit
+  double max_commit_seconds = 60;  // one accept_token / accept_bytes / is_accepting call
+};
+
 struct CompileOptions {
   Engine engine = Engine::kAuto;
   // Threads of the automaton construction (0: all cores).
   std::size_t build_threads = 0;
+  Limits limits = {};
 };
 
 // What compiling took, for logs and studies.
@@ -111,11 +131,14 @@ class GLRMASK_API Constraint {
   // Reads a file save() wrote, for `tokenizer` (the one it was compiled for: checked). The file
   // is mapped read-only and must not be rewritten in place while loaded. Throws glrmask::Error
   // (kArtifact) for a missing, corrupt or mismatched file.
-  static Constraint load(const std::filesystem::path& path, const Tokenizer& tokenizer);
+  static Constraint load(const std::filesystem::path& path, const Tokenizer& tokenizer,
+                         const Limits& limits = {});
 
   const Tokenizer& tokenizer() const;
   Engine engine() const;
   const CompileStatistics& statistics() const;
+  // The budgets it was compiled (or loaded) with; its matchers run under the runtime ones.
+  const Limits& limits() const;
   // One line: the grammar's name, its options and the engine.
   std::string description() const;
 

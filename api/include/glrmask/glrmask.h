@@ -86,10 +86,28 @@ typedef struct glrmask_json_options {
   bool lenient;
 } glrmask_json_options;
 
-/* Zeroed (or NULL): the fastest engine that supports the grammar, every core for the build. */
+/* Budgets (glrmask::Limits in constraint.hpp, docs/limits.md): exceeding one fails with
+ * GLRMASK_LIMIT naming the field. A field of 0 means no limit, so start from
+ * glrmask_limits_default() and change what you need. */
+typedef struct glrmask_limits {
+  size_t max_lexer_states;
+  size_t max_terminal_dwa_forks;
+  size_t max_parser_dwa_states;
+  size_t max_parser_dwa_transitions;
+  size_t max_compile_memory_mib;
+  uint64_t max_step_work;
+  double max_commit_seconds;
+} glrmask_limits;
+
+/* The defaults of every budget. */
+GLRMASK_EXPORT glrmask_limits glrmask_limits_default(void);
+
+/* Zeroed (or NULL): the fastest engine that supports the grammar, every core for the build, the
+ * default budgets (limits NULL). */
 typedef struct glrmask_compile_options {
   glrmask_engine engine;
   size_t build_threads;
+  const glrmask_limits* limits;
 } glrmask_compile_options;
 
 /* Where the calling thread's last failure applies; fields that do not apply are "" or -1 / 0. */
@@ -169,6 +187,10 @@ GLRMASK_EXPORT glrmask_status glrmask_constraint_save(const glrmask_constraint* 
 GLRMASK_EXPORT glrmask_status glrmask_constraint_load(const char* path,
                                                       const glrmask_tokenizer* tokenizer,
                                                       glrmask_constraint** out);
+/* The same with the runtime budgets its matchers run under (NULL: the defaults). */
+GLRMASK_EXPORT glrmask_status
+glrmask_constraint_load_with_limits(const char* path, const glrmask_tokenizer* tokenizer,
+                                    const glrmask_limits* limits, glrmask_constraint** out);
 GLRMASK_EXPORT glrmask_engine glrmask_constraint_engine(const glrmask_constraint* constraint);
 GLRMASK_EXPORT void glrmask_constraint_free(glrmask_constraint* constraint);
 

@@ -53,6 +53,7 @@ _glrmask._set_error_classes(Error, RejectionError)
 
 Tokenizer = _glrmask.Tokenizer
 Constraint = _glrmask.Constraint
+Limits = _glrmask.Limits
 Matcher = _glrmask.Matcher
 
 
@@ -106,6 +107,7 @@ __all__ = [
     "RejectionError",
     "Tokenizer",
     "Constraint",
+    "Limits",
     "Matcher",
     "allocate_token_bitmask",
     "fill_next_token_bitmasks",

@@ -151,6 +151,28 @@ def test_save_load(tmp_path):
     assert error.value.code == "artifact"
 
 
+def test_limits(tmp_path):
+    tokenizer, pieces = small_tokenizer("a")
+    assert glrmask.Limits().max_step_work > 0
+    with pytest.raises(glrmask.Error) as error:
+        glrmask.Constraint.from_lark('start: "a"+\n', tokenizer, engine="wfa",
+                                     limits=glrmask.Limits(max_parser_dwa_states=1))
+    assert error.value.code == "limit" and "--max-parser-dwa-states" in str(error.value)
+    ambiguous = 'start: s\ns: s s | "a"\n'
+    limits = glrmask.Limits(max_step_work=2000)
+    constraint = glrmask.Constraint.from_lark(ambiguous, tokenizer, limits=limits)
+    assert constraint.limits.max_step_work == 2000
+    path = tmp_path / "ss.glrmask"
+    constraint.save(str(path))
+    loaded = glrmask.Constraint.load(str(path), tokenizer, limits=limits)
+    for c in (constraint, loaded):
+        matcher = glrmask.Matcher(c)
+        with pytest.raises(glrmask.Error) as error:
+            matcher.accept_bytes(b"a" * 200)
+        assert error.value.code == "limit" and error.value.byte_offset == 0
+        assert matcher.accept_bytes(b"aa") and matcher.is_accepting()
+
+
 def test_torch_tensors_when_torch_is_installed():
     torch = pytest.importorskip("torch")
     tokenizer, pieces = small_tokenizer()
