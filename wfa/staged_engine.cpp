@@ -26,8 +26,8 @@ void StagedEngine::start_build() {
       wfa_seconds_ =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       wfa_ready_.store(true, std::memory_order_release);
-    } catch (const std::exception& e) {
-      wfa_error_ = e.what();
+    } catch (...) {
+      wfa_error_ = std::current_exception();
     }
   });
 }
@@ -39,7 +39,7 @@ StagedEngine::~StagedEngine() {
 void StagedEngine::wait_for_wfa() {
   start_build();
   if (builder_.joinable()) builder_.join();
-  if (!wfa_error_.empty()) throw Error(wfa_error_);
+  if (wfa_error_) std::rethrow_exception(wfa_error_);
 }
 
 MaskEngine& StagedEngine::current() {

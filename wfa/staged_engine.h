@@ -12,6 +12,7 @@
 #pragma once
 
 #include <atomic>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -53,8 +54,9 @@ class StagedEngine final : public MaskEngine {
 
   // Whether the wfa engine answers now.
   bool switched() const { return wfa_ready_.load(std::memory_order_acquire); }
-  // Blocks until the background build is over; then rethrows its error, if any (a grammar the
-  // wfa construction refuses: the lazy engine keeps answering).
+  // Blocks until the background build is over; then rethrows its error, if any, as it was thrown
+  // (a glrmask::Error keeps its code and place: kUnsupported for a grammar the wfa construction
+  // refuses, kLimit for a budget of ParserDwaOptions). The lazy engine keeps answering either way.
   void wait_for_wfa();
   // Seconds the background build took (0 before it is done).
   double wfa_build_seconds() const { return wfa_seconds_; }
@@ -72,7 +74,7 @@ class StagedEngine final : public MaskEngine {
   std::shared_ptr<const CompiledMask> compiled_;
   std::unique_ptr<WfaEngine> wfa_;
   std::atomic<bool> wfa_ready_{false};
-  std::string wfa_error_;
+  std::exception_ptr wfa_error_;  // the background build's failure, if any
   double wfa_seconds_ = 0;
   std::thread builder_;
 };

@@ -100,6 +100,39 @@ TEST_CASE("staged engine = oracle before and after its switch to the wfa engine"
   for (const std::string& prefix : viable) compare(prefix);  // the wfa engine answers
 }
 
+TEST_CASE(
+    "staged engine: a background build over its budget keeps the lazy engine answering and "
+    "rethrows the typed error") {
+  const auto grammar = glr::CompiledGrammar::compile(json_schema::compile_json_schema_text(
+      R"({"type": "object", "properties": {"ab": {"type": "string"}}, "required": ["ab"]})",
+      "test.json"));
+  std::vector<std::string> tokens;
+  for (const std::string& s : glrmask::testing::strings_up_to("{}\"ab: ", 2))
+    if (!s.empty()) tokens.push_back(s);
+  const Vocabulary vocabulary = glrmask::testing::tiny_vocabulary(tokens);
+  const wfa::VocabularyTables tables(vocabulary);
+  wfa::OracleEngine oracle(vocabulary, {.sequential = true});
+  wfa::StagedOptions options;
+  options.build_after_first_mask = false;
+  options.parser_dwa.max_states = 1;
+  wfa::StagedEngine staged(grammar, tables, options);
+  try {
+    staged.wait_for_wfa();
+    FAIL("the Parser DWA fit in one state");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::kLimit);
+    CHECK_THAT(e.what(), Catch::Contains("max_parser_dwa_states"));
+  }
+  CHECK_FALSE(staged.switched());
+  for (const std::string prefix : {"", "{", R"({"ab": ")", R"({"ab": "a)"}) {
+    INFO("prefix " << prefix);
+    glr::Session session(grammar, &vocabulary);
+    REQUIRE(session.try_commit_bytes(prefix));
+    glrmask::testing::require_equal_masks(engine_mask(staged, session, vocabulary),
+                                          engine_mask(oracle, session, vocabulary), vocabulary);
+  }
+}
+
 // Every viable prefix over `alphabet` up to `max_prefix` bytes, for a schema grammar and a
 // vocabulary of strings over `alphabet`: the lazy engine with and without the shortcut, and the
 // oracle.
