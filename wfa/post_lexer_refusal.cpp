@@ -14,7 +14,7 @@ void refuse_post_lexer(const glr::CompiledGrammar& grammar, std::string_view eng
       fmt::format(
           "the {} engine cannot serve a grammar with a post-lexer (--postlex {}): its construction "
           "reads the terminal sequences of tokens without the indentation text and the indenter "
-          "state, so its masks would be wrong; use the oracle engine",
+          "state, so its masks would be wrong; the wfa, spanner and oracle engines serve it",
           engine, glr::post_lexer_name(grammar.options().postlex)),
       ErrorCode::kUnsupported);
 }

@@ -1,9 +1,11 @@
-// The spanner and wfa constructions read a token's terminal sequence from the Terminal DWA and
-// run it on the parser stacks. With a post-lexer between lexer and parser (Python's indenter,
-// glr/indenter.h) the parser's terminals also depend on text the Terminal DWA does not keep (the
-// width of a newline's indentation) and on state outside the stacks (the indentation stack,
-// the bracket depth), so their masks would be wrong. They refuse such a grammar instead; the
-// oracle engine, which commits every token on a session copy, serves it.
+// The refusal of a grammar with a post-lexer, for the engines that cannot follow one. The lazy
+// engine (lazy_walk_engine.h, and through it the staged engine's first stage) feeds a token's
+// labels to the parser stacks; with a post-lexer (Python's indenter, glr/indenter.h) the parser's
+// terminals also depend on text its lazily built Terminal DWA does not keep (the width of a
+// newline's indentation) and on state outside the stacks (the indentation stack, the bracket
+// depth), so its masks would be wrong. It refuses such a grammar instead; the wfa and spanner
+// engines serve it through indent labels (docs/wfa.md, "Indenter"), the oracle by committing
+// every token on a session copy.
 #pragma once
 
 #include <memory>

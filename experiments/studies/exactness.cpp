@@ -1,12 +1,19 @@
 // exactness: on every teacher-forced step of every corpus program, each engine's mask against the
 // oracle's (or --reference's), bit for bit, EOS step included. Programs run in parallel (TBB);
-// every worker thread builds its own engines, since an engine keeps per-call scratch state.
+// every worker thread builds its own engines, since an engine keeps per-call scratch state (the
+// wfa's compilation is built once per (grammar, tokenizer) and shared by the workers' engines).
+//
+// Runs against the oracle take hours on the full corpora, so nothing waits for the end: each
+// program's row is appended to programs.csv (and flushed) as it finishes, and the tables are
+// rewritten after every (grammar, tokenizer) pair; a stopped run keeps what it checked.
 #include <fmt/format.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <atomic>
+#include <fstream>
+#include <map>
 #include <mutex>
 #include <optional>
 
@@ -17,6 +24,7 @@
 #include "lib/core/error.h"
 #include "lib/core/escape.h"
 #include "lib/token_set/dense_mask.h"
+#include "wfa/compiled_mask.h"
 
 namespace glrmask::experiments {
 namespace {
@@ -39,6 +47,21 @@ struct EngineTally {
   std::atomic<std::uint64_t> mismatch_steps{0};
   std::mutex mutex;
   std::optional<MismatchNote> first;
+  // The engine's per-step counters (MaskEngine::last_step_counters), summed over the steps, and
+  // the number of steps where each was nonzero; in the engine's order.
+  std::vector<std::pair<std::string, std::pair<double, std::uint64_t>>> counters;
+
+  void add_counters(const std::vector<std::pair<std::string, std::pair<double, std::uint64_t>>>&
+                        program_counters) {
+    std::lock_guard lock(mutex);
+    if (counters.empty())
+      counters = program_counters;
+    else
+      for (std::size_t c = 0; c < counters.size() && c < program_counters.size(); ++c) {
+        counters[c].second.first += program_counters[c].second.first;
+        counters[c].second.second += program_counters[c].second.second;
+      }
+  }
 
   void note(MismatchNote mismatch) {
     std::lock_guard lock(mutex);
@@ -82,12 +105,22 @@ int run_exactness(const StudyOptions& options) {
   StudyReport report(options.out_dir,
                      fmt::format("Exactness: every engine's mask against the {}'s", reference),
                      describe_run(study, options.size_name(), tokenizers));
+  report.write_header();
 
   ResultTable table({"grammar", "tokenizer", "engine", "reference", "programs", "steps",
                      "mismatch_steps", "reference_rejections", "seconds", "engine_build_s",
                      "steps_per_s", "first_mismatch"});
   ResultTable rejections({"grammar", "tokenizer", "program", "rejection"});
+  ResultTable counter_table(
+      {"grammar", "tokenizer", "engine", "counter", "total", "steps_nonzero"});
   ResultTable plot_data({"label", "steps", "mismatch_steps"});
+
+  // One row per (program, engine) as each program finishes, flushed: what a stopped run checked.
+  const std::vector<std::string> program_columns = {
+      "grammar", "tokenizer", "program", "engine", "steps", "mismatch_steps", "seconds"};
+  std::ofstream program_rows(report.dir() / "programs.csv", std::ios::binary);
+  program_rows << csv_line(program_columns) << std::flush;
+  std::mutex program_rows_mutex;
 
   for (const Corpus& corpus : corpora) {
     progress(study, fmt::format("compiling {} ({} texts)", corpus.name, corpus.texts.size()));
@@ -103,21 +136,39 @@ int run_exactness(const StudyOptions& options) {
       std::mutex rejection_mutex;
       std::vector<std::pair<std::size_t, std::string>> rejection_notes;
 
+      // The wfa's compilation (seconds and, on Python, over a GiB) is built once and shared.
+      double build_seconds = 0;  // the shared compilation plus every worker thread's builds
+      std::shared_ptr<const wfa::CompiledMask> compiled;
+      if (std::find(engines.begin(), engines.end(), "wfa") != engines.end() || reference == "wfa") {
+        const auto build_started = std::chrono::steady_clock::now();
+        try {
+          compiled = wfa::CompiledMask::compile(grammar, vocabulary);
+        } catch (const Error& error) {
+          // make_engine reports the refusal again per worker and skips the engine.
+          fmt::print(stderr, "*** the wfa compilation failed: {}\n", error.what());
+        }
+        build_seconds += seconds_since(build_started);
+        progress(study, fmt::format("{} / {}: wfa compiled in {} s", corpus.name, tokenizer_name,
+                                    format_fixed(seconds_since(build_started), 1)));
+      }
+      const auto build = [&](const std::string& name) {
+        return name == "wfa" && compiled ? make_engine(name, grammar, vocabulary, compiled)
+                                         : make_engine(name, grammar, vocabulary);
+      };
+
       struct WorkerEngines {
         std::unique_ptr<wfa::MaskEngine> reference;
         std::vector<std::unique_ptr<wfa::MaskEngine>> compared;
       };
       std::mutex build_mutex;
-      double build_seconds = 0;  // summed over the worker threads
       tbb::enumerable_thread_specific<WorkerEngines> workers([&] {
         const auto build_started = std::chrono::steady_clock::now();
         WorkerEngines w;
-        w.reference = make_engine(reference, grammar, vocabulary);
+        w.reference = build(reference);
         if (!w.reference)
           throw Error(fmt::format("the reference engine {} refuses the {} grammar", reference,
                                   corpus.name));
-        for (const std::string& name : engines)
-          w.compared.push_back(make_engine(name, grammar, vocabulary));
+        for (const std::string& name : engines) w.compared.push_back(build(name));
         std::lock_guard lock(build_mutex);
         build_seconds += seconds_since(build_started);
         return w;
@@ -128,11 +179,17 @@ int run_exactness(const StudyOptions& options) {
         // The oracle runs a parallel loop of its own; isolation keeps this thread from taking
         // another program while it waits there, which would reuse its engines re-entrantly.
         tbb::this_task_arena::isolate([&] {
+          const auto program_started = std::chrono::steady_clock::now();
           const EncodedText& text = texts[index];
           WorkerEngines& w = workers.local();
           glr::Session session(grammar, &vocabulary);
           DenseMask reference_mask(static_cast<std::uint32_t>(vocabulary.size()));
           DenseMask engine_mask(static_cast<std::uint32_t>(vocabulary.size()));
+          std::vector<std::uint64_t> program_steps(engines.size(), 0);
+          std::vector<std::uint64_t> program_mismatches(engines.size(), 0);
+          std::vector<std::vector<std::pair<std::string, std::pair<double, std::uint64_t>>>>
+              program_counters(engines.size());
+          std::size_t steps_done = 0;
           for (std::size_t step = 0; step <= text.tokens.size(); ++step) {
             if (options.max_steps != 0 && step >= options.max_steps) break;
             const TokenId token = step < text.tokens.size() ? text.tokens[step] : tokenizer->eos;
@@ -140,8 +197,19 @@ int run_exactness(const StudyOptions& options) {
             for (std::size_t e = 0; e < engines.size(); ++e) {
               if (!w.compared[e]) continue;  // the engine refused the grammar
               w.compared[e]->fill_mask(session, engine_mask.words());
+              const auto step_counters = w.compared[e]->last_step_counters();
+              auto& sums = program_counters[e];
+              if (sums.empty())
+                for (const wfa::EngineCounter& counter : step_counters)
+                  sums.push_back({std::string(counter.name), {0.0, 0}});
+              for (std::size_t c = 0; c < step_counters.size() && c < sums.size(); ++c) {
+                sums[c].second.first += step_counters[c].value;
+                if (step_counters[c].value != 0) ++sums[c].second.second;
+              }
+              ++program_steps[e];
               tallies[e].steps.fetch_add(1, std::memory_order_relaxed);
               if (!(engine_mask == reference_mask)) {
+                ++program_mismatches[e];
                 tallies[e].mismatch_steps.fetch_add(1, std::memory_order_relaxed);
                 tallies[e].note(
                     {index, step,
@@ -149,6 +217,7 @@ int run_exactness(const StudyOptions& options) {
                                        text.text->name, step, session.byte_offset())});
               }
             }
+            steps_done = step + 1;
             // The corpus texts parse, so the oracle must allow their tokens; if it does not, the
             // program stops here and the reason is reported (a corpus or session problem).
             std::string refused;
@@ -172,8 +241,26 @@ int run_exactness(const StudyOptions& options) {
               break;
             }
           }
-          progress(study, fmt::format("{} / {}: {} done ({} of {})", corpus.name, tokenizer_name,
-                                      text.text->name, done.fetch_add(1) + 1, texts.size()));
+          const double program_seconds = seconds_since(program_started);
+          std::string mismatch_summary;
+          {
+            std::lock_guard lock(program_rows_mutex);
+            for (std::size_t e = 0; e < engines.size(); ++e) {
+              if (!w.compared[e]) continue;
+              tallies[e].add_counters(program_counters[e]);
+              program_rows << csv_line({corpus.name, tokenizer_name, text.text->name, engines[e],
+                                        std::to_string(program_steps[e]),
+                                        std::to_string(program_mismatches[e]),
+                                        format_fixed(program_seconds, 1)});
+              mismatch_summary +=
+                  fmt::format(", {} {} mismatching", engines[e], program_mismatches[e]);
+            }
+            program_rows << std::flush;
+          }
+          progress(study,
+                   fmt::format("{} / {}: {} done ({} of {}; {} steps{}, {} s)", corpus.name,
+                               tokenizer_name, text.text->name, done.fetch_add(1) + 1, texts.size(),
+                               steps_done, mismatch_summary, format_fixed(program_seconds, 1)));
         });
       });
       const double seconds = seconds_since(started);
@@ -194,9 +281,19 @@ int run_exactness(const StudyOptions& options) {
              tallies[e].first ? tallies[e].first->text
              : steps == 0     ? "refused by the engine (see stderr)"
                               : ""});
+        for (const auto& [name, sum] : tallies[e].counters)
+          counter_table.add_row({corpus.name, tokenizer_name, engines[e], name,
+                                 format_fixed(sum.first, 0), std::to_string(sum.second)});
       }
       plot_data.add_row({fmt::format("{} {}", corpus.name, tokenizer_name),
                          std::to_string(total_steps), std::to_string(total_mismatches)});
+      // What is checked so far, in case the run is stopped before the report.
+      report.add_data_table("exactness", table);
+      if (!rejections.rows().empty()) report.add_data_table("rejections", rejections);
+      if (!counter_table.rows().empty()) report.add_data_table("counters", counter_table);
+      progress(study,
+               fmt::format("{} / {}: {} steps, {} mismatching, {} s", corpus.name, tokenizer_name,
+                           total_steps, total_mismatches, format_fixed(seconds, 1)));
     }
   }
 
@@ -204,14 +301,20 @@ int run_exactness(const StudyOptions& options) {
       "Each step: the {}'s mask{} and each engine's mask on the same session, compared bit for "
       "bit; then the real token is committed. The last step of a program is EOS. `seconds` is the "
       "wall time of the (grammar, tokenizer) pair with programs spread over all cores, the "
-      "reference and engine builds included; `engine_build_s` sums the builds of every worker "
-      "thread's engines; `steps_per_s` = steps / seconds.",
+      "reference and engine builds included; `engine_build_s` sums the wfa's compilation (built "
+      "once, shared by the workers) and the builds of every worker thread's engines; "
+      "`steps_per_s` = steps / seconds. `programs.csv` has a row per program and engine.",
       reference,
       reference == "oracle" ? " (the oracle tries every token on a copy of the session)" : ""));
   report.add_table("exactness", "Mismatching steps per engine", table);
   if (!rejections.rows().empty())
     report.add_table("rejections", "Programs the reference stopped (not engine errors)",
                      rejections);
+  if (!counter_table.rows().empty())
+    report.add_table("counters",
+                     "Engine counters summed over the checked steps (and the steps where each was "
+                     "nonzero)",
+                     counter_table);
   report.add_data_table("plot", plot_data);
   report.add_plot("exactness", "teacher-forced steps checked and mismatching steps",
                   "set style data histogram\nset style histogram clustered gap 1\n"

@@ -3,6 +3,7 @@
 // Llama-2, Llama-3 and Qwen3. Each (engine, grammar, tokenizer) runs in a fresh child process so
 // its peak memory is its own.
 #include <fmt/format.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <map>
@@ -32,13 +33,24 @@ std::string last_line(const std::string& output) {
   return newline == std::string::npos ? trimmed : trimmed.substr(newline + 1);
 }
 
+// User + system CPU seconds of this process so far (every thread).
+double process_cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 }  // namespace
 
 // argv: studies --child preprocessing ENGINE GRAMMAR INPUTS TOKENIZER PROGRAMS MAX_STEPS POLICY
 // GRAMMAR is a corpus name (INPUTS "-") or a grammar file with its comma-separated INPUTS.
 // Prints one tab-separated line: "ok", grammar compile s, engine build s, peak MiB after loading
-// the inputs, peak MiB in all, vocabulary size, steps, mask ms/token, commit ms/token, failures;
-// or "refused", the stage, the message.
+// the inputs, peak MiB in all, vocabulary size, steps, mask ms/token, commit ms/token, failures,
+// CPU s (user + system, every thread) of the grammar compile and engine build; or "refused", the
+// stage, the message.
 int run_preprocessing_child(int argc, char** argv) {
   if (argc != 10) {
     fmt::print("refused\targuments\texpected 7 arguments after --child preprocessing\n");
@@ -65,6 +77,7 @@ int run_preprocessing_child(int argc, char** argv) {
     const std::vector<EncodedText> texts = encode_corpus(corpus, *tokenizer);
     const double loaded_mib = peak_memory_mib();
     stage = "compiling the grammar";
+    const double cpu_started = process_cpu_seconds();
     auto started = std::chrono::steady_clock::now();
     const auto grammar = compile_corpus_grammar(corpus, options);
     const double compile_seconds = seconds_since(started);
@@ -75,6 +88,7 @@ int run_preprocessing_child(int argc, char** argv) {
     const auto engine =
         app::make_mask_engine(engine_name, {grammar, &tokenizer->vocabulary}, "--engines");
     const double build_seconds = seconds_since(started);
+    const double offline_cpu_seconds = process_cpu_seconds() - cpu_started;
     const double built_mib = peak_memory_mib();
     stage = "teacher forcing";
     const ForcingSetup setup{grammar, &tokenizer->vocabulary, tokenizer->eos, nullptr,
@@ -89,9 +103,10 @@ int run_preprocessing_child(int argc, char** argv) {
       }
       if (run.failure) ++failures;
     }
-    fmt::print("ok\t{:.3f}\t{:.3f}\t{:.1f}\t{:.1f}\t{}\t{}\t{:.4f}\t{:.4f}\t{}\n", compile_seconds,
-               build_seconds, loaded_mib, built_mib, tokenizer->vocabulary.size(), mask_us.size(),
-               mean(mask_us) / 1000.0, mean(commit_us) / 1000.0, failures);
+    fmt::print("ok\t{:.3f}\t{:.3f}\t{:.1f}\t{:.1f}\t{}\t{}\t{:.4f}\t{:.4f}\t{}\t{:.3f}\n",
+               compile_seconds, build_seconds, loaded_mib, built_mib, tokenizer->vocabulary.size(),
+               mask_us.size(), mean(mask_us) / 1000.0, mean(commit_us) / 1000.0, failures,
+               offline_cpu_seconds);
     return 0;
   } catch (const std::exception& e) {
     std::string message = portable_message(e.what());
@@ -124,9 +139,9 @@ int run_preprocessing(const StudyOptions& options) {
                      describe_run(study, options.size_name(), tokenizers));
 
   ResultTable detail({"tokenizer", "vocabulary", "grammar", "engine", "status", "compile_s",
-                      "engine_build_s", "offline_s", "inputs_peak_mib", "peak_mib", "steps",
-                      "mask_ms_per_token", "commit_ms_per_token", "online_ms_per_token", "failures",
-                      "note"});
+                      "engine_build_s", "offline_s", "offline_cpu_s", "inputs_peak_mib", "peak_mib",
+                      "steps", "mask_ms_per_token", "commit_ms_per_token", "online_ms_per_token",
+                      "failures", "note"});
   // Table 1's layout: a row per (tokenizer, grammar), offline then online columns per engine.
   std::vector<std::string> columns = {"model", "V", "grammar"};
   for (const std::string& e : engines) columns.push_back(e + " offline s");
@@ -148,12 +163,12 @@ int run_preprocessing(const StudyOptions& options) {
             {"preprocessing", engine, grammar_arg, inputs, tokenizer, std::to_string(programs),
              std::to_string(max_steps), options.policy.empty() ? "-" : options.policy});
         const std::vector<std::string> f = split_tabs(last_line(child.output));
-        if (f.size() == 10 && f[0] == "ok") {
+        if (f.size() == 11 && f[0] == "ok") {
           const double offline_s = std::stod(f[1]) + std::stod(f[2]);
           const double online_ms = std::stod(f[7]) + std::stod(f[8]);
           vocabulary = f[5];
           detail.add_row({tokenizer_label(tokenizer), f[5], grammar, engine, "ok", f[1], f[2],
-                          format_fixed(offline_s, 3), f[3], f[4], f[6], f[7], f[8],
+                          format_fixed(offline_s, 3), f[10], f[3], f[4], f[6], f[7], f[8],
                           format_fixed(online_ms, 4), f[9], ""});
           offline.push_back(format_fixed(offline_s, 2));
           memory.push_back(f[4]);
@@ -164,7 +179,7 @@ int run_preprocessing(const StudyOptions& options) {
                                        : fmt::format("child exited with {}: {}", child.exit_code,
                                                      last_line(child.output));
           detail.add_row({tokenizer_label(tokenizer), "", grammar, engine, "refused", "", "", "",
-                          "", "", "", "", "", "", "", note});
+                          "", "", "", "", "", "", "", "", note});
           offline.push_back("refused");
           memory.push_back("refused");
           online.push_back("refused");
@@ -179,7 +194,8 @@ int run_preprocessing(const StudyOptions& options) {
 
   report.add_text(fmt::format(
       "Offline = compiling the grammar (lexer DFA, LALR automaton) + building the engine for the "
-      "vocabulary; loading the tokenizer is not counted. Peak MiB is the child process's VmHWM "
+      "vocabulary (wall time; `offline_cpu_s` in the CSV is its user + system CPU time, every "
+      "thread); loading the tokenizer is not counted. Peak MiB is the child process's VmHWM "
       "(tokenizer, encoder and corpus included; `inputs_peak_mib` in the CSV is the peak before "
       "the grammar was compiled). Online = mean get_mask + commit per teacher-forced token over "
       "{} program(s) per grammar{}, EOS step included. Each cell is a fresh process.",

@@ -98,7 +98,8 @@ std::shared_ptr<const glr::CompiledGrammar> compile_corpus_grammar(const Corpus&
 
 std::unique_ptr<wfa::MaskEngine> make_engine(const std::string& name,
                                              std::shared_ptr<const glr::CompiledGrammar> grammar,
-                                             const Vocabulary& vocabulary) {
+                                             const Vocabulary& vocabulary,
+                                             std::shared_ptr<const wfa::CompiledMask> compiled) {
   const auto engines = app::mask_engines();
   const bool known = std::any_of(engines.begin(), engines.end(),
                                  [&](const app::MaskEngineEntry& e) { return e.name == name; });
@@ -106,7 +107,8 @@ std::unique_ptr<wfa::MaskEngine> make_engine(const std::string& name,
   // (wfa on SynCode Go under the skippable-EOS convention) is a result, and the study goes on.
   if (!known) return app::make_mask_engine(name, {std::move(grammar), &vocabulary}, "--engines");
   try {
-    return app::make_mask_engine(name, {std::move(grammar), &vocabulary}, "--engines");
+    return app::make_mask_engine(name, {std::move(grammar), &vocabulary, std::move(compiled)},
+                                 "--engines");
   } catch (const Error& error) {
     fmt::print(stderr, "*** engine '{}' refuses this grammar; skipped: {}\n", name, error.what());
     return nullptr;

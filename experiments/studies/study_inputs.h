@@ -60,10 +60,11 @@ std::shared_ptr<const glr::CompiledGrammar> compile_corpus_grammar(const Corpus&
                                                                    const StudyOptions& options);
 
 // The engine, or nullptr (with the reason on stderr) when it refuses the grammar; studies skip
-// such combinations. Throws glrmask::Error for an unknown engine name.
-std::unique_ptr<wfa::MaskEngine> make_engine(const std::string& name,
-                                             std::shared_ptr<const glr::CompiledGrammar> grammar,
-                                             const Vocabulary& vocabulary);
+// such combinations. Throws glrmask::Error for an unknown engine name. `compiled`, when set, is
+// the wfa's compilation of `grammar` against `vocabulary`, used instead of compiling again.
+std::unique_ptr<wfa::MaskEngine> make_engine(
+    const std::string& name, std::shared_ptr<const glr::CompiledGrammar> grammar,
+    const Vocabulary& vocabulary, std::shared_ptr<const wfa::CompiledMask> compiled = nullptr);
 
 // Tokens whose bytes hold a run of at least 8 '-' (the "long hyphen-run" tokens whose masks are
 // the slow case of paper 003), sorted.

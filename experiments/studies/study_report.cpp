@@ -71,6 +71,10 @@ void StudyReport::add_plot(std::string_view name, std::string_view title,
   body_ += fmt::format("\n![{}]({}.svg)\n", title, name);
 }
 
+void StudyReport::write_header() const {
+  write_file("header.txt", header_.to_text());
+}
+
 void StudyReport::finish() const {
   write_file("header.txt", header_.to_text());
   write_file("README.md", fmt::format("# {}\n\n{}{}", title_, header_.to_markdown(), body_));

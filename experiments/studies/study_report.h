@@ -31,6 +31,8 @@ class StudyReport {
   // the folder, producing <name>.svg; the plot is linked from the report. Throws glrmask::Error
   // naming the script when gnuplot fails or is missing.
   void add_plot(std::string_view name, std::string_view title, std::string_view commands);
+  // Writes header.txt alone (a long study does it at its start, so a stopped run keeps it).
+  void write_header() const;
   // Writes header.txt and README.md.
   void finish() const;
 

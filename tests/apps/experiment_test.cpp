@@ -209,6 +209,21 @@ TEST_CASE("exactness compares every step of the spanner with the oracle") {
   }
   CHECK(spanner_seen);
   check_svg(scratch.path / "exactness.svg");
+  // A row per program and engine, written as each program finished; their steps add up to the
+  // table's.
+  const auto programs = read_csv(scratch.path / "programs.csv");
+  check_well_formed_csv(programs);
+  auto program_column = columns_of(programs);
+  std::map<std::string, std::uint64_t> steps_per_engine;
+  for (std::size_t row = 1; row < programs.size(); ++row)
+    steps_per_engine[programs[row][program_column["engine"]]] +=
+        std::stoull(programs[row][program_column["steps"]]);
+  for (std::size_t row = 1; row < table.size(); ++row)
+    CHECK(std::to_string(steps_per_engine[table[row][column["engine"]]]) ==
+          table[row][column["steps"]]);
+  // The wfa's counters summed over the steps, deferred tokens among them.
+  const std::string counters = read_file(scratch.path / "counters.csv");
+  CHECK(counters.find(",wfa,deferred_tokens,") != std::string::npos);
 }
 
 TEST_CASE("vocab_scaling and batch_throughput write one row per measurement") {
@@ -358,6 +373,7 @@ TEST_CASE("preprocessing and terminal_dwa measure each cell in a child process")
               .margin(0.002));
     CHECK(std::stod(detail[row][column["peak_mib"]]) >=
           std::stod(detail[row][column["inputs_peak_mib"]]));
+    CHECK(std::stod(detail[row][column["offline_cpu_s"]]) >= 0);
   }
   const auto layout = read_csv(scratch.path / "pre" / "table1.csv");
   check_well_formed_csv(layout);

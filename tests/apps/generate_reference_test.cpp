@@ -47,6 +47,7 @@ struct WalkCounts {
   std::size_t limit = 0;
   std::size_t lalr = 0;         // accepted by Lark's LALR parser
   std::size_t earley_only = 0;  // rejected by LALR, accepted by Earley (glr policy only)
+  std::size_t ties_only = 0;    // rejected by LALR with Lark's lexer, accepted with tie readings
 };
 
 std::string run_command_line(const fs::path& grammar, const WalkRun& run,
@@ -109,6 +110,8 @@ WalkCounts check_walks_with_lark(const std::string& python, const fs::path& gram
       ++counts.lalr;
     } else if (verdict == "earley" && run.policy == "glr") {
       ++counts.earley_only;
+    } else if (verdict == "ties" && run.lark_options.find("--tie-readings") != std::string::npos) {
+      ++counts.ties_only;
     } else {
       FAIL_CHECK("Lark does not accept walk " << walk << ": " << line << "\n" << eos_lines[walk]);
     }
@@ -117,8 +120,9 @@ WalkCounts check_walks_with_lark(const std::string& python, const fs::path& gram
   std::cout << run.name << " (" << run.engine << ", --policy " << run.policy << ", seeds "
             << run.seed << ".." << run.seed + run.count - 1 << ", max " << run.max_tokens
             << " tokens, " << tokenizer << "): " << counts.eos << " ended by EOS (" << counts.lalr
-            << " accepted by Lark LALR, " << counts.earley_only << " only by Earley), "
-            << counts.limit << " hit the limit\n";
+            << " accepted by Lark LALR, " << counts.earley_only << " only by Earley, "
+            << counts.ties_only << " only with tie readings), " << counts.limit
+            << " hit the limit\n";
   return counts;
 }
 
@@ -352,6 +356,44 @@ TEST_CASE(
     CHECK(testing::read_file(scratch.path / (oracle.name + "_lark_wfa.jsonl")) ==
           testing::read_file(scratch.path / (oracle.name + "_lark_oracle.jsonl")));
   }
+}
+
+// SynCode's Python grammar with Lark's indenter (`--postlex python`, docs/indenter.md): walks from
+// the start and from cuts of a corpus program (inside its blocks, so the walk has to dedent out
+// of them), judged by Lark with SynCode's indenter settings. Lark's lexer emits one terminal where
+// a docstring or comment ties `_NL`, `COMMENT` and `LONG_STRING`; glrmask keeps every reading
+// that parses (docs/lexer.md), so a walk Lark's own lexer rejects must parse with the tie
+// readings (lark_accepts.py --tie-readings). The tiny byte-level tokenizer and the oracle keep it
+// to seconds; scripts/python_walks.sh is the long run with Llama-3 and the wfa.
+TEST_CASE(
+    "generate: random walks on SynCode's Python grammar (--postlex python) are sentences "
+    "for Lark with SynCode's indenter") {
+  if (!testing::require_data_dir("cli_generate_reference_test (Python walks)"))
+    return glrmask::testing::skip_test_case();
+  const auto python = testing::python_with_lark();
+  if (!python) return glrmask::testing::skip_test_case();
+  testing::ScratchDir scratch;
+  const fs::path grammar = data_dir() / "grammars/syncode/python_grammar.lark";
+  const std::string tokenizer =
+      testing::shell_quoted(testing::fixtures_dir() / "tokenizers/tiny_byte_level/tokenizer.json");
+  const std::string options =
+      " --postlex python --min-tokens 20 --close-bias 0.5 --max-token-bytes 3";
+  const std::string lark_options = "--postlex python --tie-readings";
+  const WalkRun start{"python_start", "lark", 1, 8, 300, "0.5", "oracle", options, lark_options};
+  const WalkRun cut{
+      "python_cut",
+      "lark",
+      1,
+      3,
+      300,
+      "0.5",
+      "oracle",
+      options + " --prefix " +
+          testing::shell_quoted(data_dir() / "programs/python/backtracking__word_break.py"),
+      lark_options};
+  // Measured with these seeds: 1 of 8 walks from the start and 1 of 3 from cuts end by EOS.
+  CHECK(check_walks_with_lark(*python, grammar, start, scratch.path, tokenizer).eos >= 1);
+  CHECK(check_walks_with_lark(*python, grammar, cut, scratch.path, tokenizer).eos >= 1);
 }
 
 // The judge of the walks above can say no: a call's arguments broken by a newline are a Go
