@@ -58,6 +58,19 @@ std::optional<std::uint64_t> Args::count(const std::string& name, std::uint64_t 
   return parse_count(name, *text, minimum);
 }
 
+std::optional<std::string> take_option_value(const std::vector<std::string>& args, std::size_t& i,
+                                             std::string_view name) {
+  const std::string& arg = args[i];
+  const std::string flag = fmt::format("--{}", name);
+  if (arg == flag) {
+    if (i + 1 >= args.size()) throw Error(fmt::format("option {} needs a value", flag));
+    return args[++i];
+  }
+  if (arg.size() > flag.size() && arg.compare(0, flag.size(), flag) == 0 && arg[flag.size()] == '=')
+    return arg.substr(flag.size() + 1);
+  return std::nullopt;
+}
+
 std::uint64_t parse_count(std::string_view option, const std::string& text, std::uint64_t minimum) {
   std::uint64_t parsed = 0;
   const char* end = text.data() + text.size();

@@ -40,6 +40,13 @@ class Args {
   std::vector<std::string> positional_;
 };
 
+// For the options taken out of an argument list before Args parses it (grammar_options.h,
+// limit_options.h): the value of `--name value` or `--name=value` at args[i], advancing `i` past
+// a separate value; nullopt when args[i] is another argument. Throws glrmask::Error when
+// `--name` is the last argument.
+std::optional<std::string> take_option_value(const std::vector<std::string>& args, std::size_t& i,
+                                             std::string_view name);
+
 // `text` as an integer >= `minimum`, all of it digits; throws glrmask::Error naming `--option`.
 std::uint64_t parse_count(std::string_view option, const std::string& text, std::uint64_t minimum);
 

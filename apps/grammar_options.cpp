@@ -5,6 +5,7 @@
 #include <optional>
 #include <string_view>
 
+#include "apps/args.h"
 #include "lib/core/error.h"
 #include "lib/grammar/lark_loader.h"
 #include "lib/grammar/regex_constraint.h"
@@ -52,25 +53,18 @@ glr::ParseOptions take_grammar_options(CommandArgs& args, std::uint8_t accepted)
   bool postlex_given = false;
   CommandArgs rest;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
     const SharedOption* matched = nullptr;
     std::optional<std::string> value;
     for (const SharedOption& option : kSharedOptions) {
       if (!(accepted & option.bit)) continue;
-      const std::string flag = fmt::format("--{}", option.name);
-      if (arg == flag) {
-        if (i + 1 >= args.size()) throw Error(fmt::format("option {} needs a value", flag));
+      value = take_option_value(args, i, option.name);
+      if (value) {
         matched = &option;
-        value = args[++i];
-      } else if (arg.size() > flag.size() && arg.compare(0, flag.size(), flag) == 0 &&
-                 arg[flag.size()] == '=') {
-        matched = &option;
-        value = arg.substr(flag.size() + 1);
+        break;
       }
-      if (matched) break;
     }
     if (!matched) {
-      rest.push_back(arg);
+      rest.push_back(args[i]);
       continue;
     }
     switch (matched->bit) {

@@ -61,24 +61,17 @@ Limits take_limit_options(CommandArgs& args) {
   std::set<std::string_view> given;
   CommandArgs rest;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
     const LimitOption* matched = nullptr;
     std::optional<std::string> value;
     for (const LimitOption& option : kLimitOptions) {
-      const std::string flag = fmt::format("--{}", option.name);
-      if (arg == flag) {
-        if (i + 1 >= args.size()) throw Error(fmt::format("option {} needs a value", flag));
+      value = take_option_value(args, i, option.name);
+      if (value) {
         matched = &option;
-        value = args[++i];
-      } else if (arg.size() > flag.size() && arg.compare(0, flag.size(), flag) == 0 &&
-                 arg[flag.size()] == '=') {
-        matched = &option;
-        value = arg.substr(flag.size() + 1);
+        break;
       }
-      if (matched) break;
     }
     if (!matched) {
-      rest.push_back(arg);
+      rest.push_back(args[i]);
       continue;
     }
     if (!given.insert(matched->name).second)

@@ -3,7 +3,6 @@
 // Llama-2, Llama-3 and Qwen3. Each (engine, grammar, tokenizer) runs in a fresh child process so
 // its peak memory is its own.
 #include <fmt/format.h>
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <map>
@@ -31,16 +30,6 @@ std::string last_line(const std::string& output) {
   while (!trimmed.empty() && trimmed.back() == '\n') trimmed.pop_back();
   const std::size_t newline = trimmed.rfind('\n');
   return newline == std::string::npos ? trimmed : trimmed.substr(newline + 1);
-}
-
-// User + system CPU seconds of this process so far (every thread).
-double process_cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  const auto seconds = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
-  };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
 }  // namespace
