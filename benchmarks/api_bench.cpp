@@ -9,6 +9,8 @@
 //                          next call, so one matcher per step would hold one engine each)
 //   BM_BatchFill/<n>       fill_next_token_bitmasks over n matchers at different steps of the JSON
 //                          text: one [n, words] bitmask per iteration (items = rows)
+//   BM_BatchFillSerial/<n> the same rows filled one after another on the calling thread (what
+//                          the parallel batch must beat)
 //   BM_ConstraintLoad/<g>  Constraint::load of a saved constraint (grammar rebuilt from its
 //                          source, automata mapped), and BM_ArtifactMap/<g> the automata alone
 // The facade's target is to add at most 5% to the engine's get_mask (docs/api.md records runs).
@@ -170,6 +172,23 @@ void BM_BatchFill(benchmark::State& state) {
                           static_cast<std::int64_t>(n));
 }
 
+void BM_BatchFillSerial(benchmark::State& state) {
+  Workload* w = workload("json");
+  if (w == nullptr) return state.SkipWithError("no data folder (set GLRMASK_DATA)");
+  const auto n = static_cast<std::size_t>(state.range(0));
+  std::vector<Matcher> matchers;
+  for (std::size_t i = 0; i < n; ++i) matchers.push_back(w->steps[i % w->steps.size()].clone());
+  const std::size_t words = llama3().bitmask_words();
+  std::vector<std::int32_t> bitmask(n * words);
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < n; ++i)
+      matchers[i].fill_next_token_bitmask(std::span(bitmask).subspan(i * words, words));
+    benchmark::DoNotOptimize(bitmask.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(n));
+}
+
 void BM_ConstraintLoad(benchmark::State& state, std::string language) {
   Workload* w = workload(language);
   if (w == nullptr) return state.SkipWithError("no data folder (set GLRMASK_DATA)");
@@ -209,6 +228,7 @@ BENCHMARK_CAPTURE(BM_MatcherFill, java, std::string("java"));
 BENCHMARK_CAPTURE(BM_EngineView, java, std::string("java"))->UseManualTime();
 BENCHMARK_CAPTURE(BM_MatcherView, java, std::string("java"))->UseManualTime();
 BENCHMARK(BM_BatchFill)->RangeMultiplier(2)->Range(1, 256)->UseRealTime();
+BENCHMARK(BM_BatchFillSerial)->RangeMultiplier(2)->Range(1, 256)->UseRealTime();
 BENCHMARK_CAPTURE(BM_ConstraintLoad, json, std::string("json"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ArtifactMap, json, std::string("json"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ConstraintLoad, java, std::string("java"))->Unit(benchmark::kMillisecond);
