@@ -314,9 +314,12 @@ TEST_CASE("api: a batch fills each row as the single matcher does") {
       Constraint::from_lark_file(fixtures_dir() / "glr_session" / "ambiguous_sum.lark", tokenizer);
   std::vector<Matcher> matchers;
   const std::vector<std::string> texts = {"", "1", "1 +", "12+2", "1+2+", "2 "};
-  for (const std::string& text : texts) {
-    matchers.emplace_back(constraint);
-    REQUIRE(matchers.back().accept_bytes(text));
+  // Enough rows that the batch outlasts its serial budget and spreads the rest over threads.
+  for (std::size_t copy = 0; copy < 500; ++copy) {
+    for (const std::string& text : texts) {
+      matchers.emplace_back(constraint);
+      REQUIRE(matchers.back().accept_bytes(text));
+    }
   }
   std::vector<Matcher*> pointers;
   for (Matcher& m : matchers) pointers.push_back(&m);
@@ -327,7 +330,7 @@ TEST_CASE("api: a batch fills each row as the single matcher does") {
   std::vector<std::int32_t> single(row_words);
   for (std::size_t i = 0; i < matchers.size(); ++i) {
     matchers[i].fill_next_token_bitmask(single);
-    CHECK(std::equal(single.begin(), single.end(), batch.begin() + i * row_words));
+    REQUIRE(std::equal(single.begin(), single.end(), batch.begin() + i * row_words));
   }
   CHECK(std::all_of(batch.end() - static_cast<std::ptrdiff_t>(row_words), batch.end(),
                     [](std::int32_t w) { return w == 7; }));
