@@ -154,7 +154,9 @@ void BM_MatcherFill(benchmark::State& state, std::string language) {
   matcher_fill(state, language);
 }
 
-void BM_BatchFill(benchmark::State& state) {
+// n matchers at different steps of the JSON text and one [n, words] bitmask; each iteration
+// fills every row, through fill_next_token_bitmasks (parallel) or one row after another.
+void batch_fill(benchmark::State& state, bool parallel) {
   Workload* w = workload("json");
   if (w == nullptr) return state.SkipWithError("no data folder (set GLRMASK_DATA)");
   const auto n = static_cast<std::size_t>(state.range(0));
@@ -165,28 +167,23 @@ void BM_BatchFill(benchmark::State& state) {
   const std::size_t words = llama3().bitmask_words();
   std::vector<std::int32_t> bitmask(n * words);
   for (auto _ : state) {
-    fill_next_token_bitmasks(pointers, bitmask, words);
+    if (parallel) {
+      fill_next_token_bitmasks(pointers, bitmask, words);
+    } else {
+      for (std::size_t i = 0; i < n; ++i)
+        matchers[i].fill_next_token_bitmask(std::span(bitmask).subspan(i * words, words));
+    }
     benchmark::DoNotOptimize(bitmask.data());
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
                           static_cast<std::int64_t>(n));
 }
 
+void BM_BatchFill(benchmark::State& state) {
+  batch_fill(state, true);
+}
 void BM_BatchFillSerial(benchmark::State& state) {
-  Workload* w = workload("json");
-  if (w == nullptr) return state.SkipWithError("no data folder (set GLRMASK_DATA)");
-  const auto n = static_cast<std::size_t>(state.range(0));
-  std::vector<Matcher> matchers;
-  for (std::size_t i = 0; i < n; ++i) matchers.push_back(w->steps[i % w->steps.size()].clone());
-  const std::size_t words = llama3().bitmask_words();
-  std::vector<std::int32_t> bitmask(n * words);
-  for (auto _ : state) {
-    for (std::size_t i = 0; i < n; ++i)
-      matchers[i].fill_next_token_bitmask(std::span(bitmask).subspan(i * words, words));
-    benchmark::DoNotOptimize(bitmask.data());
-  }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
-                          static_cast<std::int64_t>(n));
+  batch_fill(state, false);
 }
 
 void BM_ConstraintLoad(benchmark::State& state, std::string language) {
