@@ -14,6 +14,18 @@
 namespace glrmask::lexer {
 namespace {
 
+// The end of the character class that opens at `open` (a '['): the index of its ']', or the
+// pattern's size when it is not closed. A ']' first (after an optional '^') is literal, as in
+// Python, and escapes are skipped.
+size_t class_end(std::string_view pattern, size_t open) {
+  size_t j = open + 1;
+  if (j < pattern.size() && pattern[j] == '^') ++j;
+  if (j < pattern.size() && pattern[j] == ']') ++j;
+  for (; j < pattern.size() && pattern[j] != ']'; ++j)
+    if (pattern[j] == '\\') ++j;
+  return j;
+}
+
 // The end of the group that opens at `open` (a '('), i.e. the index of its ')', or npos. Escapes
 // and character classes (with ']' first being literal, as in Python) are skipped.
 size_t group_end(std::string_view pattern, size_t open) {
@@ -23,12 +35,7 @@ size_t group_end(std::string_view pattern, size_t open) {
     if (c == '\\') {
       ++i;
     } else if (c == '[') {
-      size_t j = i + 1;
-      if (j < pattern.size() && pattern[j] == '^') ++j;
-      if (j < pattern.size() && pattern[j] == ']') ++j;
-      for (; j < pattern.size() && pattern[j] != ']'; ++j)
-        if (pattern[j] == '\\') ++j;
-      i = j;
+      i = class_end(pattern, i);
     } else if (c == '(') {
       ++depth;
     } else if (c == ')') {
@@ -46,19 +53,12 @@ std::vector<std::string_view> top_level_alternatives(std::string_view pattern) {
     const char c = pattern[i];
     if (c == '\\') {
       ++i;
-    } else if (c == '[' || c == '(') {
-      if (c == '(') {
-        const size_t end = group_end(pattern, i);
-        if (end == std::string_view::npos) break;  // the regex parser reports it
-        i = end;
-      } else {
-        size_t j = i + 1;
-        if (j < pattern.size() && pattern[j] == '^') ++j;
-        if (j < pattern.size() && pattern[j] == ']') ++j;
-        for (; j < pattern.size() && pattern[j] != ']'; ++j)
-          if (pattern[j] == '\\') ++j;
-        i = j;
-      }
+    } else if (c == '[') {
+      i = class_end(pattern, i);
+    } else if (c == '(') {
+      const size_t end = group_end(pattern, i);
+      if (end == std::string_view::npos) break;  // the regex parser reports it
+      i = end;
     } else if (c == '|') {
       out.push_back(pattern.substr(begin, i - begin));
       begin = i + 1;
