@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "api/src/constraint_impl.h"
+#include "apps/limit_options.h"
 #include "lib/core/error.h"
 #include "lib/core/file_io.h"
 #include "wfa/mask_artifact.h"
@@ -69,6 +70,17 @@ std::string first_difference(const ConstraintSource& stored, const ConstraintSou
 }
 
 }  // namespace
+
+DecodingCommand parse_decoding_command(CommandArgs argv, std::set<std::string> value_options,
+                                       std::set<std::string> flag_options, std::string_view usage) {
+  glr::ParseOptions options = take_grammar_options(argv);
+  GrammarSource source = take_grammar_source(argv);
+  const Limits limits = take_limit_options(argv);
+  Args args(std::move(argv), std::move(value_options), std::move(flag_options));
+  const std::size_t positional = source.needs_path() ? 1 : 0;
+  args.expect_positional(positional, positional, usage);
+  return {std::move(options), std::move(source), limits, std::move(args)};
+}
 
 ConstraintSource constraint_source(const GrammarSource& source, const std::string& lark_path,
                                    const glr::ParseOptions& options) {

@@ -177,15 +177,22 @@ std::shared_ptr<const Constraint::Impl> build_constraint(ConstraintSource source
   return impl;
 }
 
+namespace {
+
+// The source the from_* constructors compile; each kind reads only its own options.
+ConstraintSource make_source(ConstraintSource::Kind kind, std::string name, std::string text,
+                             const GrammarOptions& grammar = {}, const JsonOptions& json = {}) {
+  return ConstraintSource{kind, std::move(name), std::move(text), grammar, json};
+}
+
+}  // namespace
+
 Constraint Constraint::from_lark(std::string_view grammar, const Tokenizer& tokenizer,
                                  const GrammarOptions& options, const CompileOptions& compile,
                                  std::string_view name) {
-  ConstraintSource source;
-  source.kind = ConstraintSource::Kind::kLark;
-  source.name = std::string(name);
-  source.text = std::string(grammar);
-  source.grammar = options;
-  return Constraint(build_constraint(std::move(source), tokenizer, compile));
+  return Constraint(build_constraint(
+      make_source(ConstraintSource::Kind::kLark, std::string(name), std::string(grammar), options),
+      tokenizer, compile));
 }
 
 Constraint Constraint::from_lark_file(const std::filesystem::path& path, const Tokenizer& tokenizer,
@@ -197,30 +204,24 @@ Constraint Constraint::from_lark_file(const std::filesystem::path& path, const T
 Constraint Constraint::from_json_schema(std::string_view schema, const Tokenizer& tokenizer,
                                         const JsonOptions& options, const CompileOptions& compile,
                                         std::string_view name) {
-  ConstraintSource source;
-  source.kind = ConstraintSource::Kind::kJsonSchema;
-  source.name = std::string(name);
-  source.text = std::string(schema);
-  source.json = options;
-  return Constraint(build_constraint(std::move(source), tokenizer, compile));
+  return Constraint(
+      build_constraint(make_source(ConstraintSource::Kind::kJsonSchema, std::string(name),
+                                   std::string(schema), {}, options),
+                       tokenizer, compile));
 }
 
 Constraint Constraint::any_json(const Tokenizer& tokenizer, const JsonOptions& options,
                                 const CompileOptions& compile) {
-  ConstraintSource source;
-  source.kind = ConstraintSource::Kind::kAnyJson;
-  source.name = "<json>";
-  source.json = options;
-  return Constraint(build_constraint(std::move(source), tokenizer, compile));
+  return Constraint(
+      build_constraint(make_source(ConstraintSource::Kind::kAnyJson, "<json>", "", {}, options),
+                       tokenizer, compile));
 }
 
 Constraint Constraint::from_regex(std::string_view pattern, const Tokenizer& tokenizer,
                                   const CompileOptions& compile) {
-  ConstraintSource source;
-  source.kind = ConstraintSource::Kind::kRegex;
-  source.name = "<regex>";
-  source.text = std::string(pattern);
-  return Constraint(build_constraint(std::move(source), tokenizer, compile));
+  return Constraint(
+      build_constraint(make_source(ConstraintSource::Kind::kRegex, "<regex>", std::string(pattern)),
+                       tokenizer, compile));
 }
 
 void Constraint::save(const std::filesystem::path& path) const {

@@ -272,15 +272,6 @@ std::string SchemaCompiler::conjunction(const JsonValue& schema, const std::stri
 
 std::optional<SchemaCompiler::Alternatives> SchemaCompiler::take_combinator(
     JsonValue& merged, const std::string& pointer) {
-  auto take = [&](std::string_view key) -> std::optional<JsonValue> {
-    for (auto it = merged.members.begin(); it != merged.members.end(); ++it) {
-      if (it->first != key) continue;
-      JsonValue value = std::move(it->second);
-      merged.members.erase(it);
-      return value;
-    }
-    return std::nullopt;
-  };
   auto branch_list = [&](const JsonValue& list, const std::string& keyword) {
     const std::string where = pointer_append(pointer, keyword);
     if (!list.is_array() || list.items.empty())
@@ -292,8 +283,8 @@ std::optional<SchemaCompiler::Alternatives> SchemaCompiler::take_combinator(
     }
     return out;
   };
-  if (std::optional<JsonValue> any_of = take("anyOf")) return branch_list(*any_of, "anyOf");
-  if (std::optional<JsonValue> one_of = take("oneOf")) {
+  if (std::optional<JsonValue> any_of = merged.take("anyOf")) return branch_list(*any_of, "anyOf");
+  if (std::optional<JsonValue> one_of = merged.take("oneOf")) {
     Alternatives out = branch_list(*one_of, "oneOf");
     const std::string where = pointer_append(pointer, "oneOf");
     // Exactly one: branch i and the complement of every branch that may overlap it. Branches a
@@ -322,7 +313,7 @@ std::optional<SchemaCompiler::Alternatives> SchemaCompiler::take_combinator(
     out.branches = std::move(exact);
     return out;
   }
-  if (std::optional<JsonValue> negated = take("not")) {
+  if (std::optional<JsonValue> negated = merged.take("not")) {
     const std::string where = pointer_append(pointer, "not");
     const JsonValue complement = negate(*negated, where);
     Alternatives out;
@@ -339,10 +330,10 @@ std::optional<SchemaCompiler::Alternatives> SchemaCompiler::take_combinator(
     }
     return out;
   }
-  if (std::optional<JsonValue> condition = take("if")) {
+  if (std::optional<JsonValue> condition = merged.take("if")) {
     // (if ∧ then) ∨ (¬if ∧ else); a missing then / else is true.
-    const std::optional<JsonValue> then = take("then");
-    const std::optional<JsonValue> otherwise = take("else");
+    const std::optional<JsonValue> then = merged.take("then");
+    const std::optional<JsonValue> otherwise = merged.take("else");
     Alternatives out;
     out.branches.push_back(make_all_of({*condition, then ? *then : make_bool(true)}));
     out.pointers.push_back(pointer_append(pointer, then ? "then" : "if"));
@@ -351,8 +342,8 @@ std::optional<SchemaCompiler::Alternatives> SchemaCompiler::take_combinator(
     out.pointers.push_back(pointer_append(pointer, otherwise ? "else" : "if"));
     return out;
   }
-  take("then");  // without `if`, then and else do nothing
-  take("else");
+  merged.take("then");  // without `if`, then and else do nothing
+  merged.take("else");
   for (auto& [key, value] : merged.members) {
     if (key != "dependentSchemas" || !value.is_object() || value.members.empty()) continue;
     // {a: S}: a absent, or a present and S.
@@ -367,11 +358,11 @@ std::optional<SchemaCompiler::Alternatives> SchemaCompiler::take_combinator(
                                   {"required", make_array({make_string(name)})}}),
                      schema}));
     out.pointers.push_back(where);
-    if (value.members.empty()) take("dependentSchemas");
+    if (value.members.empty()) merged.take("dependentSchemas");
     return out;
   }
-  take("dependentSchemas");
-  if (std::optional<JsonValue> also = take(internal::kAlso)) {
+  merged.take("dependentSchemas");
+  if (std::optional<JsonValue> also = merged.take(internal::kAlso)) {
     // One more conjunct of combinators: its keywords go to the top, the rest stay listed.
     if (also->items.empty()) return take_combinator(merged, pointer);
     JsonValue first = also->items.front();
