@@ -31,7 +31,7 @@ using Clock = std::chrono::steady_clock;
 constexpr std::string_view kUsage =
     "glrmask generate GRAMMAR --tokenizer NAME|PATH|BASE+DONOR@SIZE --seed S --max-tokens N "
     "[--count K] [--eos-bias P] [--min-tokens M] [--close-bias P] [--max-token-bytes B] "
-    "[--prefix FILE] [--engine auto|wfa|spanner|oracle] [--json-lines] [--start S] "
+    "[--prefix FILE] [--engine auto|wfa|spanner|oracle|lazy|staged] [--json-lines] [--start S] "
     "[--policy glr|lark] [--skippable T,...] [--postlex python] [--max-... N: budgets, "
     "docs/limits.md]";
 

@@ -30,7 +30,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::string_view kUsage =
     "glrmask mask GRAMMAR --tokenizer NAME|PATH|BASE+DONOR@SIZE --input FILE [--input FILE ...] "
-    "[--engine auto|wfa|spanner|oracle] [--compare ENGINE] [--artifact FILE] [--fill] "
+    "[--engine auto|wfa|spanner|oracle|lazy|staged] [--compare ENGINE] [--artifact FILE] [--fill] "
     "[--steps CSV] [--json] [--max-steps N] [--start S] [--policy glr|lark] [--skippable T,...] "
     "[--postlex python] [--max-... N: budgets, docs/limits.md]";
 
