@@ -61,3 +61,26 @@ TEST_CASE("minProperties does not count a repeated extra key twice") {
   CHECK_FALSE(accepts(bounded, "{}"));                           // invalid
   CHECK_FALSE(accepts(bounded, R"({"x": 1, "y": 2, "z": 3})"));  // invalid
 }
+
+TEST_CASE("under not only exact formats are complemented") {
+  // python: "a@b" is an email, so {"not": {"format": "email"}} rejects it; the email regex is a
+  // subset of the format, so its complement would accept it.
+  const std::string email = R"({"not": {"format": "email"}})";
+  CHECK_THROWS_WITH(compile(email), Catch::Contains("s.json#/not/format") &&
+                                        Catch::Contains("the complement of format \"email\"") &&
+                                        Catch::Contains("--json-schema-lenient ignores it"));
+  for (const char* format : {"hostname", "uri", "time", "date-time"}) {
+    INFO(format);
+    CHECK_THROWS_WITH(compile(std::string(R"({"not": {"format": ")") + format + "\"}}"),
+                      Catch::Contains("s.json#/not/format"));
+  }
+  SchemaOptions lenient;
+  lenient.lenient = true;
+  CHECK(accepts(compile(email, lenient), R"("a@b")"));  // the documented over-approximation
+
+  // date is exact: its complement is every other value.
+  const auto not_date = compile(R"({"not": {"format": "date"}})");
+  CHECK(accepts(not_date, R"("2020-02-30")"));        // valid
+  CHECK(accepts(not_date, R"("a@b")"));               // valid
+  CHECK_FALSE(accepts(not_date, R"("2020-02-29")"));  // invalid
+}
