@@ -84,3 +84,29 @@ TEST_CASE("under not only exact formats are complemented") {
   CHECK(accepts(not_date, R"("a@b")"));               // valid
   CHECK_FALSE(accepts(not_date, R"("2020-02-29")"));  // invalid
 }
+
+TEST_CASE("draft-4 allOf bounds keep each part's exclusive flag") {
+  const std::string draft4 = R"("$schema": "http://json-schema.org/draft-04/schema#")";
+  const auto lower = compile(
+      "{" + draft4 + R"(, "allOf": [{"minimum": 3, "exclusiveMinimum": true}, {"minimum": 5}]})");
+  CHECK(accepts(lower, "5"));          // valid
+  CHECK(accepts(lower, "6"));          // valid
+  CHECK_FALSE(accepts(lower, "4.5"));  // invalid
+  CHECK_FALSE(accepts(lower, "3"));    // invalid
+  // Different flags at one value: the exclusive one wins, in either order.
+  const auto upper = compile(
+      "{" + draft4 + R"(, "allOf": [{"maximum": 10, "exclusiveMaximum": true}, {"maximum": 10}]})");
+  CHECK(accepts(upper, "9.5"));       // valid
+  CHECK_FALSE(accepts(upper, "10"));  // invalid
+  const auto equal = compile(
+      "{" + draft4 +
+      R"(, "allOf": [{"minimum": 5, "exclusiveMinimum": false}, {"minimum": 5, "exclusiveMinimum": true}]})");
+  CHECK(accepts(equal, "5.5"));      // valid
+  CHECK_FALSE(accepts(equal, "5"));  // invalid
+  // The inclusive bound is the tighter one here.
+  const auto inclusive = compile(
+      "{" + draft4 +
+      R"(, "allOf": [{"minimum": 5, "exclusiveMinimum": false}, {"minimum": 3, "exclusiveMinimum": true}]})");
+  CHECK(accepts(inclusive, "5"));        // valid
+  CHECK_FALSE(accepts(inclusive, "4"));  // invalid
+}
