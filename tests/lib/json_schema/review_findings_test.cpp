@@ -110,3 +110,19 @@ TEST_CASE("draft-4 allOf bounds keep each part's exclusive flag") {
   CHECK(accepts(inclusive, "5"));        // valid
   CHECK_FALSE(accepts(inclusive, "4"));  // invalid
 }
+
+TEST_CASE("string constraints with no common string name their schema") {
+  // The pattern and the format share no string: the string alternative is dropped, the others
+  // stay (python: 5 valid, "2020-01-01" and "abc" invalid).
+  const auto mixed =
+      compile(R"({"type": ["string", "integer"], "pattern": "^[a-z]+$", "format": "date"})");
+  CHECK(accepts(mixed, "5"));
+  CHECK_FALSE(accepts(mixed, R"("2020-01-01")"));
+  CHECK_FALSE(accepts(mixed, R"("abc")"));
+  // Nothing else left: the error names the file and the pointer of the string's schema.
+  CHECK_THROWS_WITH(
+      compile(
+          R"({"type": "object", "properties": {"d": {"type": "string", "pattern": "^[a-z]+$", "format": "date"}},
+                  "required": ["d"]})"),
+      Catch::Contains("s.json#: the start symbol") && Catch::Contains("(s.json#/properties/d)"));
+}
