@@ -112,7 +112,8 @@ class SchemaCompiler {
 
   // ---- values of each type
   std::string constants(const JsonValue& schema, const std::string& pointer, unsigned types);
-  std::string literal(const JsonValue& item);
+  // One constant value; `pointer` names it in warnings.
+  std::string literal(const JsonValue& item, const std::string& pointer);
   std::string number(const JsonValue& schema, const std::string& pointer, bool integer);
   std::string string(const JsonValue& schema, const std::string& pointer);
   // A string constraint as regular languages of canonically spelled quoted strings: every

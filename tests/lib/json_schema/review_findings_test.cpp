@@ -126,3 +126,15 @@ TEST_CASE("string constraints with no common string name their schema") {
                   "required": ["d"]})"),
       Catch::Contains("s.json#: the start symbol") && Catch::Contains("(s.json#/properties/d)"));
 }
+
+TEST_CASE("the warning about a large object constant names the constant") {
+  SchemaOptions any_order;
+  any_order.property_order = json_schema::PropertyOrder::kAny;
+  const Grammar grammar = compile_json_schema_text(
+      R"({"properties": {"p": {"const": {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7,
+                                          "h": 8, "i": 9}}}})",
+      "s.json", any_order);
+  REQUIRE(grammar.warnings().size() == 1);
+  CHECK(grammar.warnings()[0].where.file == "s.json#/properties/p/const");
+  CHECK_THAT(grammar.warnings()[0].message, Catch::Contains("more than 8 members"));
+}
