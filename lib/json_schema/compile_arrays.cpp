@@ -217,7 +217,7 @@ std::string SchemaCompiler::array(const JsonValue& schema, const std::string& po
       for (std::size_t k = 0; k < contains.size(); ++k)
         if (instance_validates(document_, contains[k].schema, (*finite)[v], contains[k].pointer))
           counts |= 1u << k;
-      kinds.push_back({literal((*finite)[v]), counts, static_cast<int>(v)});
+      kinds.push_back({literal((*finite)[v], pointer), counts, static_cast<int>(v)});
     }
   } else {
     if (contains.size() > 4)

@@ -106,7 +106,8 @@ SchemaCompiler::SchemaCompiler(const JsonValue& root, const std::string& source_
 Grammar SchemaCompiler::compile() && {
   const std::string top = value(document_.root(), "");
   rule("start", {top});
-  builder_.add_nonterminal(Nonterminal{"start", {}, false, {}});
+  // Named after the schema's root, so a lexer's "the start symbol derives no text" names it.
+  builder_.add_nonterminal(Nonterminal{"start", {}, false, {document_.where(""), 0, 0}});
   if (options_.whitespace == Whitespace::kFlexible) {
     Terminal whitespace;
     whitespace.name = "WS";
@@ -125,14 +126,15 @@ Grammar SchemaCompiler::compile() && {
 
 // ---- symbols ------------------------------------------------------------------------------------
 
-std::string SchemaCompiler::terminal(const std::string& pattern, std::string_view hint) {
+std::string SchemaCompiler::terminal(const std::string& pattern, std::string_view hint,
+                                     const std::optional<std::string>& pointer) {
   auto found = terminal_by_pattern_.find(pattern);
   if (found != terminal_by_pattern_.end()) return found->second;
   const std::string name = fmt::format("{}_{}", hint, terminal_by_pattern_.size());
   Terminal t;
   t.name = name;
   t.pattern = pattern;
-  t.origin = SourceLocation{source_name_, 0, 0};
+  t.origin = SourceLocation{pointer ? document_.where(*pointer) : source_name_, 0, 0};
   builder_.add_terminal(t);
   terminal_by_pattern_.emplace(pattern, name);
   return name;

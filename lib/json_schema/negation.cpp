@@ -162,9 +162,17 @@ JsonValue SchemaCompiler::negate_plain(const JsonValue& m, const std::string& po
     } else if (key == internal::kNotPatterns) {
       for (const JsonValue& p : value.items) scoped(kString, {{"pattern", p}});
     } else if (key == "format" || key == internal::kFormats) {
-      for (const JsonValue& f : each(value))
-        if (f.is_string() && format_regex(f.string))
-          scoped(kString, {{internal::kNotFormats, make_array({f})}});
+      for (const JsonValue& f : each(value)) {
+        if (!f.is_string() || !format_regex(f.string)) continue;  // unknown: an annotation
+        if (!format_regex_is_exact(f.string)) {
+          refuse(where, fmt::format("the complement of format \"{}\" is not supported: the "
+                                    "format is matched by a subset of its strings, so its "
+                                    "complement would accept valid ones",
+                                    f.string));
+          continue;
+        }
+        scoped(kString, {{internal::kNotFormats, make_array({f})}});
+      }
     } else if (key == internal::kNotFormats) {
       for (const JsonValue& f : value.items) scoped(kString, {{"format", f}});
     } else if (key == "minimum" || key == "maximum") {
