@@ -66,7 +66,7 @@ TEST_CASE("every engine refuses a wrong word count and another grammar's session
     glr::Session session(grammar, &vocabulary);
     std::vector<std::uint32_t> wrong(7);
     CHECK_THROWS_WITH(engine->fill_mask(session, wrong),
-                      name + " mask: 7 words given, the vocabulary (4 ids) needs 1");
+                      name + " mask: 7 words given, the vocabulary (5 ids) needs 1");
     glr::Session elsewhere(other, &vocabulary);
     elsewhere.commit(0);
     std::vector<std::uint32_t> words(1);
@@ -81,7 +81,7 @@ TEST_CASE("every engine refuses a wrong word count and another grammar's session
   glr::Session session(grammar, &vocabulary);
   std::vector<std::uint32_t> wrong(2);
   CHECK_THROWS_WITH(oracle.fill_mask(session, wrong),
-                    "oracle mask: 2 words given, the vocabulary (4 ids) needs 1");
+                    "oracle mask: 2 words given, the vocabulary (5 ids) needs 1");
 }
 
 TEST_CASE("lazy engine = oracle on small grammars with a hand-made vocabulary") {

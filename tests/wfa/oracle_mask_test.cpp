@@ -100,7 +100,7 @@ TEST_CASE("oracle: mask size is checked, a finished session allows nothing") {
 }
 
 TEST_CASE(
-    "oracle with Llama-3: rollback and recommit give identical masks; parallel = sequential") {
+    "oracle with Llama-3: rollback and recommit give identical masks, and parallel = sequential") {
   if (!glrmask::testing::require_data_dir("wfa_oracle_mask_test (SynCode JSON grammar)") ||
       !glrmask::testing::require_tokenizer("llama3"))
     return glrmask::testing::skip_test_case();
