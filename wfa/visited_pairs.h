@@ -21,6 +21,8 @@ class VisitedPairs {
   }
 
  private:
+  // The default member initializers make Pair non-trivial, so the set's generation stamp fits in
+  // its tail padding: 16-byte slots, four to a cache line (see flat_generation_set.h).
   struct Pair {
     std::uintptr_t node = 0;
     std::uint32_t state = 0;
@@ -34,7 +36,9 @@ class VisitedPairs {
     }
   };
 
-  GenerationSet<Pair, PairInfo> pairs_;  // at most half full (the family's default for it)
+  using Set = GenerationSet<Pair, PairInfo>;
+  static_assert(Set::slot_bytes() == 16, "the generation stamp must share the pair's padding");
+  Set pairs_;  // at most half full (the family's default for it)
 };
 
 }  // namespace glrmask::wfa

@@ -35,6 +35,7 @@ class GenerationSet {
   }
 
   std::size_t size() const { return table_.size(); }
+  static constexpr std::size_t slot_bytes() { return sizeof(Slot); }
   std::size_t capacity() const { return table_.capacity(); }
   // Empties the set in O(1) (a pass over the slots once every 2^32 - 1 clears).
   void clear() { table_.clear(); }
@@ -47,7 +48,10 @@ class GenerationSet {
 
  private:
   struct Slot {
-    Key key;
+    // A key with tail padding lends it to the generation (a 12-byte pointer-and-id key makes a
+    // 16-byte slot, not 24) when the key type is not trivial, e.g. has default member
+    // initializers: the C++ ABI reuses the tail padding of such types only.
+    [[no_unique_address]] Key key;
     std::uint32_t generation;  // the slot holds an entry only in the current generation
   };
   struct Traits {

@@ -51,7 +51,7 @@ class FlatTable {
 
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  std::size_t capacity() const { return slots_.size(); }
+  std::size_t capacity() const { return mask_ + 1; }
   std::size_t memory_bytes() const { return slots_.capacity() * sizeof(Slot); }
   Traits& traits() { return traits_; }
   const Traits& traits() const { return traits_; }
@@ -75,7 +75,8 @@ class FlatTable {
   // entry whose Traits::hash() is `hash`. Grows first when one more entry would exceed the load.
   template <class Matches>
   std::pair<Slot*, bool> find_or_claim(std::uint64_t hash, Matches&& matches) {
-    if ((size_ + 1) * 100 > slots_.size() * kMaxLoadPercent) grow(slots_.size() * 2);
+    if (size_ >= max_size_) [[unlikely]]
+      grow(capacity() * 2);
     for (std::size_t i = home(hash);; i = next(i)) {
       Slot& slot = slots_[i];
       if (traits_.is_vacant(slot)) {
@@ -88,7 +89,8 @@ class FlatTable {
 
   // Places an entry the table does not hold yet (the caller knows).
   void insert_new(const Slot& entry) {
-    if ((size_ + 1) * 100 > slots_.size() * kMaxLoadPercent) grow(slots_.size() * 2);
+    if (size_ >= max_size_) [[unlikely]]
+      grow(capacity() * 2);
     place(entry);
     ++size_;
   }
@@ -100,7 +102,7 @@ class FlatTable {
     for (std::size_t i = next(hole); !traits_.is_vacant(slots_[i]); i = next(i)) {
       const std::size_t home_of_i = home(traits_.hash(slots_[i]));
       // The entry at `i` stays unless its home lies cyclically outside (hole, i].
-      if (((home_of_i - hole - 1) & mask()) < ((i - hole) & mask())) continue;
+      if (((home_of_i - hole - 1) & mask_) < ((i - hole) & mask_)) continue;
       slots_[hole] = slots_[i];
       hole = i;
     }
@@ -111,7 +113,7 @@ class FlatTable {
   // Makes room for `count` entries without growing again.
   void reserve(std::size_t count) {
     const std::size_t needed = capacity_for_entries(count);
-    if (needed > slots_.size()) grow(needed);
+    if (needed > capacity()) grow(needed);
   }
 
   // Empties the table, keeping its capacity, so one table serves many walks.
@@ -144,8 +146,7 @@ class FlatTable {
   }
 
  private:
-  std::size_t mask() const { return slots_.size() - 1; }
-  std::size_t next(std::size_t i) const { return (i + 1) & mask(); }
+  std::size_t next(std::size_t i) const { return (i + 1) & mask_; }
   std::size_t home(std::uint64_t hash) const { return static_cast<std::size_t>(hash >> shift_); }
 
   static std::size_t capacity_for_slots(std::size_t slots) {
@@ -157,7 +158,9 @@ class FlatTable {
 
   void resize_slots(std::size_t capacity) {
     slots_.assign(capacity, traits_.vacant());
+    mask_ = capacity - 1;
     shift_ = 64 - std::countr_zero(capacity);
+    max_size_ = capacity * kMaxLoadPercent / 100;
   }
 
   void place(const Slot& entry) {
@@ -166,7 +169,8 @@ class FlatTable {
     slots_[i] = entry;
   }
 
-  void grow(std::size_t capacity) {
+  // Out of line and cold: inlined, it made find_or_claim too big to inline into its callers.
+  [[gnu::noinline, gnu::cold]] void grow(std::size_t capacity) {
     std::vector<Slot> old = std::move(slots_);
     slots_ = {};
     resize_slots(capacity);
@@ -175,7 +179,11 @@ class FlatTable {
   }
 
   std::vector<Slot> slots_;
-  int shift_ = 63;
+  // Derived from the capacity and kept, not recomputed per probe: slots_.size() divides a pointer
+  // difference by sizeof(Slot), which is a multiplication and shifts for a 24-byte slot.
+  std::size_t mask_ = 1;      // capacity - 1
+  int shift_ = 63;            // 64 - log2(capacity): hash >> shift_ is the home slot
+  std::size_t max_size_ = 1;  // the most entries the load allows: capacity * kMaxLoadPercent / 100
   std::size_t size_ = 0;
   [[no_unique_address]] Traits traits_;
 };
