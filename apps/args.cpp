@@ -71,6 +71,23 @@ std::optional<std::string> take_option_value(const std::vector<std::string>& arg
   return std::nullopt;
 }
 
+void take_options(std::vector<std::string>& args, std::span<const std::string_view> names,
+                  const std::function<void(std::size_t, const std::string&)>& use) {
+  std::vector<std::string> rest;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::optional<std::string> value;
+    std::size_t matched = 0;
+    while (matched < names.size() && !(value = take_option_value(args, i, names[matched])))
+      ++matched;
+    if (value) {
+      use(matched, *value);
+    } else {
+      rest.push_back(args[i]);
+    }
+  }
+  args = std::move(rest);
+}
+
 std::uint64_t parse_count(std::string_view option, const std::string& text, std::uint64_t minimum) {
   std::uint64_t parsed = 0;
   const char* end = text.data() + text.size();

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +48,12 @@ class Args {
 // `--name` is the last argument.
 std::optional<std::string> take_option_value(const std::vector<std::string>& args, std::size_t& i,
                                              std::string_view name);
+
+// One pass of take_option_value over `args`: each argument that is one of the options `names`
+// (the first that matches) is taken out and given to `use` with the index of its name; the other
+// arguments stay, in order.
+void take_options(std::vector<std::string>& args, std::span<const std::string_view> names,
+                  const std::function<void(std::size_t, const std::string&)>& use);
 
 // `text` as an integer >= `minimum`, all of it digits; throws glrmask::Error naming `--option`.
 std::uint64_t parse_count(std::string_view option, const std::string& text, std::uint64_t minimum);

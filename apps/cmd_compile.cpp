@@ -88,11 +88,8 @@ int run_compile(const CommandArgs& argv) {
   CommandArgs rest = argv;
   for (std::string& arg : rest)
     if (arg == "-o") arg = "--output";
-  const glr::ParseOptions options = take_grammar_options(rest);
-  const GrammarSource source = take_grammar_source(rest);
-  const Limits limits = take_limit_options(rest);
-  Args args(rest, {"tokenizer", "output", "build-threads"}, {"no-early-label-starts"});
-  args.expect_positional(source.needs_path() ? 1 : 0, source.needs_path() ? 1 : 0, kUsage);
+  const auto [options, source, limits, args] = parse_decoding_command(
+      rest, {"tokenizer", "output", "build-threads"}, {"no-early-label-starts"}, kUsage);
   const std::string grammar_path = source.needs_path() ? args.positional()[0] : source.value;
   const std::string tokenizer_name = args.required("tokenizer");
 

@@ -56,9 +56,10 @@ void write_example(const std::filesystem::path& dir) {
 
 int run_demo(const CommandArgs& argv) {
   Args args(argv, {"tokenizer", "engine", "compare", "repeat", "write-example"}, {});
-  args.expect_positional(0, 0,
-                         "glrmask demo [--tokenizer NAME|PATH] [--engine auto|wfa|spanner|oracle] "
-                         "[--compare ENGINE|none] [--repeat N] [--write-example DIR]");
+  args.expect_positional(
+      0, 0,
+      "glrmask demo [--tokenizer NAME|PATH] [--engine auto|wfa|spanner|oracle|lazy|staged] "
+      "[--compare ENGINE|none] [--repeat N] [--write-example DIR]");
   if (const std::string dir = args.value_or("write-example", ""); !dir.empty()) {
     write_example(dir);
     return 0;

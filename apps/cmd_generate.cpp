@@ -31,7 +31,7 @@ using Clock = std::chrono::steady_clock;
 constexpr std::string_view kUsage =
     "glrmask generate GRAMMAR --tokenizer NAME|PATH|BASE+DONOR@SIZE --seed S --max-tokens N "
     "[--count K] [--eos-bias P] [--min-tokens M] [--close-bias P] [--max-token-bytes B] "
-    "[--prefix FILE] [--engine auto|wfa|spanner|oracle] [--json-lines] [--start S] "
+    "[--prefix FILE] [--engine auto|wfa|spanner|oracle|lazy|staged] [--json-lines] [--start S] "
     "[--policy glr|lark] [--skippable T,...] [--postlex python] [--max-... N: budgets, "
     "docs/limits.md]";
 
@@ -266,15 +266,11 @@ class Walker {
 }  // namespace
 
 int run_generate(const CommandArgs& argv) {
-  CommandArgs rest = argv;
-  const glr::ParseOptions options = take_grammar_options(rest);
-  const GrammarSource source = take_grammar_source(rest);
-  const Limits limits = take_limit_options(rest);
-  Args args(rest,
-            {"tokenizer", "seed", "max-tokens", "count", "eos-bias", "min-tokens", "close-bias",
-             "max-token-bytes", "engine", "prefix"},
-            {"json-lines"});
-  args.expect_positional(source.needs_path() ? 1 : 0, source.needs_path() ? 1 : 0, kUsage);
+  const auto [options, source, limits, args] =
+      parse_decoding_command(argv,
+                             {"tokenizer", "seed", "max-tokens", "count", "eos-bias", "min-tokens",
+                              "close-bias", "max-token-bytes", "engine", "prefix"},
+                             {"json-lines"}, kUsage);
   const std::uint64_t seed = parse_count_option("seed", args.required("seed"), 0);
   WalkSettings settings;
   settings.max_tokens = parse_count_option("max-tokens", args.required("max-tokens"), 1);

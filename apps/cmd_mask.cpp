@@ -30,7 +30,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::string_view kUsage =
     "glrmask mask GRAMMAR --tokenizer NAME|PATH|BASE+DONOR@SIZE --input FILE [--input FILE ...] "
-    "[--engine auto|wfa|spanner|oracle] [--compare ENGINE] [--artifact FILE] [--fill] "
+    "[--engine auto|wfa|spanner|oracle|lazy|staged] [--compare ENGINE] [--artifact FILE] [--fill] "
     "[--steps CSV] [--json] [--max-steps N] [--start S] [--policy glr|lark] [--skippable T,...] "
     "[--postlex python] [--max-... N: budgets, docs/limits.md]";
 
@@ -165,13 +165,9 @@ void print_json(const std::vector<InputRun>& runs, const Constraint& constraint,
 }  // namespace
 
 int run_mask(const CommandArgs& argv) {
-  CommandArgs rest = argv;
-  const glr::ParseOptions options = take_grammar_options(rest);
-  const GrammarSource source = take_grammar_source(rest);
-  const Limits limits = take_limit_options(rest);
-  Args args(rest, {"tokenizer", "input", "engine", "compare", "max-steps", "artifact", "steps"},
-            {"json", "fill"});
-  args.expect_positional(source.needs_path() ? 1 : 0, source.needs_path() ? 1 : 0, kUsage);
+  const auto [options, source, limits, args] = parse_decoding_command(
+      argv, {"tokenizer", "input", "engine", "compare", "max-steps", "artifact", "steps"},
+      {"json", "fill"}, kUsage);
   const std::string lark_path = source.needs_path() ? args.positional()[0] : "";
   const std::vector<std::string> input_paths = args.values("input");
   if (input_paths.empty()) throw Error("missing required option --input");

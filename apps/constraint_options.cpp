@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "api/src/constraint_impl.h"
+#include "apps/limit_options.h"
 #include "lib/core/error.h"
 #include "lib/core/file_io.h"
 #include "wfa/mask_artifact.h"
@@ -70,6 +71,17 @@ std::string first_difference(const ConstraintSource& stored, const ConstraintSou
 
 }  // namespace
 
+DecodingCommand parse_decoding_command(CommandArgs argv, std::set<std::string> value_options,
+                                       std::set<std::string> flag_options, std::string_view usage) {
+  glr::ParseOptions options = take_grammar_options(argv);
+  GrammarSource source = take_grammar_source(argv);
+  const Limits limits = take_limit_options(argv);
+  Args args(std::move(argv), std::move(value_options), std::move(flag_options));
+  const std::size_t positional = source.needs_path() ? 1 : 0;
+  args.expect_positional(positional, positional, usage);
+  return {std::move(options), std::move(source), limits, std::move(args)};
+}
+
 ConstraintSource constraint_source(const GrammarSource& source, const std::string& lark_path,
                                    const glr::ParseOptions& options) {
   ConstraintSource result;
@@ -111,17 +123,23 @@ ConstraintSource constraint_source(const GrammarSource& source, const std::strin
 }
 
 Engine parse_engine(std::string_view option, const std::string& name) {
-  for (const Engine engine : {Engine::kAuto, Engine::kWfa, Engine::kSpanner, Engine::kOracle})
+  for (const Engine engine : {Engine::kAuto, Engine::kWfa, Engine::kSpanner, Engine::kOracle,
+                              Engine::kLazy, Engine::kStaged})
     if (name == engine_name(engine)) return engine;
-  throw Error(fmt::format("option {}: unknown mask engine '{}' (known: auto, wfa, spanner, oracle)",
-                          option, name));
+  throw Error(fmt::format(
+      "option {}: unknown mask engine '{}' (known: auto, wfa, spanner, oracle, lazy, staged)",
+      option, name));
 }
 
 std::string engine_help() {
   return "  auto     the fastest engine that supports the grammar: wfa, else spanner, else oracle\n"
          "  wfa      the Parser DWA run over the parse stack (docs/wfa.md)\n"
          "  spanner  GreatGramma's token spanner table on the parse stack (docs/spanner.md)\n"
-         "  oracle   tries every token on a copy of the parse state (the reference; slow)\n";
+         "  oracle   tries every token on a copy of the parse state (the reference; slow)\n"
+         "  lazy     nothing built ahead: each lexer configuration's walk over the vocabulary is\n"
+         "           made when first reached (a new JSON Schema's first mask in milliseconds)\n"
+         "  staged   lazy until the wfa's automata, built on a thread after the first mask, are\n"
+         "           ready; wfa from then on\n";
 }
 
 Constraint compile_constraint(const ConstraintSource& source, const Tokenizer& tokenizer,

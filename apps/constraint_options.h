@@ -4,15 +4,30 @@
 // been compiled from the same source and options (the option that differs is named).
 #pragma once
 
+#include <set>
 #include <string>
 #include <string_view>
 
 #include "api/src/constraint_source.h"
+#include "apps/args.h"
+#include "apps/commands.h"
 #include "apps/grammar_options.h"
 #include "glr/compiled_grammar.h"
 #include "glrmask/glrmask.hpp"
 
 namespace glrmask::app {
+
+// What mask, generate and compile read first, in this order: the grammar options, the grammar
+// source and the budget options taken out of `argv`, then the command's own options, with the
+// grammar file as the one positional argument when the source needs a path (else none).
+struct DecodingCommand {
+  glr::ParseOptions options;
+  GrammarSource source;
+  Limits limits;
+  Args args;
+};
+DecodingCommand parse_decoding_command(CommandArgs argv, std::set<std::string> value_options,
+                                       std::set<std::string> flag_options, std::string_view usage);
 
 // The source the options describe; reads the Lark file (`lark_path`) for a Lark source.
 ConstraintSource constraint_source(const GrammarSource& source, const std::string& lark_path,

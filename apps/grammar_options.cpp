@@ -51,48 +51,39 @@ glr::ParseOptions take_grammar_options(CommandArgs& args, std::uint8_t accepted)
   bool start_given = false;
   bool policy_given = false;
   bool postlex_given = false;
-  CommandArgs rest;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const SharedOption* matched = nullptr;
-    std::optional<std::string> value;
-    for (const SharedOption& option : kSharedOptions) {
-      if (!(accepted & option.bit)) continue;
-      value = take_option_value(args, i, option.name);
-      if (value) {
-        matched = &option;
-        break;
-      }
-    }
-    if (!matched) {
-      rest.push_back(args[i]);
-      continue;
-    }
-    switch (matched->bit) {
+  std::vector<std::string_view> names;
+  std::vector<GrammarOption> bits;
+  for (const SharedOption& option : kSharedOptions) {
+    if (!(accepted & option.bit)) continue;
+    names.push_back(option.name);
+    bits.push_back(option.bit);
+  }
+  take_options(args, names, [&](std::size_t index, const std::string& value) {
+    switch (bits[index]) {
       case kStartOption:
         if (start_given) throw Error("option --start given twice");
-        if (value->empty()) throw Error("option --start: empty rule name");
+        if (value.empty()) throw Error("option --start: empty rule name");
         start_given = true;
-        options.start = *value;
+        options.start = value;
         break;
       case kPolicyOption:
         if (policy_given) throw Error("option --policy given twice");
         policy_given = true;
-        options.policy = parse_policy(*value);
+        options.policy = parse_policy(value);
         break;
       case kPostlexOption:
         if (postlex_given) throw Error("option --postlex given twice");
         postlex_given = true;
-        if (!glr::parse_post_lexer(*value, options.postlex)) {
+        if (!glr::parse_post_lexer(value, options.postlex)) {
           throw Error(fmt::format(
-              "option --postlex: unknown post-lexer '{}' (expected none or python)", *value));
+              "option --postlex: unknown post-lexer '{}' (expected none or python)", value));
         }
         break;
       default:
-        add_skippable(*value, options.skippable);
+        add_skippable(value, options.skippable);
         break;
     }
-  }
-  args = std::move(rest);
+  });
   return options;
 }
 

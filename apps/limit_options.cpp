@@ -4,7 +4,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <optional>
 #include <set>
 #include <string_view>
 
@@ -59,26 +58,14 @@ void set(Limits& limits, const LimitOption& option, const std::string& value) {
 Limits take_limit_options(CommandArgs& args) {
   Limits limits;
   std::set<std::string_view> given;
-  CommandArgs rest;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const LimitOption* matched = nullptr;
-    std::optional<std::string> value;
-    for (const LimitOption& option : kLimitOptions) {
-      value = take_option_value(args, i, option.name);
-      if (value) {
-        matched = &option;
-        break;
-      }
-    }
-    if (!matched) {
-      rest.push_back(args[i]);
-      continue;
-    }
-    if (!given.insert(matched->name).second)
-      throw Error(fmt::format("option --{} given twice", matched->name));
-    set(limits, *matched, *value);
-  }
-  args = std::move(rest);
+  std::vector<std::string_view> names;
+  for (const LimitOption& option : kLimitOptions) names.push_back(option.name);
+  take_options(args, names, [&](std::size_t index, const std::string& value) {
+    const LimitOption& option = kLimitOptions[index];
+    if (!given.insert(option.name).second)
+      throw Error(fmt::format("option --{} given twice", option.name));
+    set(limits, option, value);
+  });
   return limits;
 }
 

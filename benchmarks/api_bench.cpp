@@ -9,6 +9,8 @@
 //                          next call, so one matcher per step would hold one engine each)
 //   BM_BatchFill/<n>       fill_next_token_bitmasks over n matchers at different steps of the JSON
 //                          text: one [n, words] bitmask per iteration (items = rows)
+//   BM_BatchFillSerial/<n> the same rows filled one after another on the calling thread (what
+//                          the parallel batch must beat)
 //   BM_ConstraintLoad/<g>  Constraint::load of a saved constraint (grammar rebuilt from its
 //                          source, automata mapped), and BM_ArtifactMap/<g> the automata alone
 // The facade's target is to add at most 5% to the engine's get_mask (docs/api.md records runs).
@@ -152,7 +154,9 @@ void BM_MatcherFill(benchmark::State& state, std::string language) {
   matcher_fill(state, language);
 }
 
-void BM_BatchFill(benchmark::State& state) {
+// n matchers at different steps of the JSON text and one [n, words] bitmask; each iteration
+// fills every row, through fill_next_token_bitmasks (parallel) or one row after another.
+void batch_fill(benchmark::State& state, bool parallel) {
   Workload* w = workload("json");
   if (w == nullptr) return state.SkipWithError("no data folder (set GLRMASK_DATA)");
   const auto n = static_cast<std::size_t>(state.range(0));
@@ -163,11 +167,23 @@ void BM_BatchFill(benchmark::State& state) {
   const std::size_t words = llama3().bitmask_words();
   std::vector<std::int32_t> bitmask(n * words);
   for (auto _ : state) {
-    fill_next_token_bitmasks(pointers, bitmask, words);
+    if (parallel) {
+      fill_next_token_bitmasks(pointers, bitmask, words);
+    } else {
+      for (std::size_t i = 0; i < n; ++i)
+        matchers[i].fill_next_token_bitmask(std::span(bitmask).subspan(i * words, words));
+    }
     benchmark::DoNotOptimize(bitmask.data());
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
                           static_cast<std::int64_t>(n));
+}
+
+void BM_BatchFill(benchmark::State& state) {
+  batch_fill(state, true);
+}
+void BM_BatchFillSerial(benchmark::State& state) {
+  batch_fill(state, false);
 }
 
 void BM_ConstraintLoad(benchmark::State& state, std::string language) {
@@ -209,6 +225,7 @@ BENCHMARK_CAPTURE(BM_MatcherFill, java, std::string("java"));
 BENCHMARK_CAPTURE(BM_EngineView, java, std::string("java"))->UseManualTime();
 BENCHMARK_CAPTURE(BM_MatcherView, java, std::string("java"))->UseManualTime();
 BENCHMARK(BM_BatchFill)->RangeMultiplier(2)->Range(1, 256)->UseRealTime();
+BENCHMARK(BM_BatchFillSerial)->RangeMultiplier(2)->Range(1, 256)->UseRealTime();
 BENCHMARK_CAPTURE(BM_ConstraintLoad, json, std::string("json"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ArtifactMap, json, std::string("json"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ConstraintLoad, java, std::string("java"))->Unit(benchmark::kMillisecond);

@@ -1,10 +1,9 @@
 #include "glr/derivation_count.h"
 
-#include <algorithm>
 #include <unordered_map>
 #include <utility>
 
-#include "glr/relation_closure.h"
+#include "glr/local_graph.h"
 #include "glr/strong_components.h"
 #include "lib/core/error.h"
 
@@ -23,47 +22,28 @@ DerivationCount DerivationCounter::count(ForestNodeId root) {
   if (forest_.node(root).is_leaf) return {false, 1};
 
   // The reachable nodes that are not known yet, densely numbered, and the edges between them.
-  std::unordered_map<ForestNodeId, std::uint32_t> local;
-  std::vector<ForestNodeId> nodes;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
-  auto visit = [&](ForestNodeId node) {
-    auto [it, added] = local.emplace(node, static_cast<std::uint32_t>(nodes.size()));
-    if (added) nodes.push_back(node);
-    return it->second;
-  };
-  visit(root);
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    for (const PackedNodeId packed : forest_.packed_of(nodes[i])) {
+  LocalGraph<ForestNodeId> local;
+  local.visit(root);
+  for (std::size_t i = 0; i < local.nodes.size(); ++i) {
+    for (const PackedNodeId packed : forest_.packed_of(local.nodes[i])) {
       for (const ForestNodeId child : forest_.children(packed)) {
         if (known_[child] || forest_.node(child).is_leaf) continue;
-        edges.emplace_back(static_cast<std::uint32_t>(i), visit(child));
+        local.add_edge(i, child);
       }
     }
   }
-  const auto num_local = static_cast<std::uint32_t>(nodes.size());
-  std::vector<char> self_loop(num_local, 0);
-  for (const auto& [from, to] : edges)
-    if (from == to) self_loop[from] = 1;
-  const std::vector<std::uint32_t> component =
-      strong_components(Relation::from_pairs(num_local, std::move(edges)));
-  std::vector<std::uint32_t> component_size(num_local, 0);
-  for (const std::uint32_t c : component) ++component_size[c];
-
-  // Boost numbers the components sinks first, so solving them in that order finds every child
-  // either known, a leaf, solved, or in the same component.
-  std::vector<std::uint32_t> order(num_local);
-  for (std::uint32_t i = 0; i < num_local; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::uint32_t a, std::uint32_t b) { return component[a] < component[b]; });
+  const auto num_local = local.size();
+  // Solving the components sinks first finds every child either known, a leaf, solved, or in the
+  // same component.
+  const SinksFirst graph = sinks_first(num_local, std::move(local.edges));
   std::vector<DerivationCount> result(num_local);
   std::vector<char> solved(num_local, 0);
-  for (const std::uint32_t i : order) {
-    const bool cyclic = component_size[component[i]] > 1 || self_loop[i];
+  for (const std::uint32_t i : graph.order) {
     DerivationCount total;
-    if (cyclic) {
+    if (graph.on_cycle[i]) {
       total = DerivationCount::infinity();
     } else {
-      for (const PackedNodeId packed : forest_.packed_of(nodes[i])) {
+      for (const PackedNodeId packed : forest_.packed_of(local.nodes[i])) {
         DerivationCount product{false, 1};
         for (const ForestNodeId child : forest_.children(packed)) {
           if (forest_.node(child).is_leaf) continue;
@@ -94,9 +74,9 @@ DerivationCount DerivationCounter::count(ForestNodeId root) {
   // An infinite child with a zero sibling would give 0 trees, not infinitely many; a node
   // always has a tree (see the header), so that cannot happen.
   for (std::uint32_t i = 0; i < num_local; ++i) {
-    if (forest_.node(nodes[i]).end < complete_before_) {
-      known_[nodes[i]] = 1;
-      kept_[nodes[i]] = result[i];
+    if (forest_.node(local.nodes[i]).end < complete_before_) {
+      known_[local.nodes[i]] = 1;
+      kept_[local.nodes[i]] = result[i];
     }
   }
   return result[local.at(root)];

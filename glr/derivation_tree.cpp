@@ -5,7 +5,7 @@
 #include <unordered_set>
 #include <utility>
 
-#include "glr/relation_closure.h"
+#include "glr/local_graph.h"
 #include "glr/strong_components.h"
 
 namespace glrmask::glr {
@@ -85,42 +85,22 @@ class TreeEnumerator {
 
   // Marks the nodes from which a cycle of the forest is reachable.
   void find_cycles(ForestNodeId root) {
-    std::unordered_map<ForestNodeId, std::uint32_t> local;
-    std::vector<ForestNodeId> nodes;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
-    auto visit = [&](ForestNodeId node) {
-      auto [it, added] = local.emplace(node, static_cast<std::uint32_t>(nodes.size()));
-      if (added) nodes.push_back(node);
-      return it->second;
-    };
-    visit(root);
-    for (std::size_t i = 0; i < nodes.size(); ++i)
-      for (const PackedNodeId packed : forest_.packed_of(nodes[i]))
-        for (const ForestNodeId child : forest_.children(packed))
-          edges.emplace_back(static_cast<std::uint32_t>(i), visit(child));
-    const auto n = static_cast<std::uint32_t>(nodes.size());
+    LocalGraph<ForestNodeId> local;
+    local.visit(root);
+    for (std::size_t i = 0; i < local.nodes.size(); ++i)
+      for (const PackedNodeId packed : forest_.packed_of(local.nodes[i]))
+        for (const ForestNodeId child : forest_.children(packed)) local.add_edge(i, child);
+    const auto n = local.size();
     std::vector<std::vector<std::uint32_t>> successors(n);
-    std::vector<char> cyclic(n, 0);
-    for (const auto& [from, to] : edges) {
-      successors[from].push_back(to);
-      if (from == to) cyclic[from] = 1;
-    }
-    const std::vector<std::uint32_t> component =
-        strong_components(Relation::from_pairs(n, std::move(edges)));
-    std::vector<std::uint32_t> size(n, 0);
-    for (const std::uint32_t c : component) ++size[c];
-    std::vector<std::uint32_t> order(n);
-    for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
-    // Sinks first (Boost's numbering), so successors in other components are decided.
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return component[a] < component[b]; });
+    for (const auto& [from, to] : local.edges) successors[from].push_back(to);
+    const SinksFirst graph = sinks_first(n, std::move(local.edges));
     std::vector<char> reaches(n, 0);
-    for (const std::uint32_t i : order) {
-      reaches[i] = cyclic[i] || size[component[i]] > 1;
+    for (const std::uint32_t i : graph.order) {
+      reaches[i] = graph.on_cycle[i];
       for (const std::uint32_t j : successors[i]) reaches[i] = reaches[i] || reaches[j];
     }
     for (std::uint32_t i = 0; i < n; ++i)
-      if (reaches[i]) reaches_cycle_.insert(nodes[i]);
+      if (reaches[i]) reaches_cycle_.insert(local.nodes[i]);
   }
 
   const ParseForest& forest_;

@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "glr/relation_closure.h"
+#include "glr/local_graph.h"
 #include "glr/strong_components.h"
 #include "lib/core/error.h"
 
@@ -19,36 +19,18 @@ namespace {
 // GSS cycles (ε-reductions stacked at one position) give infinitely many stacks.
 DerivationCount count_stacks(std::span<const GssNodeRef> heads, const ForestBuilder& builder,
                              DerivationCounter& counter) {
-  std::unordered_map<const GssNode*, std::uint32_t> local;
-  std::vector<const GssNode*> nodes;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
-  auto visit = [&](const GssNode* node) {
-    auto [it, added] = local.emplace(node, static_cast<std::uint32_t>(nodes.size()));
-    if (added) nodes.push_back(node);
-    return it->second;
-  };
-  for (const GssNodeRef& head : heads) visit(head.get());
-  for (std::size_t i = 0; i < nodes.size(); ++i)
-    for (const GssNode* below : nodes[i]->below())
-      edges.emplace_back(static_cast<std::uint32_t>(i), visit(below));
-  const auto n = static_cast<std::uint32_t>(nodes.size());
-  std::vector<char> self_loop(n, 0);
-  for (const auto& [from, to] : edges)
-    if (from == to) self_loop[from] = 1;
-  const std::vector<std::uint32_t> component =
-      strong_components(Relation::from_pairs(n, std::move(edges)));
-  std::vector<std::uint32_t> size(n, 0);
-  for (const std::uint32_t c : component) ++size[c];
-  std::vector<std::uint32_t> order(n);
-  for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::uint32_t a, std::uint32_t b) { return component[a] < component[b]; });
+  LocalGraph<const GssNode*> local;
+  for (const GssNodeRef& head : heads) local.visit(head.get());
+  for (std::size_t i = 0; i < local.nodes.size(); ++i)
+    for (const GssNode* below : local.nodes[i]->below()) local.add_edge(i, below);
+  const auto n = local.size();
+  const SinksFirst graph = sinks_first(n, std::move(local.edges));
   std::vector<DerivationCount> paths(n);
   std::vector<char> solved(n, 0);
-  for (const std::uint32_t i : order) {
-    const GssNode* node = nodes[i];
+  for (const std::uint32_t i : graph.order) {
+    const GssNode* node = local.nodes[i];
     DerivationCount total;
-    if (size[component[i]] > 1 || self_loop[i]) {
+    if (graph.on_cycle[i]) {
       total = DerivationCount::infinity();
     } else if (node->below().empty()) {
       total.value = 1;  // the bottom of the stacks

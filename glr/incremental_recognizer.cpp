@@ -11,7 +11,6 @@
 #include "glr/fork_texts.h"
 #include "glr/linear_lookahead.h"
 #include "glr/post_lexing.h"
-#include "lexer/byte_classes.h"
 
 namespace glrmask::glr {
 
@@ -60,7 +59,7 @@ IncrementalRecognizer::IncrementalRecognizer(std::shared_ptr<const CompiledGramm
                                              ParserLimits limits)
     : grammar_(std::move(grammar)),
       parser_(grammar_->table(), limits),
-      byte_classes_(byte_class_representatives(grammar_->dfa())),
+      byte_classes_(grammar_->dfa().byte_classes()),
       indenter_(grammar_->indenter()) {
   const auto& terminals = grammar_->dfa().terminals();
   ignored_.resize(terminals.size());

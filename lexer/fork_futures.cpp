@@ -4,7 +4,6 @@
 #include <chrono>
 #include <utility>
 
-#include "lexer/byte_classes.h"
 #include "lexer/fork_next_terminals.h"
 
 namespace glrmask::lexer {
@@ -26,7 +25,7 @@ ForkFutures::ForkFutures(const LexerDfa& dfa, std::span<const LexerFork> roots) 
 
   // Breadth-first over one byte per class. `skip_edges` keeps the steps that emit only skippable
   // labels, reversed, for the "can end" analysis below.
-  const std::vector<std::uint8_t> bytes = byte_class_representatives(dfa);
+  const std::vector<std::uint8_t>& bytes = dfa.byte_classes();
   std::vector<std::vector<Id>> skip_predecessors;
   std::vector<ForkedLexing> successors;
   for (Id id = 0; id < forks_.size(); ++id) {

@@ -5,7 +5,6 @@
 #include <unordered_set>
 #include <utility>
 
-#include "lexer/byte_classes.h"
 #include "lexer/fork_next_terminals.h"
 #include "lexer/lexer_fork.h"
 
@@ -13,7 +12,7 @@ namespace glrmask::lexer {
 
 std::vector<char> forks_ending_through_ignored(const TerminalDwa& dwa) {
   const LexerDfa& dfa = dwa.dfa();
-  const std::vector<std::uint8_t> bytes = byte_class_representatives(dfa);
+  const std::vector<std::uint8_t>& bytes = dfa.byte_classes();
   std::vector<char> result(dwa.num_forks(), 0);
   for (ForkId id = 0; id < dwa.num_forks(); ++id) {
     if (dwa.can_finish(id)) continue;

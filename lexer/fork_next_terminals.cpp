@@ -4,7 +4,6 @@
 #include <bit>
 #include <unordered_map>
 
-#include "lexer/byte_classes.h"
 #include "lexer/flat_u64_map.h"
 #include "lexer/inhibitor_sets.h"
 #include "lexer/lexer_fork.h"
@@ -18,8 +17,7 @@ namespace {
 // that can be emitted as the first visible one right at that step.
 class ProductGraph {
  public:
-  explicit ProductGraph(const LexerDfa& dfa)
-      : dfa_(dfa), sets_(dfa), bytes_(byte_class_representatives(dfa)) {}
+  explicit ProductGraph(const LexerDfa& dfa) : dfa_(dfa), sets_(dfa), bytes_(dfa.byte_classes()) {}
 
   uint32_t node(uint32_t state, uint32_t set) {
     const auto [id, inserted] =

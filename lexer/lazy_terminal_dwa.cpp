@@ -7,7 +7,6 @@
 #include <chrono>
 #include <set>
 
-#include "lexer/byte_classes.h"
 #include "lib/core/error.h"
 
 namespace glrmask::lexer {

@@ -84,6 +84,10 @@ class LexerDfa {
   const std::vector<TerminalSpec>& terminals() const { return terminals_; }
   const LexerDfaStats& stats() const { return stats_; }
 
+  // The smallest byte of every class of bytes that no state tells apart (byte_classes.h),
+  // ascending: computed once with the DFA, for the analyses that try one byte per class.
+  const std::vector<uint8_t>& byte_classes() const { return byte_classes_; }
+
  private:
   friend class LexerDfaAssembler;
   LexerDfa() = default;  // only compile_lexer_dfa() makes one
@@ -101,6 +105,7 @@ class LexerDfa {
   std::vector<uint8_t> label_ignored_;  // per label
   std::vector<uint32_t> viable_begin_;  // per state + 1
   std::vector<uint32_t> viable_;
+  std::vector<uint8_t> byte_classes_;
   LexerDfaStats stats_;
 };
 

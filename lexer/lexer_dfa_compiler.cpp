@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "lexer/byte_classes.h"
 #include "lexer/dfa_minimization.h"
 #include "lexer/lookahead_conjunction.h"
 #include "lexer/nfa.h"
@@ -128,6 +129,7 @@ class LexerDfaAssembler {
     dfa_.has_tentative_ = std::any_of(dfa_.tentative_labels_.begin(), dfa_.tentative_labels_.end(),
                                       [](LabelId label) { return label != LexerDfa::kNoLabel; });
     compute_viable_terminals(subset->classes);
+    dfa_.byte_classes_ = byte_class_representatives(dfa_);
 
     LexerDfaStats& stats = dfa_.stats_;
     stats.terminals = terminals_.size();

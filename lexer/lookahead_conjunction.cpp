@@ -14,25 +14,31 @@
 namespace glrmask::lexer {
 namespace {
 
+// When `pattern[i]` opens an escape or a character class, the index of its last character, else
+// `i`. A class's ']' first (after an optional '^') is literal, as in Python; escapes inside a class
+// are skipped; an unclosed class runs to the end of the pattern.
+size_t skip_escape_or_class(std::string_view pattern, size_t i) {
+  if (pattern[i] == '\\') return i + 1;
+  if (pattern[i] != '[') return i;
+  size_t j = i + 1;
+  if (j < pattern.size() && pattern[j] == '^') ++j;
+  if (j < pattern.size() && pattern[j] == ']') ++j;
+  for (; j < pattern.size() && pattern[j] != ']'; ++j)
+    if (pattern[j] == '\\') ++j;
+  return j;
+}
+
 // The end of the group that opens at `open` (a '('), i.e. the index of its ')', or npos. Escapes
 // and character classes (with ']' first being literal, as in Python) are skipped.
 size_t group_end(std::string_view pattern, size_t open) {
   int depth = 0;
   for (size_t i = open; i < pattern.size(); ++i) {
-    const char c = pattern[i];
-    if (c == '\\') {
-      ++i;
-    } else if (c == '[') {
-      size_t j = i + 1;
-      if (j < pattern.size() && pattern[j] == '^') ++j;
-      if (j < pattern.size() && pattern[j] == ']') ++j;
-      for (; j < pattern.size() && pattern[j] != ']'; ++j)
-        if (pattern[j] == '\\') ++j;
-      i = j;
-    } else if (c == '(') {
+    if (const size_t last = skip_escape_or_class(pattern, i); last != i) {
+      i = last;
+    } else if (pattern[i] == '(') {
       ++depth;
-    } else if (c == ')') {
-      if (--depth == 0) return i;
+    } else if (pattern[i] == ')' && --depth == 0) {
+      return i;
     }
   }
   return std::string_view::npos;
@@ -43,23 +49,13 @@ std::vector<std::string_view> top_level_alternatives(std::string_view pattern) {
   std::vector<std::string_view> out;
   size_t begin = 0;
   for (size_t i = 0; i < pattern.size(); ++i) {
-    const char c = pattern[i];
-    if (c == '\\') {
-      ++i;
-    } else if (c == '[' || c == '(') {
-      if (c == '(') {
-        const size_t end = group_end(pattern, i);
-        if (end == std::string_view::npos) break;  // the regex parser reports it
-        i = end;
-      } else {
-        size_t j = i + 1;
-        if (j < pattern.size() && pattern[j] == '^') ++j;
-        if (j < pattern.size() && pattern[j] == ']') ++j;
-        for (; j < pattern.size() && pattern[j] != ']'; ++j)
-          if (pattern[j] == '\\') ++j;
-        i = j;
-      }
-    } else if (c == '|') {
+    if (const size_t last = skip_escape_or_class(pattern, i); last != i) {
+      i = last;
+    } else if (pattern[i] == '(') {
+      const size_t end = group_end(pattern, i);
+      if (end == std::string_view::npos) break;  // the regex parser reports it
+      i = end;
+    } else if (pattern[i] == '|') {
       out.push_back(pattern.substr(begin, i - begin));
       begin = i + 1;
     }

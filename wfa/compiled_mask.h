@@ -24,6 +24,9 @@ struct CompileStats {
   double parser_dwa_seconds = 0;
   double weight_classes_seconds = 0;  // mask classes and the weights' class rows
   std::uint32_t mask_classes = 0;
+  // Written to artifacts byte for byte: the padding is spelled out so that every byte written is
+  // initialized (mask_artifact.cpp checks that there is no other).
+  std::uint32_t unused_padding = 0;
   std::size_t peak_memory_bytes = 0;  // of the whole process, after the compilation
   std::size_t distinct_token_sets = 0;
 };

@@ -214,6 +214,9 @@ std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMa
     compiled->terminal_dwa().write(automata, stored_id);
     compiled->parser_dwa().write(automata, stored_id);
     compiled->weight_classes().write(automata, stored_id);
+    // No implicit padding: its bytes would reach the file uninitialized.
+    static_assert(sizeof(CompileStats) ==
+                  3 * sizeof(double) + 2 * sizeof(std::uint32_t) + 2 * sizeof(std::size_t));
     automata.put(compiled->stats());
     write_token_sets(out, pool, sets);
     out.put_bytes(automata.bytes());

@@ -72,6 +72,9 @@ struct ParserDwaStats {
   std::size_t max_virtual_depth = 0;     // the deepest virtual stack built during construction
   std::size_t longest_acyclic_read = 0;  // stack states read along the longest acyclic run
   bool has_cycles = false;  // some run reads arbitrarily deep (right recursion on one lookahead)
+  // The struct is written to artifacts byte for byte: padding is spelled out so that every byte
+  // written is initialized (parser_dwa_io.cpp checks that there is no other).
+  std::uint8_t unused_padding[7] = {};
   // Memo entries, summed over the build's threads.
   std::size_t feed_memo_entries = 0;
   std::size_t expand_memo_entries = 0;

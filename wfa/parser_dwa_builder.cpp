@@ -799,6 +799,9 @@ class ParserDwaWorker {
   std::uint32_t check_at_top(LookaheadId lookahead, StateId top, bool is_guard);
   Outcome step(const Item& item, std::uint32_t id, StateId read);
   bool decided_by(std::uint32_t cont, TokenSetId accepted);
+  // Removes the items decided_by `accepted` (from a std::vector or a Collector's small_vector).
+  template <class Items>
+  void erase_decided(Items& items, TokenSetId accepted);
   std::uint32_t pair_id(std::uint32_t cont, LookaheadId lookahead);
   [[noreturn]] void throw_endless_reductions(LookaheadId lookahead) const;
   std::uint32_t item_id(const Item& item);
@@ -1087,21 +1090,12 @@ WorkId ParserDwaWorker::prune_work(WorkId work, TokenSetId all) {
   if (work == 0 || all.is_empty()) return work;
   Collector rest;
   merge(rest, {TokenSetPool::empty(), work});
-  std::uint32_t last_cont = 0xffffffffu;
-  bool last_decided = false;
-  const auto decided = [&](const Item& item) {
-    if (item.cont != last_cont) {
-      last_cont = item.cont;
-      last_decided = decided_by(item.cont, all);
-    }
-    return last_decided;
-  };
-  rest.items.erase(std::remove_if(rest.items.begin(), rest.items.end(), decided), rest.items.end());
+  erase_decided(rest.items, all);
   for (Group& group : rest.groups) {
     group.held = shared_.pool.subtract(group.held, all);
     if (group.positive) continue;
     std::vector<Item> body(item_set(group.body));
-    body.erase(std::remove_if(body.begin(), body.end(), decided), body.end());
+    erase_decided(body, all);
     group.body = intern_items(body);
   }
   return finish(rest).work;
@@ -1331,6 +1325,21 @@ std::uint32_t ParserDwaWorker::check_at_top(LookaheadId lookahead, StateId top, 
                   : intern_lookahead({open.data(), open.size()});
   checks_at_top_[slot] = verdict;
   return verdict;
+}
+
+template <class Items>
+void ParserDwaWorker::erase_decided(Items& items, TokenSetId accepted) {
+  // Items come in runs of one continuation (item sets are sorted), so remember the last answer.
+  std::uint32_t last_cont = 0xffffffffu;
+  bool last_decided = false;
+  const auto decided = [&](const Item& item) {
+    if (item.cont != last_cont) {
+      last_cont = item.cont;
+      last_decided = decided_by(item.cont, accepted);
+    }
+    return last_decided;
+  };
+  items.erase(std::remove_if(items.begin(), items.end(), decided), items.end());
 }
 
 // Whether everything `cont` can still accept is accepted already. Many items of one continuation
@@ -1850,22 +1859,11 @@ Outcome ParserDwaWorker::read_below_plain(WorkId work, StateId read) {
     collector.groups.clear();
   }
   if (const TokenSetId all = accepted(collector); !all.is_empty()) {
-    // Items come in runs of one continuation (item sets are sorted), so remember the last answer.
-    std::uint32_t last_cont = 0xffffffffu;
-    bool last_decided = false;
-    const auto decided = [&](const Item& item) {
-      if (item.cont != last_cont) {
-        last_cont = item.cont;
-        last_decided = decided_by(item.cont, all);
-      }
-      return last_decided;
-    };
-    collector.items.erase(std::remove_if(collector.items.begin(), collector.items.end(), decided),
-                          collector.items.end());
+    erase_decided(collector.items, all);
     for (Group& group : collector.groups) {
       group.held = shared_.pool.subtract(group.held, all);
       std::vector<Item> body(item_set(group.body));
-      body.erase(std::remove_if(body.begin(), body.end(), decided), body.end());
+      erase_decided(body, all);
       group.body = intern_items(body);
     }
     for (ConditionalPart& part : collector.conditionals) {

@@ -29,6 +29,8 @@ void ParserDwa::write(BinaryWriter& out,
   out.put_array<IndenterCondition>(conditions_);
   out.put_array<std::uint32_t>(condition_set_begin_);
   out.put_array<std::uint32_t>(condition_atoms_);
+  // No implicit padding: its bytes would reach the file uninitialized.
+  static_assert(sizeof(ParserDwaStats) == 15 * sizeof(std::size_t) + 8 + sizeof(double));
   out.put(stats_);
 }
 

@@ -42,6 +42,16 @@ std::uint64_t pair_key(std::uint32_t a, std::uint32_t b) {
   return std::uint64_t{a} << 32 | b;
 }
 
+// memo[key], computing and keeping it on the first call. `compute` may add to `memo` (no iterator
+// is held across it).
+template <class Memo, class Compute>
+typename Memo::mapped_type memoized(Memo& memo, typename Memo::key_type key, Compute compute) {
+  if (const auto it = memo.find(key); it != memo.end()) return it->second;
+  typename Memo::mapped_type value = compute();
+  memo.emplace(key, value);
+  return value;
+}
+
 // What the builder reads, shared by all threads (read only).
 struct Inputs {
   const lexer::TerminalDwa& dwa;
@@ -196,11 +206,8 @@ class StateSolver {
 
   // SpannerEngine::end_fork_allows for every stack the set stands for.
   Verdict end_verdict(std::uint32_t set_id, ForkId end) {
-    const std::uint64_t key = pair_key(set_id, end);
-    if (const auto it = end_verdicts_.find(key); it != end_verdicts_.end()) return it->second;
-    const Verdict verdict = compute_end_verdict(set_id, end);
-    end_verdicts_.emplace(key, verdict);
-    return verdict;
+    return memoized(end_verdicts_, pair_key(set_id, end),
+                    [&] { return compute_end_verdict(set_id, end); });
   }
 
   Verdict compute_end_verdict(std::uint32_t set_id, ForkId end) {
@@ -221,11 +228,7 @@ class StateSolver {
 
   // IncrementalRecognizer::feed_token on every stack the set stands for.
   Fed feed(std::uint32_t set_id, LabelId label) {
-    const std::uint64_t key = pair_key(set_id, label);
-    if (const auto it = fed_.find(key); it != fed_.end()) return it->second;
-    const Fed result = compute_feed(set_id, label);
-    fed_.emplace(key, result);
-    return result;
+    return memoized(fed_, pair_key(set_id, label), [&] { return compute_feed(set_id, label); });
   }
 
   Fed compute_feed(std::uint32_t set_id, LabelId label) {

@@ -1,49 +1,39 @@
 #include "wfa/staged_engine.h"
 
-#include <chrono>
-
-#include "lib/core/error.h"
+#include <utility>
 
 namespace glrmask::wfa {
 
 StagedEngine::StagedEngine(std::shared_ptr<const glr::CompiledGrammar> grammar,
                            const VocabularyTables& tables, const StagedOptions& options)
-    : tables_(tables),
-      grammar_(grammar),
-      options_(options),
-      lazy_(std::move(grammar), tables.vocabulary, tables.trie, &tables.plain) {
-  if (options_.build_wfa && !options_.build_after_first_mask) start_build();
+    : tables_(tables), lazy_(grammar, tables.vocabulary, tables.trie, &tables.plain) {
+  if (!options.build_wfa) return;
+  build_ = std::make_shared<BackgroundMaskBuild>(std::move(grammar), tables, options.parser_dwa);
+  if (!options.build_after_first_mask) build_->start();
 }
+
+StagedEngine::StagedEngine(std::shared_ptr<const glr::CompiledGrammar> grammar,
+                           const VocabularyTables& tables,
+                           std::shared_ptr<BackgroundMaskBuild> build)
+    : tables_(tables),
+      lazy_(std::move(grammar), tables.vocabulary, tables.trie, &tables.plain),
+      build_(std::move(build)) {}
+
+// The build's destructor (when this engine holds its last reference) waits for its thread.
+StagedEngine::~StagedEngine() = default;
 
 void StagedEngine::start_build() {
-  if (builder_.joinable() || !options_.build_wfa) return;
-  builder_ = std::thread([this] {
-    const auto started = std::chrono::steady_clock::now();
-    try {
-      compiled_ =
-          CompiledMask::compile(grammar_, tables_.vocabulary, tables_.trie, options_.parser_dwa);
-      wfa_ = std::make_unique<WfaEngine>(compiled_, tables_.vocabulary);
-      wfa_seconds_ =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      wfa_ready_.store(true, std::memory_order_release);
-    } catch (...) {
-      wfa_error_ = std::current_exception();
-    }
-  });
-}
-
-StagedEngine::~StagedEngine() {
-  if (builder_.joinable()) builder_.join();
+  if (build_ != nullptr) build_->start();
 }
 
 void StagedEngine::wait_for_wfa() {
-  start_build();
-  if (builder_.joinable()) builder_.join();
-  if (wfa_error_) std::rethrow_exception(wfa_error_);
+  if (build_ != nullptr) build_->wait();
 }
 
 MaskEngine& StagedEngine::current() {
-  if (wfa_ready_.load(std::memory_order_acquire)) return *wfa_;
+  if (wfa_ == nullptr && build_ != nullptr && build_->ready())
+    wfa_ = std::make_unique<WfaEngine>(build_->compiled(), tables_.vocabulary);
+  if (wfa_ != nullptr) return *wfa_;
   return lazy_;
 }
 
@@ -60,7 +50,7 @@ std::span<const std::uint32_t> StagedEngine::mask_view(const glr::Session& sessi
 }
 
 std::span<const EngineCounter> StagedEngine::last_step_counters() const {
-  if (wfa_ready_.load(std::memory_order_acquire)) return wfa_->last_step_counters();
+  if (wfa_ != nullptr) return wfa_->last_step_counters();
   return lazy_.last_step_counters();
 }
 

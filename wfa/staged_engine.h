@@ -8,17 +8,16 @@
 //
 // The vocabulary tables (vocabulary_tables.h) are shared with other grammars: a new grammar's
 // first mask costs its grammar compilation (lexer DFA, LR table) and the walk of one lexer fork,
-// not a whole automaton (docs/json_schema.md, "Time to first mask").
+// not a whole automaton (docs/json_schema.md, "Time to first mask"). The build
+// (background_mask_build.h) may be shared too: several staged engines of one grammar, lent to
+// concurrent sequences, then compile its automata once.
 #pragma once
 
-#include <atomic>
-#include <exception>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 
 #include "glr/compiled_grammar.h"
+#include "wfa/background_mask_build.h"
 #include "wfa/compiled_mask.h"
 #include "wfa/lazy_walk_engine.h"
 #include "wfa/mask_engine.h"
@@ -39,9 +38,13 @@ struct StagedOptions {
 
 class StagedEngine final : public MaskEngine {
  public:
-  // `tables` must outlive the engine. The destructor waits for the background build.
+  // `tables` must outlive the engine. The engine owns its build; the destructor waits for it.
   StagedEngine(std::shared_ptr<const glr::CompiledGrammar> grammar, const VocabularyTables& tables,
                const StagedOptions& options = {});
+  // An engine that switches when `build` (of the same grammar and tables) is ready; it starts
+  // the build after its first mask unless the build has started already.
+  StagedEngine(std::shared_ptr<const glr::CompiledGrammar> grammar, const VocabularyTables& tables,
+               std::shared_ptr<BackgroundMaskBuild> build);
   ~StagedEngine() override;
   StagedEngine(const StagedEngine&) = delete;
   StagedEngine& operator=(const StagedEngine&) = delete;
@@ -52,31 +55,28 @@ class StagedEngine final : public MaskEngine {
                                            std::span<std::uint32_t> scratch) override;
   std::span<const EngineCounter> last_step_counters() const override;
 
-  // Whether the wfa engine answers now.
-  bool switched() const { return wfa_ready_.load(std::memory_order_acquire); }
+  // Whether the wfa engine answers now (or will at the next step: the build is ready).
+  bool switched() const { return build_ != nullptr && build_->ready(); }
   // Blocks until the background build is over; then rethrows its error, if any, as it was thrown
   // (a glrmask::Error keeps its code and place: kUnsupported for a grammar the wfa construction
   // refuses, kLimit for a budget of ParserDwaOptions). The lazy engine keeps answering either way.
   void wait_for_wfa();
   // Seconds the background build took (0 before it is done).
-  double wfa_build_seconds() const { return wfa_seconds_; }
+  double wfa_build_seconds() const { return build_ != nullptr ? build_->seconds() : 0; }
   const LazyWalkEngine& lazy() const { return lazy_; }
-  const CompiledMask* compiled() const { return compiled_.get(); }
+  // The wfa engine's automata once built, else null.
+  std::shared_ptr<const CompiledMask> compiled() const {
+    return build_ != nullptr ? build_->compiled() : nullptr;
+  }
 
  private:
   MaskEngine& current();
   void start_build();
 
   const VocabularyTables& tables_;
-  std::shared_ptr<const glr::CompiledGrammar> grammar_;
-  StagedOptions options_;
   LazyWalkEngine lazy_;
-  std::shared_ptr<const CompiledMask> compiled_;
-  std::unique_ptr<WfaEngine> wfa_;
-  std::atomic<bool> wfa_ready_{false};
-  std::exception_ptr wfa_error_;  // the background build's failure, if any
-  double wfa_seconds_ = 0;
-  std::thread builder_;
+  std::shared_ptr<BackgroundMaskBuild> build_;  // null: the wfa engine is never built
+  std::unique_ptr<WfaEngine> wfa_;              // made from the build's automata once ready
 };
 
 }  // namespace glrmask::wfa

@@ -62,7 +62,9 @@ Engine engine_of(const std::string& name) {
   if (name == "wfa") return Engine::kWfa;
   if (name == "spanner") return Engine::kSpanner;
   if (name == "oracle") return Engine::kOracle;
-  throw Error("unknown engine '" + name + "' (expected auto, wfa, spanner or oracle)",
+  if (name == "lazy") return Engine::kLazy;
+  if (name == "staged") return Engine::kStaged;
+  throw Error("unknown engine '" + name + "' (expected auto, wfa, spanner, oracle, lazy or staged)",
               ErrorCode::kInvalidArgument);
 }
 

@@ -127,7 +127,7 @@ glrmask::Limits limits_of(const glrmask_limits* limits) {
 glrmask::CompileOptions compile_options(const glrmask_compile_options* options) {
   glrmask::CompileOptions result;
   if (options == nullptr) return result;
-  require(options->engine >= GLRMASK_ENGINE_AUTO && options->engine <= GLRMASK_ENGINE_ORACLE,
+  require(options->engine >= GLRMASK_ENGINE_AUTO && options->engine <= GLRMASK_ENGINE_STAGED,
           "glrmask_compile_options.engine is not a known engine");
   result.engine = static_cast<glrmask::Engine>(options->engine);
   result.build_threads = options->build_threads;

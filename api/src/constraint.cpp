@@ -7,9 +7,11 @@
 #include "lib/core/error.h"
 #include "lib/core/file_io.h"
 #include "lib/core/process_memory.h"
+#include "wfa/lazy_walk_engine.h"
 #include "wfa/mask_artifact.h"
 #include "wfa/oracle_engine.h"
 #include "wfa/spanner_engine.h"
+#include "wfa/staged_engine.h"
 #include "wfa/wfa_engine.h"
 
 namespace glrmask {
@@ -42,6 +44,30 @@ void make_engines(Constraint::Impl& impl) {
       impl.engines->give(std::move(spanner));
       return;
     }
+    case Engine::kLazy:
+    case Engine::kStaged: {
+      // The tokenizer's tables are built on its first lazy or staged constraint and shared by
+      // all of them. A lazy engine caches the walks it made, so engines are kept for reuse, and
+      // the first one is made here so that a grammar it refuses is refused at compile time.
+      const wfa::VocabularyTables& tables = impl.tokenizer.impl().vocabulary_tables();
+      std::shared_ptr<const glr::CompiledGrammar> grammar = impl.grammar;
+      EnginePool::Factory factory;
+      if (impl.engine == Engine::kLazy) {
+        factory = [grammar, &tables] {
+          return std::make_unique<wfa::LazyWalkEngine>(grammar, tables.vocabulary, tables.trie,
+                                                       &tables.plain);
+        };
+      } else {
+        std::shared_ptr<wfa::BackgroundMaskBuild> build = impl.staged_build;
+        factory = [grammar, &tables, build] {
+          return std::make_unique<wfa::StagedEngine>(grammar, tables, build);
+        };
+      }
+      auto first = factory();
+      impl.engines = std::make_unique<EnginePool>(std::move(factory), 0);
+      impl.engines->give(std::move(first));
+      return;
+    }
     case Engine::kOracle:
     case Engine::kAuto:
       break;
@@ -60,12 +86,17 @@ void choose_engine(Constraint::Impl& impl, const CompileOptions& compile,
   for (Engine engine = first;;) {
     try {
       impl.engine = engine;
-      if (engine == Engine::kWfa) {
+      if (engine == Engine::kWfa || engine == Engine::kStaged) {
         wfa::ParserDwaOptions options;
         options.threads = compile.build_threads;
         apply_compile_limits(compile.limits, options);
-        impl.compiled = wfa::CompiledMask::compile(impl.grammar, impl.vocabulary(),
-                                                   dwa_options ? *dwa_options : options);
+        if (dwa_options != nullptr) options = *dwa_options;
+        if (engine == Engine::kWfa) {
+          impl.compiled = wfa::CompiledMask::compile(impl.grammar, impl.vocabulary(), options);
+        } else {
+          impl.staged_build = std::make_shared<wfa::BackgroundMaskBuild>(
+              impl.grammar, impl.tokenizer.impl().vocabulary_tables(), options);
+        }
       }
       make_engines(impl);
       break;
@@ -91,6 +122,10 @@ const char* engine_name(Engine engine) noexcept {
       return "spanner";
     case Engine::kOracle:
       return "oracle";
+    case Engine::kLazy:
+      return "lazy";
+    case Engine::kStaged:
+      return "staged";
   }
   return "?";
 }
@@ -142,15 +177,22 @@ std::shared_ptr<const Constraint::Impl> build_constraint(ConstraintSource source
   return impl;
 }
 
+namespace {
+
+// The source the from_* constructors compile; each kind reads only its own options.
+ConstraintSource make_source(ConstraintSource::Kind kind, std::string name, std::string text,
+                             const GrammarOptions& grammar = {}, const JsonOptions& json = {}) {
+  return ConstraintSource{kind, std::move(name), std::move(text), grammar, json};
+}
+
+}  // namespace
+
 Constraint Constraint::from_lark(std::string_view grammar, const Tokenizer& tokenizer,
                                  const GrammarOptions& options, const CompileOptions& compile,
                                  std::string_view name) {
-  ConstraintSource source;
-  source.kind = ConstraintSource::Kind::kLark;
-  source.name = std::string(name);
-  source.text = std::string(grammar);
-  source.grammar = options;
-  return Constraint(build_constraint(std::move(source), tokenizer, compile));
+  return Constraint(build_constraint(
+      make_source(ConstraintSource::Kind::kLark, std::string(name), std::string(grammar), options),
+      tokenizer, compile));
 }
 
 Constraint Constraint::from_lark_file(const std::filesystem::path& path, const Tokenizer& tokenizer,
@@ -162,36 +204,40 @@ Constraint Constraint::from_lark_file(const std::filesystem::path& path, const T
 Constraint Constraint::from_json_schema(std::string_view schema, const Tokenizer& tokenizer,
                                         const JsonOptions& options, const CompileOptions& compile,
                                         std::string_view name) {
-  ConstraintSource source;
-  source.kind = ConstraintSource::Kind::kJsonSchema;
-  source.name = std::string(name);
-  source.text = std::string(schema);
-  source.json = options;
-  return Constraint(build_constraint(std::move(source), tokenizer, compile));
+  return Constraint(
+      build_constraint(make_source(ConstraintSource::Kind::kJsonSchema, std::string(name),
+                                   std::string(schema), {}, options),
+                       tokenizer, compile));
 }
 
 Constraint Constraint::any_json(const Tokenizer& tokenizer, const JsonOptions& options,
                                 const CompileOptions& compile) {
-  ConstraintSource source;
-  source.kind = ConstraintSource::Kind::kAnyJson;
-  source.name = "<json>";
-  source.json = options;
-  return Constraint(build_constraint(std::move(source), tokenizer, compile));
+  return Constraint(
+      build_constraint(make_source(ConstraintSource::Kind::kAnyJson, "<json>", "", {}, options),
+                       tokenizer, compile));
 }
 
 Constraint Constraint::from_regex(std::string_view pattern, const Tokenizer& tokenizer,
                                   const CompileOptions& compile) {
-  ConstraintSource source;
-  source.kind = ConstraintSource::Kind::kRegex;
-  source.name = "<regex>";
-  source.text = std::string(pattern);
-  return Constraint(build_constraint(std::move(source), tokenizer, compile));
+  return Constraint(
+      build_constraint(make_source(ConstraintSource::Kind::kRegex, "<regex>", std::string(pattern)),
+                       tokenizer, compile));
 }
 
 void Constraint::save(const std::filesystem::path& path) const {
-  const StoredConstraint stored{impl_->source, impl_->engine};
-  wfa::write_artifact(*impl_->grammar, impl_->compiled.get(), impl_->vocabulary(),
-                      stored.serialize(), path);
+  StoredConstraint stored{impl_->source, impl_->engine};
+  std::shared_ptr<const wfa::CompiledMask> compiled = impl_->compiled;
+  if (impl_->engine == Engine::kStaged) {
+    // What the constraint serves with once built: the wfa's automata, or the lazy engine alone.
+    try {
+      compiled = impl_->staged_build->wait();
+      stored.engine = Engine::kWfa;
+    } catch (const Error&) {
+      stored.engine = Engine::kLazy;
+    }
+  }
+  wfa::write_artifact(*impl_->grammar, compiled.get(), impl_->vocabulary(), stored.serialize(),
+                      path);
 }
 
 Constraint Constraint::load(const std::filesystem::path& path, const Tokenizer& tokenizer,
@@ -220,6 +266,12 @@ Constraint Constraint::load(const std::filesystem::path& path, const Tokenizer& 
     impl->statistics.automaton_states = impl->compiled->parser_dwa().num_states();
   } else {
     file.check_fingerprints(*impl->grammar, impl->vocabulary());
+  }
+  if (engine == Engine::kStaged) {
+    wfa::ParserDwaOptions options;
+    apply_compile_limits(limits, options);
+    impl->staged_build = std::make_shared<wfa::BackgroundMaskBuild>(
+        impl->grammar, impl->tokenizer.impl().vocabulary_tables(), options);
   }
   make_engines(*impl);
   impl->statistics.engine_seconds = seconds_since(engine_start);

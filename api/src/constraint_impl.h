@@ -15,6 +15,7 @@
 #include "glr/compiled_grammar.h"
 #include "glr/incremental_recognizer.h"
 #include "glrmask/constraint.hpp"
+#include "wfa/background_mask_build.h"
 #include "wfa/compiled_mask.h"
 
 namespace glrmask {
@@ -26,6 +27,8 @@ struct Constraint::Impl {
   std::shared_ptr<const glr::CompiledGrammar> grammar;
   std::shared_ptr<const glr::IncrementalRecognizer> recognizer;
   std::shared_ptr<const wfa::CompiledMask> compiled;  // the wfa engine's automata
+  // kStaged: the wfa's automata being built, shared by the constraint's staged engines.
+  std::shared_ptr<wfa::BackgroundMaskBuild> staged_build;
   CompileStatistics statistics;
   Limits limits;
   mutable std::unique_ptr<EnginePool> engines;

@@ -146,7 +146,7 @@ StoredConstraint StoredConstraint::parse(std::string_view bytes, const std::stri
   stored.source = ConstraintSource::parse(bytes.substr(0, bytes.size() - 1), file);
   const auto engine = static_cast<std::uint8_t>(bytes.back());
   if (engine == static_cast<std::uint8_t>(Engine::kAuto) ||
-      engine > static_cast<std::uint8_t>(Engine::kOracle))
+      engine > static_cast<std::uint8_t>(Engine::kStaged))
     throw Error(fmt::format("{}: the artifact names no engine it can serve with", file),
                 ErrorCode::kArtifact, ErrorLocation::in_file(file));
   stored.engine = static_cast<Engine>(engine);

@@ -2,6 +2,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -245,10 +246,27 @@ void fill_next_token_bitmasks(std::span<Matcher* const> matchers, std::span<std:
                 ErrorCode::kInvalidArgument);
   for (const Matcher* matcher : matchers)
     if (matcher != nullptr) require_row(row_words, matcher->bitmask_words());
-  tbb::parallel_for(std::size_t{0}, matchers.size(), [&](std::size_t i) {
+  const auto fill = [&](std::size_t i) {
     if (matchers[i] != nullptr)
       matchers[i]->fill_next_token_bitmask(bitmask.subspan(i * row_words, row_words));
-  });
+  };
+  // Most rows cost under a microsecond (a cached mask copied out), less than waking a worker
+  // thread, so the rows are filled in order on the calling thread until the batch has taken
+  // kSerialBudget; only the rows left then are spread over the workers. A batch of cheap rows
+  // never pays for threads; one of costly rows (a fork's first walk, Python's deferred tokens)
+  // goes parallel after a few rows.
+  constexpr auto kSerialBudget = std::chrono::microseconds(20);
+  const auto start = std::chrono::steady_clock::now();
+  std::size_t next = 0;
+  while (next < matchers.size()) {
+    fill(next++);
+    if (std::chrono::steady_clock::now() - start > kSerialBudget) break;
+  }
+  if (matchers.size() - next >= 2) {
+    tbb::parallel_for(next, matchers.size(), fill);
+  } else if (next < matchers.size()) {
+    fill(next);
+  }
 }
 
 void apply_token_bitmask_inplace(std::span<float> logits, std::span<const std::int32_t> row) {

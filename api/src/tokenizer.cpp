@@ -63,6 +63,12 @@ const Tokenizer::Impl::Spelling& Tokenizer::Impl::spelling() const {
   return spelling_;
 }
 
+const wfa::VocabularyTables& Tokenizer::Impl::vocabulary_tables() const {
+  std::call_once(tables_once_,
+                 [&] { tables_ = std::make_unique<const wfa::VocabularyTables>(vocabulary); });
+  return *tables_;
+}
+
 Tokenizer Tokenizer::load(std::string_view name_or_path, std::vector<std::int32_t> stop_ids) {
   const TokenizerSpec spec = TokenizerSpec::load(resolve_encoder_tokenizer(name_or_path));
   Vocabulary vocabulary = vocabulary_for(name_or_path, spec);

@@ -97,9 +97,9 @@ int run_exactness(const StudyOptions& options) {
   const std::string study = "exactness";
   const std::vector<Corpus> corpora =
       load_corpora(options, {"go", "java", "sql", "json"}, options.small() ? 2 : 0);
-  const std::vector<std::string> tokenizers = tokenizer_names(
-      options, options.small() ? std::vector<std::string>{"llama2", "llama3"}
-                               : std::vector<std::string>{"llama2", "llama3", "qwen3", "gemma3"});
+  const std::vector<std::string> tokenizers =
+      tokenizer_names(options, options.small() ? std::vector<std::string>{"llama2", "llama3"}
+                                               : full_study_tokenizers());
   const std::string& reference = options.reference;
   const std::vector<std::string> engines = engine_names(options, {"oracle", reference});
   StudyReport report(options.out_dir,

@@ -73,6 +73,10 @@ std::vector<std::string> engine_names(const StudyOptions& options,
   return names;
 }
 
+std::vector<std::string> full_study_tokenizers() {
+  return {"llama2", "llama3", "qwen3", "gemma3"};
+}
+
 std::vector<std::string> tokenizer_names(const StudyOptions& options,
                                          const std::vector<std::string>& defaults) {
   return options.tokenizers.empty() ? defaults : options.tokenizers;

@@ -49,6 +49,8 @@ std::vector<Corpus> load_corpora(const StudyOptions& options,
 // --engines, or every registered engine except those in `skip_by_default`.
 std::vector<std::string> engine_names(const StudyOptions& options,
                                       const std::vector<std::string>& skip_by_default = {});
+// The four tokenizers the full studies compare by default: Llama 2, Llama 3, Qwen 3, Gemma 3.
+std::vector<std::string> full_study_tokenizers();
 // --tokenizers, or `defaults`.
 std::vector<std::string> tokenizer_names(const StudyOptions& options,
                                          const std::vector<std::string>& defaults);

@@ -39,8 +39,7 @@ int run_tail_latency(const StudyOptions& options) {
   const std::vector<Corpus> corpora =
       load_corpora(options, {"go", "java", "sql", "json"}, options.small() ? 2 : 0);
   const std::vector<std::string> tokenizers = tokenizer_names(
-      options, options.small() ? std::vector<std::string>{"llama3"}
-                               : std::vector<std::string>{"llama2", "llama3", "qwen3", "gemma3"});
+      options, options.small() ? std::vector<std::string>{"llama3"} : full_study_tokenizers());
   const std::vector<std::string> engines = engine_names(options);
   StudyReport report(
       options.out_dir, "Tail latency of get_mask and commit",

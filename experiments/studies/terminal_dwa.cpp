@@ -114,9 +114,9 @@ int run_terminal_dwa(const StudyOptions& options) {
   if (grammars.empty())
     grammars = options.small() ? std::vector<std::string>{"go", "json"}
                                : std::vector<std::string>{"go", "java", "sql", "python", "json"};
-  const std::vector<std::string> tokenizers = tokenizer_names(
-      options, options.small() ? std::vector<std::string>{"llama2", "llama3"}
-                               : std::vector<std::string>{"llama2", "llama3", "qwen3", "gemma3"});
+  const std::vector<std::string> tokenizers =
+      tokenizer_names(options, options.small() ? std::vector<std::string>{"llama2", "llama3"}
+                                               : full_study_tokenizers());
   StudyReport report(options.out_dir, "Terminal DWA per grammar and tokenizer",
                      describe_run(study, options.size_name(), tokenizers));
   ResultTable table(kColumns);

@@ -14,8 +14,7 @@ int run_vocab_scaling(const StudyOptions& options) {
   const std::string study = "vocab_scaling";
   const std::vector<Corpus> corpora =
       load_corpora(options, {"json", "go"}, options.small() ? 1 : 5);
-  const std::vector<std::string> tokenizers =
-      tokenizer_names(options, {"llama2", "llama3", "qwen3", "gemma3"});
+  const std::vector<std::string> tokenizers = tokenizer_names(options, full_study_tokenizers());
   const std::vector<std::string> engines = engine_names(options);
   StudyOptions forcing = options;
   if (forcing.max_steps == 0 && options.small()) forcing.max_steps = 150;

@@ -134,6 +134,19 @@ std::string SchemaCompiler::array(const JsonValue& schema, const std::string& po
   const bool unique_items =
       unique && unique->is_bool() && unique->boolean && (!max_items || *max_items > 1);
 
+  // name -> separator rest (, rest)* ']', the list of rests made once into `list`: left-recursive,
+  // keeps LR stacks shallow.
+  auto rule_item_list = [&](const std::string& name, std::vector<std::string> rhs,
+                            const std::string& rest_symbol, std::string& list) {
+    if (list.empty()) {
+      list = nonterminal("item_list");
+      rule(list, {rest_symbol});
+      rule(list, {list, comma(), rest_symbol});
+    }
+    rhs.push_back(list);
+    rhs.push_back(rsqb());
+    rule(name, std::move(rhs));
+  };
   if (contains.empty() && !unique_items) {
     std::vector<std::string> element_symbols;
     for (const auto& [item, where] : prefix) element_symbols.push_back(value(*item, where));
@@ -153,17 +166,7 @@ std::string SchemaCompiler::array(const JsonValue& schema, const std::string& po
           j == 0 ? std::vector<std::string>{} : std::vector<std::string>{comma()};
       if (j >= min_items) rule(name, {close});
       if (j == limit) {
-        if (!max_items && !rest_symbol.empty()) {
-          if (star.empty()) {
-            star = nonterminal("item_list");
-            rule(star, {rest_symbol});
-            rule(star, {star, comma(), rest_symbol});
-          }
-          std::vector<std::string> rhs = separator;
-          rhs.push_back(star);
-          rhs.push_back(close);
-          rule(name, rhs);
-        }
+        if (!max_items && !rest_symbol.empty()) rule_item_list(name, separator, rest_symbol, star);
         continue;
       }
       const std::string symbol = element(j);
@@ -214,7 +217,7 @@ std::string SchemaCompiler::array(const JsonValue& schema, const std::string& po
       for (std::size_t k = 0; k < contains.size(); ++k)
         if (instance_validates(document_, contains[k].schema, (*finite)[v], contains[k].pointer))
           counts |= 1u << k;
-      kinds.push_back({literal((*finite)[v]), counts, static_cast<int>(v)});
+      kinds.push_back({literal((*finite)[v], pointer), counts, static_cast<int>(v)});
     }
   } else {
     if (contains.size() > 4)
@@ -280,15 +283,7 @@ std::string SchemaCompiler::array(const JsonValue& schema, const std::string& po
     if (state.items > 0) separator.push_back(comma());
     if (satisfied(state)) rule(name, {rsqb()});
     if (saturated(state)) {
-      if (star.empty()) {
-        star = nonterminal("item_list");
-        rule(star, {rest_symbol});
-        rule(star, {star, comma(), rest_symbol});
-      }
-      std::vector<std::string> rhs = separator;
-      rhs.push_back(star);
-      rhs.push_back(rsqb());
-      rule(name, rhs);
+      rule_item_list(name, separator, rest_symbol, star);
       continue;
     }
     if (max_items && state.items >= *max_items) continue;

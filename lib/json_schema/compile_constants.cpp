@@ -31,8 +31,10 @@ std::string number_constant_regex(const JsonValue& item) {
 std::string SchemaCompiler::constants(const JsonValue& schema, const std::string& pointer,
                                       unsigned types) {
   std::vector<JsonValue> values;
+  std::vector<std::string> where;  // each value's pointer, for warnings about it
   if (const JsonValue* constant = schema.find("const")) {
     values.push_back(*constant);
+    where.push_back(pointer_append(pointer, "const"));
     if (const JsonValue* list = schema.find("enum")) {
       if (!list->is_array())
         document_.fail(pointer_append(pointer, "enum"), "enum must be an array");
@@ -44,6 +46,8 @@ std::string SchemaCompiler::constants(const JsonValue& schema, const std::string
     const JsonValue& list = *schema.find("enum");
     if (!list.is_array()) document_.fail(pointer_append(pointer, "enum"), "enum must be an array");
     values = list.items;
+    for (std::size_t i = 0; i < values.size(); ++i)
+      where.push_back(pointer_append(pointer_append(pointer, "enum"), std::to_string(i)));
   }
   // The other keywords of the schema decide which listed values remain.
   JsonValue rest = schema;
@@ -52,7 +56,8 @@ std::string SchemaCompiler::constants(const JsonValue& schema, const std::string
   });
   std::vector<std::string> symbols;
   std::vector<JsonValue> kept;
-  for (const JsonValue& item : values) {
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const JsonValue& item = values[i];
     unsigned bits = value_type_bits(item);
     if ((bits & types) == 0) continue;
     if (!instance_validates(document_, rest, item, pointer)) continue;
@@ -60,12 +65,12 @@ std::string SchemaCompiler::constants(const JsonValue& schema, const std::string
                     [&](const JsonValue& k) { return json_equal(k, item); }))
       continue;
     kept.push_back(item);
-    symbols.push_back(literal(item));
+    symbols.push_back(literal(item, where[i]));
   }
   return alternatives("enum", symbols);
 }
 
-std::string SchemaCompiler::literal(const JsonValue& item) {
+std::string SchemaCompiler::literal(const JsonValue& item, const std::string& pointer) {
   switch (item.kind) {
     case JsonValue::Kind::kNull:
       return null_symbol();
@@ -80,7 +85,7 @@ std::string SchemaCompiler::literal(const JsonValue& item) {
       std::vector<std::string> rhs = {lsqb()};
       for (std::size_t i = 0; i < item.items.size(); ++i) {
         if (i) rhs.push_back(comma());
-        rhs.push_back(literal(item.items[i]));
+        rhs.push_back(literal(item.items[i], pointer_append(pointer, std::to_string(i))));
       }
       rhs.push_back(rsqb());
       rule(name, rhs);
@@ -93,7 +98,7 @@ std::string SchemaCompiler::literal(const JsonValue& item) {
         std::vector<std::string> keys, values;
         for (const auto& [key, member] : item.members) {
           keys.push_back(terminal(json_string_literal_regex(key), "KEY"));
-          values.push_back(literal(member));
+          values.push_back(literal(member, pointer_append(pointer, key)));
         }
         std::vector<std::string> states(std::size_t{1} << n);
         for (std::size_t seen = states.size(); seen-- > 0;) {
@@ -116,14 +121,15 @@ std::string SchemaCompiler::literal(const JsonValue& item) {
         return name;
       }
       if (options_.property_order == PropertyOrder::kAny && n > 8)
-        warn("", "an object constant with more than 8 members keeps its member order");
+        warn(pointer, "an object constant with more than 8 members keeps its member order");
       const std::string name = nonterminal("const_object");
       std::vector<std::string> rhs = {lbrace()};
       for (std::size_t i = 0; i < item.members.size(); ++i) {
         if (i) rhs.push_back(comma());
         rhs.push_back(terminal(json_string_literal_regex(item.members[i].first), "KEY"));
         rhs.push_back(colon());
-        rhs.push_back(literal(item.members[i].second));
+        rhs.push_back(
+            literal(item.members[i].second, pointer_append(pointer, item.members[i].first)));
       }
       rhs.push_back(rbrace());
       rule(name, rhs);

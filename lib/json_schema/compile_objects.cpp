@@ -3,7 +3,12 @@
 //   position   schema order: the next declared property that may come;
 //   seen       the tracked names that have come (required names outside the declared order,
 //              names a dependentRequired involves, every name in exact any-order mode);
-//   count      members so far, for minProperties / maxProperties;
+//   count      members so far, for maxProperties (occurrences: a repeated key counts twice,
+//              which only makes the bound stricter);
+//   distinct   members known to have distinct keys, for minProperties: declared and named members
+//              come at most once each, but two extra members may repeat one key (which a parser
+//              reads as one member), so all extra members together count as one;
+//   extra_seen an extra member has come (and was counted in distinct);
 //   first      no member yet, so no comma before the next one;
 //   after_extras a list of extra members just ended (so two lists are not adjacent).
 // A member is a declared property (its value also obeys the patterns its name matches), a named
@@ -54,6 +59,8 @@ struct ObjectState {
   std::uint64_t seen = 0;
   std::uint32_t witnessed = 0;  // one bit per witness found
   std::size_t count = 0;
+  std::size_t distinct = 0;
+  bool extra_seen = false;
   bool first = true;
   bool after_extras = false;
   auto operator<=>(const ObjectState&) const = default;
@@ -474,17 +481,27 @@ std::string SchemaCompiler::object(const JsonValue& schema, const std::string& p
   std::uint64_t required_bits = 0;
   for (std::size_t i = 0; i < tracked.size() && i < kTrackedNames; ++i)
     if (tracked[i]->required) required_bits |= std::uint64_t{1} << i;
-  // Counting: minProperties needs counts up to its value, maxProperties one beyond its own.
+  // Counting. maxProperties counts occurrences, which bounds the distinct keys too. minProperties
+  // counts distinct keys from below: each declared or named member once, all extra members
+  // together once (two extra keys may be the same key, and distinct keys are not context-free).
   // With repeatable optional names every required name comes exactly once and there are at least
-  // minProperties of them (checked above), so minProperties needs no count; maxProperties
-  // counts occurrences, which bounds the distinct names too.
-  const std::size_t count_cap =
-      std::max(repeatable_optional ? 0 : min_properties, max_properties ? *max_properties + 1 : 0);
-  const bool count_members = count_cap > 0;
+  // minProperties of them (checked above), so minProperties needs no count.
+  const bool has_extras = !extra.empty() || !witness_extras.empty();
+  const std::size_t distinct_cap = repeatable_optional ? 0 : min_properties;
+  bool extras_distinct = false;  // lenient only: every extra member counted as a new key
+  if (has_extras && distinct_cap > declared_members.size() + named_members.size() + 1) {
+    unenforced(pointer_append(pointer, "minProperties"),
+               fmt::format("minProperties {} needs more than one undeclared key, and undeclared "
+                           "keys may repeat one another (a repeated key is one member; distinct "
+                           "keys are not context-free): only {} declared names and one undeclared "
+                           "key can be counted",
+                           min_properties, declared_members.size() + named_members.size()));
+    extras_distinct = true;
+  }
   auto complete = [&](const ObjectState& state) {
     if ((state.seen & required_bits) != required_bits) return false;
     if (state.witnessed != all_witnessed) return false;
-    if (count_members && !repeatable_optional && state.count < min_properties) return false;
+    if (state.distinct < distinct_cap) return false;
     for (const auto& [name, needed] : dependencies) {
       const std::uint64_t bit = bit_of(name);
       if (!(state.seen & bit)) continue;
@@ -504,14 +521,21 @@ std::string SchemaCompiler::object(const JsonValue& schema, const std::string& p
     }
     return it->second;
   };
-  auto after_member = [&](ObjectState state) -> std::optional<ObjectState> {
+  auto after_member = [&](ObjectState state, bool new_key = true) -> std::optional<ObjectState> {
     state.first = false;
     state.after_extras = false;
-    if (count_members) {
-      if (max_properties && state.count + 1 > *max_properties) return std::nullopt;
-      state.count = std::min(state.count + 1, count_cap);
+    if (max_properties) {
+      if (state.count + 1 > *max_properties) return std::nullopt;
+      ++state.count;
     }
+    if (new_key && state.distinct < distinct_cap) ++state.distinct;
     return state;
+  };
+  // An extra member (or a list of them): a new key only if no extra member came before.
+  auto after_extra = [&](const ObjectState& state) -> std::optional<ObjectState> {
+    std::optional<ObjectState> next = after_member(state, extras_distinct || !state.extra_seen);
+    if (next && !extras_distinct && next->distinct < distinct_cap) next->extra_seen = true;
+    return next;
   };
   const std::string object_name = nonterminal("object");
   rule(object_name, {lbrace(), state_symbol(ObjectState{})});
@@ -571,7 +595,7 @@ std::string SchemaCompiler::object(const JsonValue& schema, const std::string& p
       for (const NamedMember& member : declared_members) offer(member);
     for (const NamedMember& member : named_members) offer(member);
     for (const auto& [subset, symbols] : witness_extras) {
-      std::optional<ObjectState> next = after_member(state);
+      std::optional<ObjectState> next = after_extra(state);
       if (!next) continue;
       next->witnessed |= subset;
       std::vector<std::string> rhs = separator;
@@ -580,8 +604,8 @@ std::string SchemaCompiler::object(const JsonValue& schema, const std::string& p
       rule(name, rhs);
     }
     if (!extra.empty()) {
-      if (count_members) {
-        if (std::optional<ObjectState> next = after_member(state)) {
+      if (max_properties || extras_distinct) {
+        if (std::optional<ObjectState> next = after_extra(state)) {
           std::vector<std::string> rhs = separator;
           rhs.push_back(extra);
           rhs.push_back(state_symbol(*next));
@@ -595,7 +619,7 @@ std::string SchemaCompiler::object(const JsonValue& schema, const std::string& p
           rule(list, {list, comma(), extra});
           extra_list_[extra] = list;
         }
-        ObjectState next = *after_member(state);
+        ObjectState next = *after_extra(state);
         next.after_extras = true;
         std::vector<std::string> rhs = separator;
         rhs.push_back(extra_list_[extra]);

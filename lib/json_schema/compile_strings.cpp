@@ -87,7 +87,7 @@ std::string SchemaCompiler::string(const JsonValue& schema, const std::string& p
   const StringParts parts = string_parts(schema, pointer);
   if (parts.empty) return "";
   const bool pattern = schema.find("pattern") || schema.find(internal::kPatterns);
-  return terminal(string_regex(parts), pattern ? "PATTERN" : "STRING");
+  return terminal(string_regex(parts), pattern ? "PATTERN" : "STRING", pointer);
 }
 
 }  // namespace glrmask::json_schema::detail

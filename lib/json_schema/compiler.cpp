@@ -106,7 +106,8 @@ SchemaCompiler::SchemaCompiler(const JsonValue& root, const std::string& source_
 Grammar SchemaCompiler::compile() && {
   const std::string top = value(document_.root(), "");
   rule("start", {top});
-  builder_.add_nonterminal(Nonterminal{"start", {}, false, {}});
+  // Named after the schema's root, so a lexer's "the start symbol derives no text" names it.
+  builder_.add_nonterminal(Nonterminal{"start", {}, false, {document_.where(""), 0, 0}});
   if (options_.whitespace == Whitespace::kFlexible) {
     Terminal whitespace;
     whitespace.name = "WS";
@@ -125,14 +126,15 @@ Grammar SchemaCompiler::compile() && {
 
 // ---- symbols ------------------------------------------------------------------------------------
 
-std::string SchemaCompiler::terminal(const std::string& pattern, std::string_view hint) {
+std::string SchemaCompiler::terminal(const std::string& pattern, std::string_view hint,
+                                     const std::optional<std::string>& pointer) {
   auto found = terminal_by_pattern_.find(pattern);
   if (found != terminal_by_pattern_.end()) return found->second;
   const std::string name = fmt::format("{}_{}", hint, terminal_by_pattern_.size());
   Terminal t;
   t.name = name;
   t.pattern = pattern;
-  t.origin = SourceLocation{source_name_, 0, 0};
+  t.origin = SourceLocation{pointer ? document_.where(*pointer) : source_name_, 0, 0};
   builder_.add_terminal(t);
   terminal_by_pattern_.emplace(pattern, name);
   return name;
@@ -272,15 +274,6 @@ std::string SchemaCompiler::conjunction(const JsonValue& schema, const std::stri
 
 std::optional<SchemaCompiler::Alternatives> SchemaCompiler::take_combinator(
     JsonValue& merged, const std::string& pointer) {
-  auto take = [&](std::string_view key) -> std::optional<JsonValue> {
-    for (auto it = merged.members.begin(); it != merged.members.end(); ++it) {
-      if (it->first != key) continue;
-      JsonValue value = std::move(it->second);
-      merged.members.erase(it);
-      return value;
-    }
-    return std::nullopt;
-  };
   auto branch_list = [&](const JsonValue& list, const std::string& keyword) {
     const std::string where = pointer_append(pointer, keyword);
     if (!list.is_array() || list.items.empty())
@@ -292,8 +285,8 @@ std::optional<SchemaCompiler::Alternatives> SchemaCompiler::take_combinator(
     }
     return out;
   };
-  if (std::optional<JsonValue> any_of = take("anyOf")) return branch_list(*any_of, "anyOf");
-  if (std::optional<JsonValue> one_of = take("oneOf")) {
+  if (std::optional<JsonValue> any_of = merged.take("anyOf")) return branch_list(*any_of, "anyOf");
+  if (std::optional<JsonValue> one_of = merged.take("oneOf")) {
     Alternatives out = branch_list(*one_of, "oneOf");
     const std::string where = pointer_append(pointer, "oneOf");
     // Exactly one: branch i and the complement of every branch that may overlap it. Branches a
@@ -322,7 +315,7 @@ std::optional<SchemaCompiler::Alternatives> SchemaCompiler::take_combinator(
     out.branches = std::move(exact);
     return out;
   }
-  if (std::optional<JsonValue> negated = take("not")) {
+  if (std::optional<JsonValue> negated = merged.take("not")) {
     const std::string where = pointer_append(pointer, "not");
     const JsonValue complement = negate(*negated, where);
     Alternatives out;
@@ -339,10 +332,10 @@ std::optional<SchemaCompiler::Alternatives> SchemaCompiler::take_combinator(
     }
     return out;
   }
-  if (std::optional<JsonValue> condition = take("if")) {
+  if (std::optional<JsonValue> condition = merged.take("if")) {
     // (if ∧ then) ∨ (¬if ∧ else); a missing then / else is true.
-    const std::optional<JsonValue> then = take("then");
-    const std::optional<JsonValue> otherwise = take("else");
+    const std::optional<JsonValue> then = merged.take("then");
+    const std::optional<JsonValue> otherwise = merged.take("else");
     Alternatives out;
     out.branches.push_back(make_all_of({*condition, then ? *then : make_bool(true)}));
     out.pointers.push_back(pointer_append(pointer, then ? "then" : "if"));
@@ -351,8 +344,8 @@ std::optional<SchemaCompiler::Alternatives> SchemaCompiler::take_combinator(
     out.pointers.push_back(pointer_append(pointer, otherwise ? "else" : "if"));
     return out;
   }
-  take("then");  // without `if`, then and else do nothing
-  take("else");
+  merged.take("then");  // without `if`, then and else do nothing
+  merged.take("else");
   for (auto& [key, value] : merged.members) {
     if (key != "dependentSchemas" || !value.is_object() || value.members.empty()) continue;
     // {a: S}: a absent, or a present and S.
@@ -367,11 +360,11 @@ std::optional<SchemaCompiler::Alternatives> SchemaCompiler::take_combinator(
                                   {"required", make_array({make_string(name)})}}),
                      schema}));
     out.pointers.push_back(where);
-    if (value.members.empty()) take("dependentSchemas");
+    if (value.members.empty()) merged.take("dependentSchemas");
     return out;
   }
-  take("dependentSchemas");
-  if (std::optional<JsonValue> also = take(internal::kAlso)) {
+  merged.take("dependentSchemas");
+  if (std::optional<JsonValue> also = merged.take(internal::kAlso)) {
     // One more conjunct of combinators: its keywords go to the top, the rest stay listed.
     if (also->items.empty()) return take_combinator(merged, pointer);
     JsonValue first = also->items.front();

@@ -5,11 +5,12 @@
 // every keyword, the whitespace modes and each documented restriction.
 //
 // Soundness: by default the grammar never accepts an instance the schema rejects. A few valid
-// spellings are refused by design (properties in an order other than the schema's, non-canonical
-// string escapes, exponents in bounded numbers, see the doc). A keyword that cannot be enforced
-// (not, uniqueItems, multipleOf, if/then/else, overlapping oneOf, ...) is refused with a
-// glrmask::Error naming its JSON pointer, unless `lenient` is set: then it is ignored (the grammar
-// accepts more than the schema) and a warning naming the pointer is added to the grammar.
+// spellings are refused by design (properties out of schema order unless PropertyOrder::kAny,
+// non-canonical string escapes, exponents in bounded numbers; docs/json_schema.md has the list).
+// A keyword this compiler cannot enforce exactly (uniqueItems over an infinite item set, a `not`
+// or an overlapping `oneOf` whose complement is not exact, ...) is refused with a glrmask::Error
+// naming its JSON pointer, unless `lenient` is set: then it is ignored (the grammar accepts more
+// than the schema) and a warning naming the pointer is added to the grammar.
 #pragma once
 
 #include <cstddef>

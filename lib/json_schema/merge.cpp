@@ -188,6 +188,29 @@ void append_unique(JsonValue& list, const JsonValue& item) {
     list.items.push_back(item);
 }
 
+// Draft 4's boolean exclusiveMinimum / exclusiveMaximum is a flag on minimum / maximum, so a
+// merge that keeps one part's bound must keep its flag with it. Written in the numeric form of
+// draft 6 (`minimum: 3, exclusiveMinimum: true` is `exclusiveMinimum: 3`), the bounds of each
+// kind merge on their own and the number compiler takes the tighter one (at equal values the
+// exclusive one).
+JsonValue numeric_exclusive_bounds(const JsonValue& schema) {
+  if (!schema.is_object()) return schema;
+  JsonValue out = schema;
+  for (const auto& [inclusive, exclusive] :
+       {std::pair{"minimum", "exclusiveMinimum"}, std::pair{"maximum", "exclusiveMaximum"}}) {
+    JsonValue* flag = find_member(out, exclusive);
+    if (!flag || !flag->is_bool()) continue;
+    JsonValue* bound = find_member(out, inclusive);
+    if (flag->boolean && bound && bound->is_number()) {
+      *flag = *bound;
+      std::erase_if(out.members, [&](const auto& member) { return member.first == inclusive; });
+    } else if (!flag->boolean || !bound) {
+      std::erase_if(out.members, [&](const auto& member) { return member.first == exclusive; });
+    }
+  }
+  return out;
+}
+
 // Combines one keyword present in two parts. Returns false when the parts contradict each other
 // (the conjunction is empty).
 bool combine(const SchemaDocument& document, const std::string& pointer, const std::string& key,
@@ -320,7 +343,8 @@ JsonValue flatten_conjunction(const SchemaDocument& document, const JsonValue& s
         also.push_back(std::move(combinators));
       }
     }
-    for (const auto& [key, value] : part.schema.members) {
+    const JsonValue keywords = numeric_exclusive_bounds(part.schema);
+    for (const auto& [key, value] : keywords.members) {
       if (is_combinator_keyword(key)) continue;
       if (JsonValue* existing = find_member(merged, key)) {
         if (const std::string* list = list_key(key); list && !(*existing == value)) {

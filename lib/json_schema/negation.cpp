@@ -50,22 +50,13 @@ bool is_true_schema(const JsonValue& schema) {
 JsonValue SchemaCompiler::negate(const JsonValue& schema, const std::string& pointer) {
   JsonValue merged = flatten_conjunction(document_, schema, pointer);
   if (merged.is_bool()) return make_bool(!merged.boolean);
-  auto take = [&](std::string_view key) -> std::optional<JsonValue> {
-    for (auto it = merged.members.begin(); it != merged.members.end(); ++it) {
-      if (it->first != key) continue;
-      JsonValue value = std::move(it->second);
-      merged.members.erase(it);
-      return value;
-    }
-    return std::nullopt;
-  };
   // not (rest and C) = not rest, or not C.
   std::optional<JsonValue> complement_of_combinator;
-  if (std::optional<JsonValue> any = take("anyOf")) {
+  if (std::optional<JsonValue> any = merged.take("anyOf")) {
     std::vector<JsonValue> parts;
     for (const JsonValue& branch : any->items) parts.push_back(not_of(branch));
     complement_of_combinator = make_all_of(std::move(parts));
-  } else if (std::optional<JsonValue> one_of = take("oneOf")) {
+  } else if (std::optional<JsonValue> one_of = merged.take("oneOf")) {
     std::vector<JsonValue> flat;
     for (std::size_t i = 0; i < one_of->items.size(); ++i)
       flat.push_back(
@@ -88,35 +79,35 @@ JsonValue SchemaCompiler::negate(const JsonValue& schema, const std::string& poi
             branches.push_back(make_all_of({one_of->items[i], one_of->items[j]}));
       complement_of_combinator = any_of(std::move(branches));
     }
-  } else if (std::optional<JsonValue> inner = take("not")) {
+  } else if (std::optional<JsonValue> inner = merged.take("not")) {
     complement_of_combinator = *inner;
-  } else if (std::optional<JsonValue> condition = take("if")) {
-    const std::optional<JsonValue> then = take("then");
-    const std::optional<JsonValue> otherwise = take("else");
+  } else if (std::optional<JsonValue> condition = merged.take("if")) {
+    const std::optional<JsonValue> then = merged.take("then");
+    const std::optional<JsonValue> otherwise = merged.take("else");
     std::vector<JsonValue> branches;
     if (then) branches.push_back(make_all_of({*condition, not_of(*then)}));
     if (otherwise) branches.push_back(make_all_of({not_of(*condition), not_of(*otherwise)}));
     complement_of_combinator = any_of(std::move(branches));
-  } else if (std::optional<JsonValue> dependent = take("dependentSchemas")) {
+  } else if (std::optional<JsonValue> dependent = merged.take("dependentSchemas")) {
     std::vector<JsonValue> branches;
     for (const auto& [name, dependency] : dependent->members)
       branches.push_back(make_all_of({make_object({{"type", make_string("object")},
                                                    {"required", make_array({make_string(name)})}}),
                                       not_of(dependency)}));
     complement_of_combinator = any_of(std::move(branches));
-  } else if (std::optional<JsonValue> also = take(internal::kAlso)) {
+  } else if (std::optional<JsonValue> also = merged.take(internal::kAlso)) {
     std::vector<JsonValue> branches;
     for (const JsonValue& conjunct : also->items) branches.push_back(not_of(conjunct));
     complement_of_combinator = any_of(std::move(branches));
   }
   if (complement_of_combinator) {
-    take("then");
-    take("else");
+    merged.take("then");
+    merged.take("else");
     if (merged.members.empty()) return *complement_of_combinator;
     return any_of({not_of(merged), *complement_of_combinator});
   }
-  take("then");
-  take("else");
+  merged.take("then");
+  merged.take("else");
   return negate_plain(merged, pointer);
 }
 
@@ -171,9 +162,17 @@ JsonValue SchemaCompiler::negate_plain(const JsonValue& m, const std::string& po
     } else if (key == internal::kNotPatterns) {
       for (const JsonValue& p : value.items) scoped(kString, {{"pattern", p}});
     } else if (key == "format" || key == internal::kFormats) {
-      for (const JsonValue& f : each(value))
-        if (f.is_string() && format_regex(f.string))
-          scoped(kString, {{internal::kNotFormats, make_array({f})}});
+      for (const JsonValue& f : each(value)) {
+        if (!f.is_string() || !format_regex(f.string)) continue;  // unknown: an annotation
+        if (!format_regex_is_exact(f.string)) {
+          refuse(where, fmt::format("the complement of format \"{}\" is not supported: the "
+                                    "format is matched by a subset of its strings, so its "
+                                    "complement would accept valid ones",
+                                    f.string));
+          continue;
+        }
+        scoped(kString, {{internal::kNotFormats, make_array({f})}});
+      }
     } else if (key == internal::kNotFormats) {
       for (const JsonValue& f : value.items) scoped(kString, {{"format", f}});
     } else if (key == "minimum" || key == "maximum") {

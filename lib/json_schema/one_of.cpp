@@ -7,6 +7,7 @@
 #include "lib/json_schema/instance_check.h"
 #include "lib/json_schema/internal_keywords.h"
 #include "lib/json_schema/merge.h"
+#include "lib/json_schema/regex.h"
 #include "lib/json_schema/schema_compiler.h"
 
 namespace glrmask::json_schema::detail {
@@ -62,6 +63,47 @@ bool disjoint_ranges(const JsonValue& a, const JsonValue& b, const char* min_key
   const auto b_min = bound(b, min_key);
   return (a_max && b_min && compare(*a_max, *b_min) < 0) ||
          (b_max && a_min && compare(*b_max, *a_min) < 0);
+}
+
+// The lengths a string schema allows, [min, max] (max < 0: unbounded): minLength / maxLength
+// narrowed by the formats it asserts. A format contributes the lengths every string of it has
+// under any reading, not those of this compiler's subset regexes (the proof must hold for the
+// other branch's real format): exact formats their regex's range; an email holds "@", a uri a
+// scheme and ":", a hostname a character; a time is at least "hh:mm:ssZ", a date-time a date,
+// "T" and a time.
+std::pair<double, double> string_lengths(const JsonValue& schema) {
+  double min = 0, max = -1;
+  if (const JsonValue* v = schema.find("minLength"); v && v->is_number()) min = v->number;
+  if (const JsonValue* v = schema.find("maxLength"); v && v->is_number()) max = v->number;
+  auto narrow = [&](const JsonValue& format) {
+    if (!format.is_string()) return;
+    double floor = 0, ceiling = -1;
+    if (format_regex_is_exact(format.string)) {
+      const std::optional<FormatRegex> regex = format_regex(format.string);
+      floor = static_cast<double>(regex->min_length);
+      if (regex->max_length) ceiling = static_cast<double>(*regex->max_length);
+    } else if (format.string == "email" || format.string == "hostname") {
+      floor = 1;
+    } else if (format.string == "uri") {
+      floor = 2;
+    } else if (format.string == "time") {
+      floor = 9;
+    } else if (format.string == "date-time") {
+      floor = 20;
+    }
+    min = std::max(min, floor);
+    if (ceiling >= 0) max = max < 0 ? ceiling : std::min(max, ceiling);
+  };
+  if (const JsonValue* format = schema.find("format")) narrow(*format);
+  if (const JsonValue* formats = schema.find(internal::kFormats))
+    for (const JsonValue& format : formats->items) narrow(format);
+  return {min, max};
+}
+
+bool disjoint_string_lengths(const JsonValue& a, const JsonValue& b) {
+  const auto [a_min, a_max] = string_lengths(a);
+  const auto [b_min, b_max] = string_lengths(b);
+  return (a_max >= 0 && a_max < b_min) || (b_max >= 0 && b_max < a_min);
 }
 
 }  // namespace
@@ -122,7 +164,7 @@ bool SchemaCompiler::provably_disjoint(const JsonValue& a, const JsonValue& b) {
     }
   }
   if ((common & ~static_cast<unsigned>(kObject)) == 0 && disjoint_objects(a, b)) return true;
-  if (common == kString && disjoint_ranges(a, b, "minLength", "maxLength")) return true;
+  if (common == kString && disjoint_string_lengths(a, b)) return true;
   if ((common & ~static_cast<unsigned>(kNumber | kInteger)) == 0 &&
       disjoint_ranges(a, b, "minimum", "maximum"))
     return true;

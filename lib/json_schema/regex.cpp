@@ -312,4 +312,8 @@ std::optional<FormatRegex> format_regex(std::string_view format) {
   return std::nullopt;
 }
 
+bool format_regex_is_exact(std::string_view format) {
+  return format == "date" || format == "uuid" || format == "ipv4";
+}
+
 }  // namespace glrmask::json_schema

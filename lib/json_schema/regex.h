@@ -62,5 +62,9 @@ struct FormatRegex {
   std::optional<std::size_t> max_length;
 };
 std::optional<FormatRegex> format_regex(std::string_view format);
+// Whether format_regex(format) matches exactly the strings of the format (date, uuid, ipv4).
+// The others (time and date-time without leap seconds; email, hostname and uri as conservative
+// subsets) match a subset: sound where the format must hold, too wide as a complement.
+bool format_regex_is_exact(std::string_view format);
 
 }  // namespace glrmask::json_schema

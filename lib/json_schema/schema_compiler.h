@@ -61,7 +61,10 @@ class SchemaCompiler {
 
  private:
   // ---- symbols (compiler.cpp)
-  std::string terminal(const std::string& pattern, std::string_view hint);
+  // A pattern terminal; `pointer` (the schema node it comes from) becomes its origin, so the
+  // lexer's messages about it (a terminal no text matches) name the node.
+  std::string terminal(const std::string& pattern, std::string_view hint,
+                       const std::optional<std::string>& pointer = std::nullopt);
   std::string punctuation(const std::string& name, const std::string& text);
   std::string lbrace() { return punctuation("LBRACE", "{"); }
   std::string rbrace() { return punctuation("RBRACE", "}"); }
@@ -109,7 +112,8 @@ class SchemaCompiler {
 
   // ---- values of each type
   std::string constants(const JsonValue& schema, const std::string& pointer, unsigned types);
-  std::string literal(const JsonValue& item);
+  // One constant value; `pointer` names it in warnings.
+  std::string literal(const JsonValue& item, const std::string& pointer);
   std::string number(const JsonValue& schema, const std::string& pointer, bool integer);
   std::string string(const JsonValue& schema, const std::string& pointer);
   // A string constraint as regular languages of canonically spelled quoted strings: every

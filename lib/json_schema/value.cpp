@@ -203,6 +203,16 @@ const JsonValue* JsonValue::find(std::string_view key) const {
   return nullptr;
 }
 
+std::optional<JsonValue> JsonValue::take(std::string_view key) {
+  for (auto it = members.begin(); it != members.end(); ++it) {
+    if (it->first != key) continue;
+    JsonValue value = std::move(it->second);
+    members.erase(it);
+    return value;
+  }
+  return std::nullopt;
+}
+
 bool JsonValue::operator==(const JsonValue& other) const {
   if (kind != other.kind) return false;
   switch (kind) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -35,6 +36,8 @@ struct JsonValue {
   bool is_number() const { return kind == Kind::kNumber; }
   // The member named `key` of an object, or nullptr (also for non-objects).
   const JsonValue* find(std::string_view key) const;
+  // Removes the first member named `key` and returns its value; nullopt when there is none.
+  std::optional<JsonValue> take(std::string_view key);
   bool operator==(const JsonValue& other) const;
 };
 

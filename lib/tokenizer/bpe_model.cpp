@@ -25,12 +25,7 @@ constexpr std::size_t kMaxCachedIds = std::size_t{1} << 20;
 // the byte alphabet (such a string can never come out of text).
 bool alphabet_to_bytes(std::string_view token, std::string& bytes) {
   bytes.clear();
-  for (std::size_t pos = 0; pos < token.size();) {
-    auto byte = byte_alphabet::byte_of_char(decode_utf8(token, pos));
-    if (!byte) return false;
-    bytes.push_back(static_cast<char>(*byte));
-  }
-  return true;
+  return !byte_alphabet::append_bytes(token, bytes).has_value();
 }
 
 bool is_single_char(std::string_view text) {

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "lib/core/unicode_utf8.h"
+
 namespace glrmask::byte_alphabet {
 namespace {
 
@@ -41,6 +43,35 @@ char32_t char_of_byte(std::uint8_t byte) {
 std::optional<std::uint8_t> byte_of_char(char32_t c) {
   if (c >= kInverseSize || kByteOfChar[c] < 0) return std::nullopt;
   return static_cast<std::uint8_t>(kByteOfChar[c]);
+}
+
+std::optional<char32_t> append_bytes(std::string_view text, std::string& out) {
+  // A character is at least one byte of `text` and stands for one byte: room for all of them
+  // first, written through a pointer, trimmed at the end.
+  const std::size_t start = out.size();
+  out.resize(start + text.size());
+  char* const first = out.data();
+  char* next = first + start;
+  std::optional<char32_t> outside;
+  for (std::size_t pos = 0; pos < text.size();) {
+    // Printable ASCII stands for itself, and most of a vocabulary's characters are such: no
+    // UTF-8 decoding for them (loading a tokenizer converts every token and both parts of every
+    // merge).
+    if (const char c = text[pos]; c >= '!' && c <= '~') {
+      *next++ = c;
+      ++pos;
+      continue;
+    }
+    const char32_t c = decode_utf8(text, pos);
+    const std::optional<std::uint8_t> byte = byte_of_char(c);
+    if (!byte) {
+      outside = c;
+      break;
+    }
+    *next++ = static_cast<char>(*byte);
+  }
+  out.resize(static_cast<std::size_t>(next - first));
+  return outside;
 }
 
 }  // namespace glrmask::byte_alphabet

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
 
 namespace glrmask::byte_alphabet {
 
@@ -14,5 +16,9 @@ char32_t char_of_byte(std::uint8_t byte);
 
 // The byte that `c` stands for, or nullopt when `c` is not in the alphabet.
 std::optional<std::uint8_t> byte_of_char(char32_t c);
+
+// Appends the bytes that the characters of `text` (UTF-8) stand for to `out`. Returns nullopt,
+// or the first character that is not in the alphabet (then `out` holds the bytes before it).
+std::optional<char32_t> append_bytes(std::string_view text, std::string& out);
 
 }  // namespace glrmask::byte_alphabet

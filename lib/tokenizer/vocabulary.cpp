@@ -31,16 +31,11 @@ std::optional<std::uint8_t> byte_fallback_value(std::string_view piece) {
 
 void append_byte_level_bytes(const std::string& source, std::string_view piece, TokenId id,
                              std::string& out) {
-  for (std::size_t pos = 0; pos < piece.size();) {
-    const char32_t c = decode_utf8(piece, pos);
-    const auto byte = byte_alphabet::byte_of_char(c);
-    if (!byte)
-      throw Error(
-          fmt::format("{}: token id {} ({:?}): character U+{:04X} is not in the "
-                      "byte-level alphabet",
-                      source, id, piece, static_cast<std::uint32_t>(c)));
-    out.push_back(static_cast<char>(*byte));
-  }
+  if (const std::optional<char32_t> c = byte_alphabet::append_bytes(piece, out))
+    throw Error(
+        fmt::format("{}: token id {} ({:?}): character U+{:04X} is not in the "
+                    "byte-level alphabet",
+                    source, id, piece, static_cast<std::uint32_t>(*c)));
 }
 
 void append_sentencepiece_bytes(bool byte_fallback, std::string_view piece, bool model_token,

@@ -128,6 +128,21 @@ static int self_checks(void) {
   CHECK_OK(glrmask_constraint_from_lark(grammar, strlen(grammar), "ab.lark", tokenizer, NULL,
                                         &compile, &constraint));
   CHECK(glrmask_constraint_engine(constraint) == GLRMASK_ENGINE_WFA);
+  /* The lazy and staged engines give the same first row ("a" and "ab"). */
+  for (int engine = GLRMASK_ENGINE_LAZY; engine <= GLRMASK_ENGINE_STAGED; ++engine) {
+    glrmask_compile_options other = {(glrmask_engine)engine, 1, NULL};
+    glrmask_constraint* c = NULL;
+    CHECK_OK(glrmask_constraint_from_lark(grammar, strlen(grammar), "ab.lark", tokenizer, NULL,
+                                          &other, &c));
+    CHECK(glrmask_constraint_engine(c) == (glrmask_engine)engine);
+    glrmask_matcher* m = NULL;
+    CHECK_OK(glrmask_matcher_new(c, 0, &m));
+    int32_t first[1] = {-1};
+    CHECK_OK(glrmask_matcher_fill_next_token_bitmask(m, first, 1));
+    CHECK(first[0] == ((1 << 0) | (1 << 2)));
+    glrmask_matcher_free(m);
+    glrmask_constraint_free(c);
+  }
   glrmask_matcher* matcher = NULL;
   CHECK_OK(glrmask_matcher_new(constraint, 0, &matcher));
   glrmask_constraint_free(constraint); /* the matcher keeps what it needs */

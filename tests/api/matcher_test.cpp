@@ -106,7 +106,8 @@ std::size_t compare_with_oracle(const std::string& fixture, const std::string& a
 
 TEST_CASE(
     "api: every engine's bitmask equals the oracle's at every viable prefix of the fixtures") {
-  for (const Engine engine : {Engine::kWfa, Engine::kSpanner, Engine::kOracle}) {
+  for (const Engine engine :
+       {Engine::kWfa, Engine::kSpanner, Engine::kOracle, Engine::kLazy, Engine::kStaged}) {
     CHECK(compare_with_oracle("ambiguous_sum.lark", "12+ ", 4, engine) > 0);
     CHECK(compare_with_oracle("keyword_ties.lark", "ifa= ", 3, engine) > 0);
     CHECK(compare_with_oracle("epsilon_rules.lark", "xyz ", 4, engine) > 0);
@@ -114,7 +115,41 @@ TEST_CASE(
   GrammarOptions skippable;
   skippable.policy = ConflictPolicy::kLark;
   skippable.skippable = {"EOS"};
-  CHECK(compare_with_oracle("skippable_eos.lark", "a{}\n; ", 3, Engine::kWfa, skippable) > 0);
+  for (const Engine engine : {Engine::kWfa, Engine::kLazy, Engine::kStaged})
+    CHECK(compare_with_oracle("skippable_eos.lark", "a{}\n; ", 3, engine, skippable) > 0);
+}
+
+TEST_CASE(
+    "api: a staged constraint's matchers answer from the lazy engine, then from the wfa's "
+    "automata built once for all of them, exactly") {
+  const FixtureVocab vocab = fixture_vocab("12+ ");
+  const Tokenizer tokenizer = fixture_tokenizer(vocab);
+  const std::filesystem::path grammar = fixtures_dir() / "glr_session" / "ambiguous_sum.lark";
+  const Constraint staged =
+      Constraint::from_lark_file(grammar, tokenizer, {}, {.engine = Engine::kStaged});
+  const Constraint wfa =
+      Constraint::from_lark_file(grammar, tokenizer, {}, {.engine = Engine::kWfa});
+  REQUIRE(staged.engine() == Engine::kStaged);
+  // Nothing is built before a first mask has been answered.
+  CHECK_FALSE(staged.impl().staged_build->ready());
+  CHECK(staged.statistics().automaton_states == 0);
+  auto rows_equal = [&](const std::string& prefix) {
+    Matcher a(staged), b(wfa);
+    REQUIRE(a.accept_bytes(prefix) == b.accept_bytes(prefix));
+    std::vector<std::uint32_t> row_a(a.bitmask_words()), row_b(b.bitmask_words());
+    a.fill_next_token_bitmask(row_a);
+    b.fill_next_token_bitmask(row_b);
+    return row_a == row_b;
+  };
+  CHECK(rows_equal("1+"));
+  // One build for the constraint, whichever matcher started it; then every engine switches.
+  const std::shared_ptr<const wfa::CompiledMask> built = staged.impl().staged_build->wait();
+  REQUIRE(built != nullptr);
+  CHECK(built->parser_dwa().num_states() == wfa.impl().compiled->parser_dwa().num_states());
+  for (const std::string prefix : {"", "1", "1+2", "12 + 1", "1+2+"}) {
+    INFO("prefix \"" << prefix << "\"");
+    CHECK(rows_equal(prefix));
+  }
 }
 
 TEST_CASE("api: kAuto serves with the first of wfa, spanner, oracle that supports the grammar") {
@@ -139,6 +174,15 @@ TEST_CASE("api: kAuto serves with the first of wfa, spanner, oracle that support
     }
   }
   CHECK(refused < 3);
+  // The lazy walk does not track indentation: both engines built on it refuse, at compile time.
+  for (const Engine engine : {Engine::kLazy, Engine::kStaged}) {
+    try {
+      (void)Constraint::from_lark_file(grammar, tokenizer, options, {.engine = engine});
+      FAIL("a post-lexer grammar compiled for " << engine_name(engine));
+    } catch (const Error& e) {
+      CHECK(e.code() == ErrorCode::kUnsupported);
+    }
+  }
   CHECK(Constraint::from_lark_file(grammar, tokenizer, options).engine() == first);
 }
 
@@ -150,13 +194,15 @@ TEST_CASE(
   const Tokenizer other = fixture_tokenizer(fixture_vocab("abc: \n"));
   const std::filesystem::path path =
       std::filesystem::temp_directory_path() / ("glrmask_api_saved_" + std::to_string(::getpid()));
-  for (const Engine engine : {Engine::kWfa, Engine::kSpanner, Engine::kOracle}) {
+  for (const Engine engine :
+       {Engine::kWfa, Engine::kSpanner, Engine::kOracle, Engine::kLazy, Engine::kStaged}) {
     INFO(static_cast<int>(engine));
     const Constraint constraint =
         Constraint::from_lark("start: \"a\"+ \" \"? \"b\"\n", tokenizer, {}, {.engine = engine});
     constraint.save(path);
     const Constraint loaded = Constraint::load(path, tokenizer);
-    CHECK(loaded.engine() == engine);
+    // A staged constraint is saved with the automata it switches to.
+    CHECK(loaded.engine() == (engine == Engine::kStaged ? Engine::kWfa : engine));
     for (const std::string prefix : {"", "a", "aa ", "ab"}) {
       Matcher a(constraint), b(loaded);
       REQUIRE(a.accept_bytes(prefix));
@@ -268,9 +314,12 @@ TEST_CASE("api: a batch fills each row as the single matcher does") {
       Constraint::from_lark_file(fixtures_dir() / "glr_session" / "ambiguous_sum.lark", tokenizer);
   std::vector<Matcher> matchers;
   const std::vector<std::string> texts = {"", "1", "1 +", "12+2", "1+2+", "2 "};
-  for (const std::string& text : texts) {
-    matchers.emplace_back(constraint);
-    REQUIRE(matchers.back().accept_bytes(text));
+  // Enough rows that the batch outlasts its serial budget and spreads the rest over threads.
+  for (std::size_t copy = 0; copy < 500; ++copy) {
+    for (const std::string& text : texts) {
+      matchers.emplace_back(constraint);
+      REQUIRE(matchers.back().accept_bytes(text));
+    }
   }
   std::vector<Matcher*> pointers;
   for (Matcher& m : matchers) pointers.push_back(&m);
@@ -281,7 +330,7 @@ TEST_CASE("api: a batch fills each row as the single matcher does") {
   std::vector<std::int32_t> single(row_words);
   for (std::size_t i = 0; i < matchers.size(); ++i) {
     matchers[i].fill_next_token_bitmask(single);
-    CHECK(std::equal(single.begin(), single.end(), batch.begin() + i * row_words));
+    REQUIRE(std::equal(single.begin(), single.end(), batch.begin() + i * row_words));
   }
   CHECK(std::all_of(batch.end() - static_cast<std::ptrdiff_t>(row_words), batch.end(),
                     [](std::int32_t w) { return w == 7; }));

@@ -179,10 +179,9 @@ TEST_CASE("mask: bad command lines and inputs exit 2 with one located line") {
   const auto input = scratch.write("good.txt", "[1]");
   const auto unknown_engine = run_mask(list_grammar(), input, "--engine nope");
   CHECK(unknown_engine.exit_code == 2);
-  CHECK_THAT(
-      unknown_engine.output,
-      Catch::Contains(
-          "option --engine: unknown mask engine 'nope' (known: auto, wfa, spanner, oracle)"));
+  CHECK_THAT(unknown_engine.output,
+             Catch::Contains("option --engine: unknown mask engine 'nope' (known: auto, wfa, "
+                             "spanner, oracle, lazy, staged)"));
   const auto zero_steps = run_mask(list_grammar(), input, "--max-steps 0");
   CHECK(zero_steps.exit_code == 2);
   CHECK_THAT(zero_steps.output, Catch::Contains("option --max-steps"));

@@ -27,6 +27,15 @@ enum class Engine : std::uint8_t {
   kWfa,      // the compiled Parser DWA run over the parse stack: about a microsecond per mask
   kSpanner,  // the token spanner table on the parse stack: tens of microseconds
   kOracle,   // tries every token: milliseconds; the reference the others are tested against
+  // For a grammar or schema seen for the first time (a server's new JSON Schema): nothing is
+  // built ahead but the lexer and the LR table, so compiling takes milliseconds; each lexer
+  // configuration's walk over the vocabulary is made the first time a sequence reaches it
+  // (milliseconds), then reused. Grammars with a post-lexer are refused (kUnsupported).
+  kLazy,
+  // kLazy's masks until the wfa's automata, compiled on a thread of their own once the first mask
+  // has been answered, are ready; the wfa's from then on. Every mask is exact either way. A build
+  // the wfa refuses or that exceeds a budget leaves kLazy answering.
+  kStaged,
 };
 GLRMASK_API const char* engine_name(Engine engine) noexcept;
 
@@ -126,7 +135,8 @@ class GLRMASK_API Constraint {
                                const CompileOptions& compile = {});
 
   // Writes the compiled constraint (grammar, options and the engine's automata) to `path`,
-  // atomically (a temporary file renamed over it). Throws glrmask::Error (kIo).
+  // atomically (a temporary file renamed over it). Throws glrmask::Error (kIo). A kStaged
+  // constraint waits for its automata and is saved as kWfa (as kLazy if their build failed).
   void save(const std::filesystem::path& path) const;
   // Reads a file save() wrote, for `tokenizer` (the one it was compiled for: checked). The file
   // is mapped read-only and must not be rewritten in place while loaded. Throws glrmask::Error

@@ -57,6 +57,8 @@ typedef enum glrmask_engine {
   GLRMASK_ENGINE_WFA = 1,
   GLRMASK_ENGINE_SPANNER = 2,
   GLRMASK_ENGINE_ORACLE = 3,
+  GLRMASK_ENGINE_LAZY = 4,   /* nothing built ahead; walks made when first reached */
+  GLRMASK_ENGINE_STAGED = 5, /* lazy until the wfa's automata are built in the background */
 } glrmask_engine;
 
 typedef enum glrmask_policy { GLRMASK_POLICY_GLR = 0, GLRMASK_POLICY_LARK = 1 } glrmask_policy;

@@ -116,10 +116,11 @@ class GLRMASK_API Matcher {
 };
 
 // Fills row i of `bitmask` (rows of `row_words` words, row_words >= each matcher's
-// bitmask_words()) with matchers[i]'s mask, in parallel. Each row equals what
-// fill_next_token_bitmask() writes. `bitmask` must hold matchers.size() * row_words words. A null
-// matcher leaves its row untouched. Throws glrmask::Error (kInvalidArgument) for sizes that do not
-// fit.
+// bitmask_words()) with matchers[i]'s mask: in order on the calling thread while the batch is
+// cheap (a few microseconds), the remaining rows in parallel (TBB) once it is not. Each row equals
+// what fill_next_token_bitmask() writes. `bitmask` must hold matchers.size() * row_words words. A
+// null matcher leaves its row untouched. Throws glrmask::Error (kInvalidArgument) for sizes that do
+// not fit.
 GLRMASK_API void fill_next_token_bitmasks(std::span<Matcher* const> matchers,
                                           std::span<std::int32_t> bitmask, std::size_t row_words);
 

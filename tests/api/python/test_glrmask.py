@@ -35,6 +35,22 @@ def bits(row, vocab_size):
     return set(np.flatnonzero(unpacked[:vocab_size]).tolist())
 
 
+def test_lazy_and_staged_engines_give_the_wfa_rows():
+    tokenizer, pieces = small_tokenizer("ab ")
+    grammar = 'start: "a"+ " "? "b"\n'
+    wfa = glrmask.Constraint.from_lark(grammar, tokenizer, engine="wfa")
+    for engine in ("lazy", "staged"):
+        constraint = glrmask.Constraint.from_lark(grammar, tokenizer, engine=engine)
+        assert constraint.engine == engine
+        for prefix in (b"", b"a", b"aa ", b"ab"):
+            rows = glrmask.allocate_token_bitmask(2, tokenizer.vocab_size)
+            for index, c in enumerate((wfa, constraint)):
+                matcher = glrmask.Matcher(c)
+                assert matcher.accept_string(prefix)
+                matcher.fill_next_token_bitmask(rows, index)
+            assert (rows[0] == rows[1]).all(), (engine, prefix)
+
+
 def test_mask_accept_refuse_rollback():
     tokenizer, pieces = small_tokenizer()
     stop = len(pieces) - 2

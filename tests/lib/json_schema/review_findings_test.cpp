@@ -1,0 +1,140 @@
+// Findings of the review of the JSON Schema compiler (issue #24), each on a small schema: the
+// compiled grammar is run on instances just inside and just outside the schema, and its verdict
+// must be python3-jsonschema's (`jsonschema.validate(instance, schema,
+// format_checker=jsonschema.FormatChecker())`, instance parsed by Python's json, which keeps the
+// last of repeated keys). The expected verdicts below were checked that way when written; where
+// the grammar refuses a valid spelling by a documented restriction, the comment says so.
+#include <catch2/catch.hpp>
+#include <memory>
+#include <string>
+
+#include "glr/compiled_grammar.h"
+#include "glr/session.h"
+#include "lib/core/error.h"
+#include "lib/json_schema/compiler.h"
+
+using namespace glrmask;
+using json_schema::compile_json_schema_text;
+using json_schema::SchemaOptions;
+
+namespace {
+
+std::shared_ptr<const glr::CompiledGrammar> compile(const std::string& schema,
+                                                    const SchemaOptions& options = {}) {
+  return glr::CompiledGrammar::compile(compile_json_schema_text(schema, "s.json", options));
+}
+
+// Whether the grammar accepts `text` as a whole (byte by byte, then end of input).
+bool accepts(const std::shared_ptr<const glr::CompiledGrammar>& grammar, const std::string& text) {
+  glr::Session session(grammar);
+  return session.try_commit_bytes(text) && session.is_accepting();
+}
+
+}  // namespace
+
+TEST_CASE("minProperties does not count a repeated extra key twice") {
+  // python: {"x": 1, "x": 2} is {"x": 2}, one member.
+  const auto declared =
+      compile(R"({"type": "object", "properties": {"a": {}}, "minProperties": 2})");
+  CHECK(accepts(declared, R"({"a": 1, "x": 2})"));          // valid
+  CHECK(accepts(declared, R"({"a": 1, "x": 1, "x": 2})"));  // valid
+  CHECK_FALSE(accepts(declared, R"({"x": 1, "x": 2})"));    // invalid
+  CHECK_FALSE(accepts(declared, R"({"a": 1})"));            // invalid
+  CHECK_FALSE(accepts(declared, R"({"x": 1})"));            // invalid
+  // Valid, refused: two undeclared keys are counted as one (documented restriction).
+  CHECK_FALSE(accepts(declared, R"({"x": 1, "y": 2})"));
+
+  // Two undeclared keys would be needed: refused, naming the keyword.
+  const std::string open = R"({"type": "object", "minProperties": 2})";
+  CHECK_THROWS_WITH(compile(open), Catch::Contains("s.json#/minProperties") &&
+                                       Catch::Contains("may repeat one another") &&
+                                       Catch::Contains("--json-schema-lenient ignores it"));
+  SchemaOptions lenient;
+  lenient.lenient = true;
+  const auto over = compile(open, lenient);  // over-approximation: every occurrence counts
+  CHECK(accepts(over, R"({"x": 1, "y": 2})"));
+  CHECK_FALSE(accepts(over, R"({"x": 1})"));
+
+  // maxProperties counts occurrences: stricter, never wider.
+  const auto bounded = compile(R"({"type": "object", "minProperties": 1, "maxProperties": 2})");
+  CHECK(accepts(bounded, R"({"x": 1, "y": 2})"));                // valid
+  CHECK_FALSE(accepts(bounded, "{}"));                           // invalid
+  CHECK_FALSE(accepts(bounded, R"({"x": 1, "y": 2, "z": 3})"));  // invalid
+}
+
+TEST_CASE("under not only exact formats are complemented") {
+  // python: "a@b" is an email, so {"not": {"format": "email"}} rejects it; the email regex is a
+  // subset of the format, so its complement would accept it.
+  const std::string email = R"({"not": {"format": "email"}})";
+  CHECK_THROWS_WITH(compile(email), Catch::Contains("s.json#/not/format") &&
+                                        Catch::Contains("the complement of format \"email\"") &&
+                                        Catch::Contains("--json-schema-lenient ignores it"));
+  for (const char* format : {"hostname", "uri", "time", "date-time"}) {
+    INFO(format);
+    CHECK_THROWS_WITH(compile(std::string(R"({"not": {"format": ")") + format + "\"}}"),
+                      Catch::Contains("s.json#/not/format"));
+  }
+  SchemaOptions lenient;
+  lenient.lenient = true;
+  CHECK(accepts(compile(email, lenient), R"("a@b")"));  // the documented over-approximation
+
+  // date is exact: its complement is every other value.
+  const auto not_date = compile(R"({"not": {"format": "date"}})");
+  CHECK(accepts(not_date, R"("2020-02-30")"));        // valid
+  CHECK(accepts(not_date, R"("a@b")"));               // valid
+  CHECK_FALSE(accepts(not_date, R"("2020-02-29")"));  // invalid
+}
+
+TEST_CASE("draft-4 allOf bounds keep each part's exclusive flag") {
+  const std::string draft4 = R"("$schema": "http://json-schema.org/draft-04/schema#")";
+  const auto lower = compile(
+      "{" + draft4 + R"(, "allOf": [{"minimum": 3, "exclusiveMinimum": true}, {"minimum": 5}]})");
+  CHECK(accepts(lower, "5"));          // valid
+  CHECK(accepts(lower, "6"));          // valid
+  CHECK_FALSE(accepts(lower, "4.5"));  // invalid
+  CHECK_FALSE(accepts(lower, "3"));    // invalid
+  // Different flags at one value: the exclusive one wins, in either order.
+  const auto upper = compile(
+      "{" + draft4 + R"(, "allOf": [{"maximum": 10, "exclusiveMaximum": true}, {"maximum": 10}]})");
+  CHECK(accepts(upper, "9.5"));       // valid
+  CHECK_FALSE(accepts(upper, "10"));  // invalid
+  const auto equal = compile(
+      "{" + draft4 +
+      R"(, "allOf": [{"minimum": 5, "exclusiveMinimum": false}, {"minimum": 5, "exclusiveMinimum": true}]})");
+  CHECK(accepts(equal, "5.5"));      // valid
+  CHECK_FALSE(accepts(equal, "5"));  // invalid
+  // The inclusive bound is the tighter one here.
+  const auto inclusive = compile(
+      "{" + draft4 +
+      R"(, "allOf": [{"minimum": 5, "exclusiveMinimum": false}, {"minimum": 3, "exclusiveMinimum": true}]})");
+  CHECK(accepts(inclusive, "5"));        // valid
+  CHECK_FALSE(accepts(inclusive, "4"));  // invalid
+}
+
+TEST_CASE("string constraints with no common string name their schema") {
+  // The pattern and the format share no string: the string alternative is dropped, the others
+  // stay (python: 5 valid, "2020-01-01" and "abc" invalid).
+  const auto mixed =
+      compile(R"({"type": ["string", "integer"], "pattern": "^[a-z]+$", "format": "date"})");
+  CHECK(accepts(mixed, "5"));
+  CHECK_FALSE(accepts(mixed, R"("2020-01-01")"));
+  CHECK_FALSE(accepts(mixed, R"("abc")"));
+  // Nothing else left: the error names the file and the pointer of the string's schema.
+  CHECK_THROWS_WITH(
+      compile(
+          R"({"type": "object", "properties": {"d": {"type": "string", "pattern": "^[a-z]+$", "format": "date"}},
+                  "required": ["d"]})"),
+      Catch::Contains("s.json#: the start symbol") && Catch::Contains("(s.json#/properties/d)"));
+}
+
+TEST_CASE("the warning about a large object constant names the constant") {
+  SchemaOptions any_order;
+  any_order.property_order = json_schema::PropertyOrder::kAny;
+  const Grammar grammar = compile_json_schema_text(
+      R"({"properties": {"p": {"const": {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7,
+                                          "h": 8, "i": 9}}}})",
+      "s.json", any_order);
+  REQUIRE(grammar.warnings().size() == 1);
+  CHECK(grammar.warnings()[0].where.file == "s.json#/properties/p/const");
+  CHECK_THAT(grammar.warnings()[0].message, Catch::Contains("more than 8 members"));
+}
