@@ -1,7 +1,9 @@
 // The hash-table family of lib/core (flat_table.h and its users): insert, find, growth, clear,
-// erase, the generation wrap-around, collisions under a deliberately bad hash, and
-// variable-length keys. Each check is against a std:: container filled alongside.
+// erase, the generation wrap-around and its stamp in a key's tail padding, collisions under a
+// deliberately bad hash, and variable-length keys. Each check is against a std:: container filled
+// alongside.
 #include <catch2/catch.hpp>
+#include <compare>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -137,6 +139,39 @@ TEST_CASE("GenerationSet is emptied by clear, walk after walk") {
   }
   // Grown once to the largest walk, then reused.
   CHECK(set.capacity() == 256);
+}
+
+// A pointer-sized word and a 32-bit id (the layout of the walk's visited pairs): 4 bytes of tail
+// padding, which the set's generation stamp shares (default member initializers make it
+// non-trivial, the condition for that).
+struct WordAndId {
+  std::uint64_t word = 0;
+  std::uint32_t id = 0;
+  friend bool operator==(const WordAndId&, const WordAndId&) = default;
+  friend auto operator<=>(const WordAndId&, const WordAndId&) = default;
+};
+struct WordAndIdInfo {
+  static std::uint64_t hash(const WordAndId& key) { return fmix64(key.word * 31 + key.id); }
+};
+
+TEST_CASE("GenerationSet keeps the generation in the key's tail padding") {
+  using Set = GenerationSet<WordAndId, WordAndIdInfo>;
+  STATIC_REQUIRE(Set::slot_bytes() == 16);
+  Set set(4);
+  std::set<WordAndId> expected;
+  for (std::uint64_t walk = 0; walk < 20; ++walk) {
+    set.clear();
+    expected.clear();
+    // Keys that differ only in the id, and ids up to ~0u, so a stamp overwritten by a key's
+    // copy would show as a missing or a doubled entry.
+    for (std::uint32_t i = 0; i < 40 + 10 * walk; ++i) {
+      const WordAndId key{0x1000 + 8 * (i % 7 + walk), i % 3 == 0 ? ~0u - i : i};
+      CHECK(set.insert(key) == expected.insert(key).second);
+    }
+    CHECK(set.size() == expected.size());
+    for (const WordAndId& key : expected) CHECK_FALSE(set.insert(key));
+    CHECK_FALSE(set.contains({0x1000 + 8 * (walk + 7), 1}));
+  }
 }
 
 TEST_CASE("GenerationSet survives the wrap-around of its generation") {
