@@ -1,12 +1,16 @@
 // Loading a compiled artifact (`glrmask mask --artifact`): the SynCode JSON, Java and SQL grammars
 // with the Llama-3 vocabulary.
-//   BM_ArtifactLoad/<grammar>  read_mask_artifact: open, checks, checksum, token sets, automata.
+//   BM_ArtifactLoad/<grammar>  read_mask_artifact: open, checks, checksum (all but the token
+//                              set images), token set layouts, automata.
 //                              Counters: the file's size and how much the resident set grows
 //                              while one loaded artifact is alive (first iteration): in all, and
 //                              its anonymous part (the rest is the mapped file's pages, shared
 //                              with other processes and reclaimable).
-//   BM_Checksum/<MiB>          checksum64 over a buffer in memory: the part of a load that is
-//                              proportional to the file.
+//   BM_ArtifactCheckAll/<grammar>  read_mask_artifact, then every token set read once: the load
+//                              plus the first-use checks (checksum, well-formedness) of every
+//                              set, which a load defers to each set's first use.
+//   BM_Checksum/<MiB>          checksum64 over a buffer in memory: what a set's first-use check
+//                              costs per byte.
 // Each grammar is compiled once (seconds for Java and SQL) and its artifact kept in the temporary
 // folder under the format version, so reruns skip the compile; a stale file is rebuilt.
 #include <benchmark/benchmark.h>
@@ -102,6 +106,21 @@ void BM_ArtifactLoad(benchmark::State& state, const std::string& language) {
 BENCHMARK_CAPTURE(BM_ArtifactLoad, json, std::string("json"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ArtifactLoad, java, std::string("java"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ArtifactLoad, sql, std::string("sql"))->Unit(benchmark::kMillisecond);
+
+void BM_ArtifactCheckAll(benchmark::State& state, const std::string& language) {
+  const std::optional<Artifact> a = artifact(language);
+  if (!a) {
+    state.SkipWithError("real-data folder absent");
+    return;
+  }
+  for (auto _ : state) {
+    auto loaded = wfa::read_mask_artifact(a->path, a->grammar, llama3());
+    const TokenSetPool& pool = loaded->pool();
+    for (std::uint32_t id = 0; id < pool.distinct_sets(); ++id) pool.verify(TokenSetId{id});
+    benchmark::DoNotOptimize(loaded.get());
+  }
+}
+BENCHMARK_CAPTURE(BM_ArtifactCheckAll, java, std::string("java"))->Unit(benchmark::kMillisecond);
 
 void BM_Checksum(benchmark::State& state) {
   std::string bytes(static_cast<std::size_t>(state.range(0)) << 20, '\0');

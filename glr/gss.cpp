@@ -3,12 +3,22 @@
 #include <algorithm>
 
 #include "lib/core/check.h"
+#include "lib/core/hash_mix.h"
 
 namespace glrmask::glr {
 
 GssNode* GssBlock::add_node(StateId state) {
   nodes_.push_back(std::unique_ptr<GssNode>(new GssNode(state, this)));
   return nodes_.back().get();
+}
+
+std::uint64_t GssBlock::EdgeInfo::hash(const Edge& edge) {
+  return fmix64(reinterpret_cast<std::uintptr_t>(edge.above) * 0x9E3779B97F4A7C15ull ^
+                reinterpret_cast<std::uintptr_t>(edge.below));
+}
+
+std::uint64_t GssBlock::BlockInfo::hash(const GssBlock* block) {
+  return fmix64(reinterpret_cast<std::uintptr_t>(block));
 }
 
 namespace {
@@ -25,10 +35,10 @@ bool GssBlock::add_edge(GssNode* above, const GssNode* below) {
   } else {
     if (index_ == nullptr) index_ = std::make_unique<Index>();
     if (!above->edges_indexed_) {
-      for (const GssNode* existing : above->below_) index_->edges.emplace(above, existing);
+      for (const GssNode* existing : above->below_) index_->edges.insert({above, existing});
       above->edges_indexed_ = true;
     }
-    if (!index_->edges.emplace(above, below).second) return false;
+    if (!index_->edges.insert({above, below})) return false;
   }
   above->below_.push_back(below);
   const GssBlock* target = &below->block();
@@ -44,7 +54,7 @@ bool GssBlock::add_edge(GssNode* above, const GssNode* below) {
   if (index_->referenced.empty()) {
     for (const GssBlockRef& block : referenced_) index_->referenced.insert(block.get());
   }
-  if (index_->referenced.insert(target).second) referenced_.emplace_back(target);
+  if (index_->referenced.insert(target)) referenced_.emplace_back(target);
   return true;
 }
 

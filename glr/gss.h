@@ -14,13 +14,13 @@
 #include <atomic>
 #include <boost/container/small_vector.hpp>
 #include <boost/intrusive_ptr.hpp>
-#include <boost/unordered_set.hpp>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <vector>
 
 #include "glr/ids.h"
+#include "lib/core/flat_map.h"
 
 namespace glrmask::glr {
 
@@ -72,9 +72,24 @@ class GssBlock {
   std::vector<boost::intrusive_ptr<const GssBlock>> referenced_;
   // Above a few entries, the edges of the nodes that have many, and the referenced blocks, are
   // also hashed so that add_edge need not scan them. Made on first need: most blocks never do.
+  // FlatSets of the project's hash-table family (lib/core/flat_map.h); no null pointer is stored,
+  // so null marks a vacant slot.
+  struct Edge {
+    const GssNode* above;
+    const GssNode* below;
+    friend bool operator==(const Edge&, const Edge&) = default;
+  };
+  struct EdgeInfo {
+    static constexpr Edge empty() { return {nullptr, nullptr}; }
+    static std::uint64_t hash(const Edge& edge);
+  };
+  struct BlockInfo {
+    static constexpr const GssBlock* empty() { return nullptr; }
+    static std::uint64_t hash(const GssBlock* block);
+  };
   struct Index {
-    boost::unordered_set<std::pair<const GssNode*, const GssNode*>> edges;
-    boost::unordered_set<const GssBlock*> referenced;
+    FlatSet<Edge, EdgeInfo> edges;
+    FlatSet<const GssBlock*, BlockInfo> referenced;
   };
   std::unique_ptr<Index> index_;
   // Intrusive list of blocks being destroyed, so releasing a long chain needs no recursion.

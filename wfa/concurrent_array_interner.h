@@ -3,11 +3,12 @@
 // without a lock, at an address that never moves.
 //
 // Why sharded: every memoized computation of the builder ends by interning the items it left
-// suspended, so one lock around one table would make the workers take turns. The top bits of the
-// caller's hash pick one of 64 shards, each an open-addressing table of (hash, id) under its own
-// mutex; the arrays themselves live once, in a tbb::concurrent_vector that grows without moving
-// its elements. An id handed from one thread to another through any synchronizing structure (a
-// mutex-protected queue, a table lookup) is safe to read there.
+// suspended, so one lock around one table would make the workers take turns. The low bits of the
+// caller's hash pick one of 64 shards, each a FlatIdIndex of the project's hash-table family
+// (lib/core/flat_id_index.h) under its own mutex; the arrays themselves live once, in a
+// tbb::concurrent_vector that grows without moving its elements. An id handed from one thread to
+// another through any synchronizing structure (a mutex-protected queue, a table lookup) is safe to
+// read there.
 #pragma once
 
 #include <tbb/concurrent_vector.h>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "lib/core/error.h"
+#include "lib/core/flat_id_index.h"
 
 namespace glrmask::wfa {
 
@@ -35,20 +37,16 @@ class ConcurrentArrayInterner {
   // (equal contents compare equal element by element); `hash` must depend on the contents only.
   Id intern(std::span<const T> values, std::uint64_t hash) {
     if (values.empty()) return 0;
-    Shard& shard = shards_[hash >> (64 - kShardBits)];
+    // The low bits pick the shard: the index places entries by the high bits.
+    Shard& shard = shards_[hash & (kShards - 1)];
     const std::lock_guard lock(shard.mutex);
-    const std::size_t mask = shard.slots.size() - 1;
-    std::size_t i = hash & mask;
-    for (; shard.slots[i].id != kVacant; i = (i + 1) & mask) {
-      const Slot& slot = shard.slots[i];
-      if (slot.hash == hash && std::ranges::equal(contents_[slot.id], values)) return slot.id;
-    }
+    const auto is_values = [&](Id id) { return std::ranges::equal(contents_[id], values); };
+    if (const Id known = shard.index.find(hash, is_values); known != Index::kNoId) return known;
     const auto index = static_cast<std::size_t>(
         contents_.push_back(std::vector<T>(values.begin(), values.end())) - contents_.begin());
-    if (index >= kVacant) throw Error("wfa: more than 2^32 interned arrays in one build");
+    if (index >= Index::kNoId) throw Error("wfa: more than 2^32 - 1 interned arrays in one build");
     const auto id = static_cast<Id>(index);
-    shard.slots[i] = {hash, id};
-    if (++shard.size * 4 > shard.slots.size() * 3) shard.grow();
+    shard.index.insert_new(hash, id);
     return id;
   }
 
@@ -57,32 +55,15 @@ class ConcurrentArrayInterner {
   std::size_t size() const { return contents_.size(); }
 
  private:
-  static constexpr Id kVacant = 0xffffffffu;
-  static constexpr int kShardBits = 6;
+  using Index = FlatIdIndex<>;
+  static constexpr std::size_t kShards = 64;
 
-  struct Slot {
-    std::uint64_t hash = 0;
-    Id id = kVacant;
-  };
   struct alignas(64) Shard {
     tbb::spin_mutex mutex;
-    std::vector<Slot> slots = std::vector<Slot>(16);
-    std::size_t size = 0;
-
-    void grow() {
-      std::vector<Slot> old(slots.size() * 2);
-      old.swap(slots);
-      const std::size_t mask = slots.size() - 1;
-      for (const Slot& slot : old) {
-        if (slot.id == kVacant) continue;
-        std::size_t i = slot.hash & mask;
-        while (slots[i].id != kVacant) i = (i + 1) & mask;
-        slots[i] = slot;
-      }
-    }
+    Index index;
   };
 
-  std::array<Shard, std::size_t{1} << kShardBits> shards_;
+  std::array<Shard, kShards> shards_;
   tbb::concurrent_vector<std::vector<T>> contents_;
 };
 

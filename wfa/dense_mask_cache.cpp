@@ -8,32 +8,6 @@
 
 namespace glrmask::wfa {
 
-DenseMaskCache::SlotIndex::SlotIndex(std::size_t slots)
-    : cells_(slots == 0 ? 0 : std::bit_ceil(slots * 2), -1),
-      mask_(cells_.empty() ? 0 : cells_.size() - 1) {}
-
-void DenseMaskCache::SlotIndex::add(std::uint64_t hash, std::int32_t slot) {
-  std::size_t i = home(hash);
-  while (cells_[i] >= 0) i = next(i);
-  cells_[i] = slot;
-}
-
-template <class HashOfSlot>
-void DenseMaskCache::SlotIndex::remove(std::uint64_t hash, std::int32_t slot,
-                                       HashOfSlot hash_of_slot) {
-  std::size_t hole = home(hash);
-  while (cells_[hole] != slot) hole = next(hole);
-  for (std::size_t i = next(hole); cells_[i] >= 0; i = next(i)) {
-    const std::size_t home_of_i = home(hash_of_slot(cells_[i]));
-    // `i` may move to `hole` unless its home lies cyclically in (hole, i].
-    const bool home_after_hole = ((home_of_i - hole - 1) & mask_) < ((i - hole) & mask_);
-    if (home_after_hole) continue;
-    cells_[hole] = cells_[i];
-    hole = i;
-  }
-  cells_[hole] = -1;
-}
-
 DenseMaskCache::DenseMaskCache(std::size_t slots, std::size_t words, std::size_t row_words)
     : words_(words),
       row_words_(row_words),
@@ -41,8 +15,8 @@ DenseMaskCache::DenseMaskCache(std::size_t slots, std::size_t words, std::size_t
       masks_(slots * words),
       rows_(slots * row_words),
       aliases_(row_words == 0 || slots == 0 ? 0 : std::bit_ceil(slots) * kAliasWays),
-      by_weights_(slots),
-      by_row_(row_words == 0 ? 0 : slots) {}
+      by_weights_(slots * 2),
+      by_row_(row_words == 0 ? 0 : slots * 2) {}
 
 std::uint64_t DenseMaskCache::hash_of(std::span<const TokenSetId> weights) {
   std::uint64_t h = weights.size();
@@ -82,16 +56,14 @@ bool sorted_unique(std::span<const TokenSetId> weights) {
 
 const std::uint32_t* DenseMaskCache::find(std::span<const TokenSetId> weights) const {
   GLRMASK_DCHECK(sorted_unique(weights));
-  if (weights.size() > kMaxWeights || by_weights_.empty() || weights.empty()) return nullptr;
+  if (weights.size() > kMaxWeights || entries_.empty() || weights.empty()) return nullptr;
   const std::uint64_t hash = hash_of(weights);
-  for (std::size_t i = by_weights_.home(hash);; i = by_weights_.next(i)) {
-    const std::int32_t slot = by_weights_.at(i);
-    if (slot < 0) break;
-    const Entry& entry = entries_[static_cast<std::size_t>(slot)];
-    if (entry.hash == hash && entry.count == weights.size() &&
-        std::equal(weights.begin(), weights.end(), entry.weights.begin()))
-      return hit(static_cast<std::size_t>(slot));
-  }
+  const std::uint32_t slot = by_weights_.find(hash, [&](std::uint32_t s) {
+    const Entry& entry = entries_[s];
+    return entry.hash == hash && entry.count == weights.size() &&
+           std::equal(weights.begin(), weights.end(), entry.weights.begin());
+  });
+  if (slot != SlotIndex::kNoId) return hit(slot);
   return find_alias(hash, weights);
 }
 
@@ -132,19 +104,16 @@ void DenseMaskCache::add_alias(std::uint64_t hash, std::span<const TokenSetId> w
 
 const std::uint32_t* DenseMaskCache::find_row(std::span<const std::uint64_t> row,
                                               std::span<const TokenSetId> weights) {
-  if (row.size() != row_words_ || by_row_.empty()) return nullptr;
+  if (row.size() != row_words_ || row_words_ == 0 || entries_.empty()) return nullptr;
   const std::uint64_t hash = hash_of(row);
-  for (std::size_t i = by_row_.home(hash);; i = by_row_.next(i)) {
-    const std::int32_t slot = by_row_.at(i);
-    if (slot < 0) return nullptr;
-    const std::size_t s = static_cast<std::size_t>(slot);
-    if (entries_[s].row_hash == hash &&
-        std::equal(row.begin(), row.end(),
-                   rows_.begin() + static_cast<std::ptrdiff_t>(s * row_words_))) {
-      add_alias(hash_of(weights), weights, s);
-      return hit(s);
-    }
-  }
+  const std::uint32_t slot = by_row_.find(hash, [&](std::uint32_t s) {
+    return entries_[s].row_hash == hash &&
+           std::equal(row.begin(), row.end(),
+                      rows_.begin() + static_cast<std::ptrdiff_t>(s * row_words_));
+  });
+  if (slot == SlotIndex::kNoId) return nullptr;
+  add_alias(hash_of(weights), weights, slot);
+  return hit(slot);
 }
 
 void DenseMaskCache::insert(std::span<const TokenSetId> weights,
@@ -157,7 +126,7 @@ std::span<std::uint32_t> DenseMaskCache::claim(std::span<const TokenSetId> weigh
                                                std::span<const std::uint64_t> row) {
   GLRMASK_DCHECK(sorted_unique(weights));
   const bool by_weights = !weights.empty() && weights.size() <= kMaxWeights;
-  const bool by_row = row.size() == row_words_ && !by_row_.empty();
+  const bool by_row = row.size() == row_words_ && row_words_ != 0;
   if (entries_.empty() || (!by_weights && !by_row)) return {};
   // Terminates within one turn: the hand unmarks every slot it skips.
   while (entries_[hand_].referenced) {
@@ -167,13 +136,9 @@ std::span<std::uint32_t> DenseMaskCache::claim(std::span<const TokenSetId> weigh
   const std::size_t slot = hand_;
   hand_ = (hand_ + 1) % entries_.size();
   Entry& entry = entries_[slot];
-  const auto index = static_cast<std::int32_t>(slot);
-  if (entry.count != 0)
-    by_weights_.remove(entry.hash, index,
-                       [&](std::int32_t s) { return entries_[static_cast<std::size_t>(s)].hash; });
-  if (entry.has_row)
-    by_row_.remove(entry.row_hash, index,
-                   [&](std::int32_t s) { return entries_[static_cast<std::size_t>(s)].row_hash; });
+  const auto index = static_cast<std::uint32_t>(slot);
+  if (entry.count != 0) by_weights_.erase(entry.hash, index);
+  if (entry.has_row) by_row_.erase(entry.row_hash, index);
   entry.count = 0;
   entry.has_row = false;
   ++entry.generation;  // voids the slot's aliases
@@ -181,14 +146,14 @@ std::span<std::uint32_t> DenseMaskCache::claim(std::span<const TokenSetId> weigh
     entry.hash = hash_of(weights);
     entry.count = static_cast<std::uint32_t>(weights.size());
     std::copy(weights.begin(), weights.end(), entry.weights.begin());
-    by_weights_.add(entry.hash, index);
+    by_weights_.insert_new(entry.hash, index);
   }
   if (by_row) {
     entry.row_hash = hash_of(row);
     entry.has_row = true;
     std::copy(row.begin(), row.end(),
               rows_.begin() + static_cast<std::ptrdiff_t>(slot * row_words_));
-    by_row_.add(entry.row_hash, index);
+    by_row_.insert_new(entry.row_hash, index);
   }
   return {masks_.data() + slot * words_, words_};
 }

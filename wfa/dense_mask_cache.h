@@ -19,6 +19,7 @@
 #include <span>
 #include <vector>
 
+#include "lib/core/flat_id_index.h"
 #include "lib/token_set/token_set_id.h"
 
 namespace glrmask::wfa {
@@ -64,24 +65,11 @@ class DenseMaskCache {
     mutable bool referenced = false;  // found since the clock hand last passed
     std::array<TokenSetId, kMaxWeights> weights{};
   };
-  // Open addressing over slots, -1 = empty, with backward-shift deletion: later members of a
-  // probe run move up into the hole when their home position allows it, so no tombstones pile up.
-  class SlotIndex {
-   public:
-    explicit SlotIndex(std::size_t slots);
-    std::size_t home(std::uint64_t hash) const { return (hash >> 17) & mask_; }
-    std::size_t next(std::size_t i) const { return (i + 1) & mask_; }
-    std::int32_t at(std::size_t i) const { return cells_[i]; }
-    void add(std::uint64_t hash, std::int32_t slot);
-    // `hash_of_slot(s)` gives the hash slot s was added under.
-    template <class HashOfSlot>
-    void remove(std::uint64_t hash, std::int32_t slot, HashOfSlot hash_of_slot);
-    bool empty() const { return cells_.empty(); }
-
-   private:
-    std::vector<std::int32_t> cells_;
-    std::size_t mask_ = 0;
-  };
+  // Slots by the hash of their weights or of their class row: FlatIdIndexes of the project's
+  // hash-table family (lib/core/flat_id_index.h), which erase by shifting later entries back, so
+  // no tombstones pile up as slots are claimed again. Sized at construction for every slot at
+  // most half full, so they never grow (nor allocate) on the decoding path.
+  using SlotIndex = FlatIdIndex<50>;
 
   // Other weight sets found to unite to a slot's mask (find_row), kept best effort in buckets of
   // kAliasWays; an alias is void once its slot is claimed again (the generation moved on).

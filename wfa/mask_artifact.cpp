@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "lib/core/binary_io.h"
@@ -40,28 +41,31 @@ std::uint64_t grammar_fingerprint(const glr::CompiledGrammar& grammar) {
 }
 
 std::uint64_t vocabulary_fingerprint(const Vocabulary& vocabulary) {
-  // Every load computes this over the whole vocabulary, so it streams into two flat buffers: the
-  // tokens' bytes back to back, and per token its length and whether it is special (which also
-  // marks where each token's bytes end).
-  std::string text;
-  text.reserve(8 * vocabulary.size());
-  std::vector<std::uint64_t> shape;
-  shape.reserve(vocabulary.size() + 2);
-  shape.push_back(vocabulary.size());
-  shape.push_back(vocabulary.eos() ? *vocabulary.eos() : ~std::uint64_t{0});
-  for (TokenId id = 0; id < vocabulary.size(); ++id) {
-    const std::string_view bytes = vocabulary.bytes(id);
-    text.append(bytes);
-    shape.push_back(bytes.size() | (vocabulary.is_special(id) ? std::uint64_t{1} << 63 : 0));
-  }
-  const std::string_view shape_bytes(reinterpret_cast<const char*>(shape.data()),
-                                     shape.size() * sizeof(std::uint64_t));
-  return checksum64(shape_bytes) ^ (checksum64(text) * 0x9e3779b97f4a7c15ULL);
+  return vocabulary.fingerprint();  // computed once per vocabulary, not per load
 }
 
 namespace {
 
 constexpr std::uint32_t kTokenSetSectionTag = 0x54455354;  // "TSET"
+
+// The file ends in a trailer: where the token set images lie (byte offsets [begin, end); both 0
+// when there are none) and the checksum of every other byte — the header, the image table with
+// each image's own checksum, the automata and the trailer's two offsets. The images are checked
+// one by one on first use instead (read_token_sets), so a load reads the table, not 100 MiB.
+struct Trailer {
+  std::uint64_t area_begin;
+  std::uint64_t area_end;
+  std::uint64_t checksum;
+};
+static_assert(sizeof(Trailer) == 3 * sizeof(std::uint64_t));
+
+std::uint64_t checksum_outside(std::string_view body, std::uint64_t area_begin,
+                               std::uint64_t area_end, std::string_view trailer_offsets) {
+  constexpr std::uint64_t kMix = 0x9e3779b97f4a7c15ULL;
+  const std::uint64_t before = checksum64(body.substr(0, area_begin));
+  const std::uint64_t after = checksum64(body.substr(area_end));
+  return (before * kMix + after) * kMix + checksum64(trailer_offsets);
+}
 
 // The post-lexer the artifact was compiled with, and its settings (glr/indenter.h): the kind,
 // tab length, the newline, _INDENT and _DEDENT terminals, the opening and closing brackets.
@@ -120,46 +124,96 @@ void check_post_lexer(BinaryReader& in, const PostLexerRecord& record,
         record.tab_len, record.newline, spec->tab_len, spec->newline));
 }
 
-// Where one frozen token set lies in the image area (offset relative to the area's start).
+// Where one frozen token set lies in the image area (offset relative to the area's start), and
+// the checksum of its bytes.
 struct FrozenImageRef {
   std::uint64_t offset;
   std::uint64_t size;
+  std::uint64_t checksum;
 };
 
 // The token sets section: sets 2.. of the artifact's numbering (0 and 1 are the empty and the
-// full set, which every pool has), each as a CRoaring frozen image, 32-byte aligned.
-void write_token_sets(BinaryWriter& out, const TokenSetPool& pool,
-                      std::span<const TokenSetId> sets) {
+// full set, which every pool has), each as a CRoaring frozen image, 32-byte aligned. Returns
+// where the images lie in `out`: [begin, end).
+std::pair<std::uint64_t, std::uint64_t> write_token_sets(BinaryWriter& out,
+                                                         const TokenSetPool& pool,
+                                                         std::span<const TokenSetId> sets) {
   out.put(kTokenSetSectionTag);
+  // The table precedes the images and holds their checksums, so each image is made twice (once
+  // for its checksum) rather than all of them held at once.
   std::vector<FrozenImageRef> images;
   images.reserve(sets.size());
+  std::string image;
+  auto make_image = [&](TokenSetId id) {
+    const RoaringBitmap& set = pool.get(id);
+    image.assign(frozen_size(set), '\0');
+    write_frozen(set, image.data());
+  };
   std::uint64_t area = 0;
   for (std::size_t i = 2; i < sets.size(); ++i) {
     area = (area + kFrozenImageAlignment - 1) / kFrozenImageAlignment * kFrozenImageAlignment;
-    images.push_back({area, frozen_size(pool.get(sets[i]))});
-    area += images.back().size;
+    make_image(sets[i]);
+    images.push_back({area, image.size(), checksum64(image)});
+    area += image.size();
   }
   out.put_array<FrozenImageRef>(images);
   out.put<std::uint64_t>(area);
   out.align(kFrozenImageAlignment);
-  std::string image;
-  for (std::size_t i = 0; i < images.size(); ++i) {
+  const std::uint64_t begin = out.size();
+  for (std::size_t i = 2; i < sets.size(); ++i) {
     out.align(kFrozenImageAlignment);
-    image.assign(images[i].size, '\0');
-    write_frozen(pool.get(sets[i + 2]), image.data());
+    make_image(sets[i]);
     out.put_bytes(image);
   }
+  return {begin, out.size()};
 }
 
-// Views the token sets section in place; `file` keeps the images alive for the pool.
+Error token_set_error(const std::string& name, std::size_t at, const std::string& message) {
+  ErrorLocation where = ErrorLocation::in_file(name);
+  where.byte_offset = static_cast<std::int64_t>(at);
+  return Error(fmt::format("{}: byte offset {}: {}", name, at, message), ErrorCode::kArtifact,
+               std::move(where));
+}
+
+// What the first use of a loaded token set checks (TokenSetPool::from_frozen): the checksum of
+// its image, then that the set is well formed for the vocabulary (FrozenBitmap::defect).
+struct TokenSetCheck {
+  std::string name;         // the artifact, for errors
+  std::size_t area_offset;  // where the images begin in the file
+  std::string_view area;    // into the mapping, which the pool keeps alive
+  std::vector<FrozenImageRef> images;
+  std::uint32_t universe;
+
+  void operator()(std::size_t index, const FrozenBitmap& view) const {
+    const FrozenImageRef& ref = images[index];
+    const std::size_t at = area_offset + ref.offset;
+    if (checksum64(area.substr(ref.offset, ref.size)) != ref.checksum)
+      throw token_set_error(name, at,
+                            fmt::format("token set {} ({} bytes) is corrupt: its checksum does not "
+                                        "match; compile the artifact again",
+                                        index + 2, ref.size));
+    if (const std::string defect = view.defect(universe); !defect.empty())
+      throw token_set_error(name, at,
+                            fmt::format("token set {} is malformed: {}", index + 2, defect));
+  }
+};
+
+// Views the token sets section in place; `file` keeps the images alive for the pool. Only the
+// layout of each set is read here (CRoaring's header at the end of its image); its checksum and
+// well-formedness are checked on its first use. The images must lie at [area_begin, area_end)
+// of the file, as its trailer says.
 TokenSetPool read_token_sets(BinaryReader& in, std::uint32_t universe,
-                             std::shared_ptr<const MappedFile> file) {
+                             std::shared_ptr<const MappedFile> file, std::uint64_t area_begin,
+                             std::uint64_t area_end) {
   if (in.get<std::uint32_t>("token set section tag") != kTokenSetSectionTag)
     in.fail("expected the token set section");
-  const std::vector<FrozenImageRef> images = in.get_array<FrozenImageRef>("token set table");
+  std::vector<FrozenImageRef> images = in.get_array<FrozenImageRef>("token set table");
   const auto area_size = in.get<std::uint64_t>("token set area size");
   in.align(kFrozenImageAlignment, "token set alignment");
   const std::size_t area_offset = in.offset();
+  if (area_offset != area_begin || area_size != area_end - area_begin)
+    in.fail(fmt::format("the token sets lie at [{}, {}), the trailer says [{}, {})", area_offset,
+                        area_offset + area_size, area_begin, area_end));
   const std::string_view area = in.get_bytes(area_size, "token sets");
   std::vector<FrozenBitmap> views;
   views.reserve(images.size());
@@ -167,18 +221,19 @@ TokenSetPool read_token_sets(BinaryReader& in, std::uint32_t universe,
     const FrozenImageRef& ref = images[i];
     const std::size_t at = area_offset + ref.offset;
     if (ref.offset > area.size() || ref.size > area.size() - ref.offset)
-      throw Error(
-          fmt::format("{}: byte offset {}: token set {} ({} bytes) lies outside the {} "
-                      "bytes of token sets",
-                      in.what(), at, i + 2, ref.size, area.size()));
+      throw token_set_error(in.what(), at,
+                            fmt::format("token set {} ({} bytes) lies outside the {} bytes of "
+                                        "token sets",
+                                        i + 2, ref.size, area.size()));
     try {
-      views.push_back(FrozenBitmap::view(area.substr(ref.offset, ref.size), universe));
+      views.push_back(FrozenBitmap::view_layout(area.substr(ref.offset, ref.size)));
     } catch (const Error& e) {
-      throw Error(fmt::format("{}: byte offset {}: token set {} is malformed: {}", in.what(), at,
-                              i + 2, e.what()));
+      throw token_set_error(in.what(), at,
+                            fmt::format("token set {} is malformed: {}", i + 2, e.what()));
     }
   }
-  return TokenSetPool::from_frozen(universe, std::move(views), std::move(file));
+  TokenSetCheck check{in.what(), area_offset, area, std::move(images), universe};
+  return TokenSetPool::from_frozen(universe, std::move(views), std::move(file), std::move(check));
 }
 
 }  // namespace
@@ -197,6 +252,7 @@ std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMa
   out.put<std::uint64_t>(vocabulary.size());
   out.put_string(source);
   out.put<std::uint32_t>(compiled != nullptr ? 1 : 0);
+  std::pair<std::uint64_t, std::uint64_t> area{0, 0};
   if (compiled != nullptr) {
     // Number the token sets the automata use, in first-use order after the empty and the full
     // set (which keep their ids 0 and 1, as in every pool), so the loaded pool's ids are the
@@ -218,12 +274,15 @@ std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMa
     static_assert(sizeof(CompileStats) ==
                   3 * sizeof(double) + 2 * sizeof(std::uint32_t) + 2 * sizeof(std::size_t));
     automata.put(compiled->stats());
-    write_token_sets(out, pool, sets);
+    area = write_token_sets(out, pool, sets);
     out.put_bytes(automata.bytes());
   }
   std::string bytes = out.take();
-  const std::uint64_t sum = checksum64(bytes);
-  bytes.append(reinterpret_cast<const char*>(&sum), sizeof sum);
+  Trailer trailer{area.first, area.second, 0};
+  const std::string_view offsets(reinterpret_cast<const char*>(&trailer),
+                                 2 * sizeof(std::uint64_t));
+  trailer.checksum = checksum_outside(bytes, trailer.area_begin, trailer.area_end, offsets);
+  bytes.append(reinterpret_cast<const char*>(&trailer), sizeof trailer);
   // A new file renamed over the old one: a process that has the old artifact loaded keeps
   // reading its (mapped) bytes instead of seeing them change or shrink underneath.
   // Errors name the path the caller gave, with the system's reason, not the temporary file.
@@ -274,12 +333,14 @@ ArtifactFile ArtifactFile::open(const std::filesystem::path& path) {
                 ErrorLocation::in_file(name));
   }
   const std::string_view bytes = artifact.file_->bytes();
-  if (bytes.size() < sizeof kMagic + sizeof(std::uint64_t) ||
-      std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
+  if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
     throw Error(fmt::format("{}: not a glrmask artifact (no 'GLRMASKA' header)", name),
                 ErrorCode::kArtifact, ErrorLocation::in_file(name));
   }
-  const std::string_view body(bytes.data(), bytes.size() - sizeof(std::uint64_t));
+  if (bytes.size() < sizeof kMagic + 2 * sizeof(std::uint32_t) + sizeof(Trailer))
+    BinaryReader(bytes, name)
+        .fail(fmt::format("truncated: {} bytes is shorter than any artifact", bytes.size()));
+  const std::string_view body(bytes.data(), bytes.size() - sizeof(Trailer));
   BinaryReader in(body, name);
   in.get_bytes(sizeof kMagic, "magic");
   // The version first: an artifact of another format version has another checksum too, and
@@ -290,13 +351,20 @@ ArtifactFile ArtifactFile::open(const std::filesystem::path& path) {
                         kMaskArtifactVersion));
   if (in.get<std::uint32_t>("byte order") != kByteOrderMark)
     in.fail("written on a machine with another byte order");
-  std::uint64_t sum = 0;
-  std::memcpy(&sum, bytes.data() + body.size(), sizeof sum);
-  if (checksum64(body) != sum)
-    throw Error(fmt::format("{}: checksum mismatch over {} bytes: the artifact is truncated or "
-                            "corrupt; compile it again",
-                            name, body.size()),
-                ErrorCode::kArtifact, ErrorLocation::in_file(name));
+  Trailer trailer{};
+  std::memcpy(&trailer, bytes.data() + body.size(), sizeof trailer);
+  const std::string_view offsets(bytes.data() + body.size(), 2 * sizeof(std::uint64_t));
+  const bool area_fits = trailer.area_begin <= trailer.area_end && trailer.area_end <= body.size();
+  if (!area_fits ||
+      checksum_outside(body, trailer.area_begin, trailer.area_end, offsets) != trailer.checksum)
+    throw Error(
+        fmt::format("{}: checksum mismatch over {} bytes (all but the token set images, "
+                    "which are checked on first use): the artifact is truncated or "
+                    "corrupt; compile it again",
+                    name, body.size() - (area_fits ? trailer.area_end - trailer.area_begin : 0)),
+        ErrorCode::kArtifact, ErrorLocation::in_file(name));
+  artifact.area_begin_ = trailer.area_begin;
+  artifact.area_end_ = trailer.area_end;
   artifact.post_lexer_ = read_post_lexer(in);
   artifact.grammar_fingerprint_ = in.get<std::uint64_t>("grammar fingerprint");
   artifact.vocabulary_fingerprint_ = in.get<std::uint64_t>("vocabulary fingerprint");
@@ -306,6 +374,12 @@ ArtifactFile ArtifactFile::open(const std::filesystem::path& path) {
   artifact.source_ = in.get_bytes(source_size, "source");
   const auto has_mask = in.get<std::uint32_t>("compiled mask flag");
   if (has_mask > 1) in.fail("the compiled mask flag is neither 0 nor 1");
+  // The images lie after the header (and are absent without automata): the bytes read so far
+  // were all under the checksum.
+  if (has_mask != 0 ? artifact.area_begin_ < in.offset()
+                    : (artifact.area_begin_ | artifact.area_end_) != 0)
+    in.fail(fmt::format("the trailer places the token set images at [{}, {})", artifact.area_begin_,
+                        artifact.area_end_));
   artifact.mask_offset_ = has_mask != 0 ? in.offset() : 0;
   if (has_mask == 0 && !in.at_end()) in.fail("unexpected bytes after the source section");
   return artifact;
@@ -337,7 +411,7 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
     const Vocabulary& vocabulary) {
   artifact.check_fingerprints(*grammar, vocabulary);
   const std::string_view bytes = artifact.file_->bytes();
-  const std::string_view body(bytes.data(), bytes.size() - sizeof(std::uint64_t));
+  const std::string_view body(bytes.data(), bytes.size() - sizeof(Trailer));
   BinaryReader in(body, artifact.name_);
   if (artifact.mask_offset_ == 0)
     in.fail(
@@ -345,7 +419,8 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
         "engine)");
   in.get_bytes(artifact.mask_offset_, "header");
   const auto universe = static_cast<std::uint32_t>(artifact.vocabulary_size_);
-  TokenSetPool pool = read_token_sets(in, universe, artifact.file_);
+  TokenSetPool pool =
+      read_token_sets(in, universe, artifact.file_, artifact.area_begin_, artifact.area_end_);
   const std::size_t token_sets = pool.distinct_sets();
   auto pool_id = [&](std::uint32_t stored) {
     if (stored >= token_sets)

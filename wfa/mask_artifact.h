@@ -5,16 +5,21 @@
 // The file names what it was built from by fingerprints, not by paths: the grammar (its Lark
 // rendering, whatever front-end produced it: Lark, JSON Schema, regex) with its parse options, and
 // the vocabulary's token bytes. Loading checks both against the grammar and vocabulary the caller
-// has, plus the format version, the byte order and a checksum over the whole file, so an artifact
-// of another grammar or tokenizer, of another build of the construction, or a truncated or corrupt
-// file is refused with an error that says which.
+// has, plus the format version, the byte order and a checksum over every byte but the token set
+// images, so an artifact of another grammar or tokenizer, of another build of the construction,
+// or a truncated or corrupt file is refused with an error that says which.
 //
 // Why loading is fast: the file is mapped, and the token sets — nearly all of its bytes — are
 // CRoaring frozen images that the loaded pool reads in place (lib/token_set/frozen.h), numbered
-// as the pool numbers them, so nothing is decoded, hashed or renumbered. What a load does per
-// byte is the checksum and the well-formedness check of each set (a damaged set behind a valid
-// checksum is refused, not read). Only the token sets the automata use are stored (the compile
-// pool holds many intermediates); the loaded pool is the whole pool of the loaded CompiledMask.
+// as the pool numbers them, so nothing is decoded, hashed or renumbered. A load reads only each
+// image's layout (CRoaring's container table at its end); each image has its own checksum in the
+// image table, and a set is checked — that checksum, then its well-formedness for the vocabulary
+// — on its first use (TokenSetPool::from_frozen), once, thread-safely. A set found damaged then
+// raises glrmask::Error (kArtifact) naming the file, the byte offset of its image and the set, on
+// that use and every later one: the mask call that met it throws (a Matcher's next_token_mask,
+// fill_next_token_bitmask), nothing damaged is ever read, and masks that need only sound sets
+// still work. Only the token sets the automata use are stored (the compile pool holds many
+// intermediates); the loaded pool is the whole pool of the loaded CompiledMask.
 #pragma once
 
 #include <cstddef>
@@ -33,7 +38,7 @@
 namespace glrmask::wfa {
 
 // Bump when the construction or the layout changes: older artifacts are then refused.
-inline constexpr std::uint32_t kMaskArtifactVersion = 7;
+inline constexpr std::uint32_t kMaskArtifactVersion = 8;
 
 std::uint64_t grammar_fingerprint(const glr::CompiledGrammar& grammar);
 std::uint64_t vocabulary_fingerprint(const Vocabulary& vocabulary);
@@ -52,12 +57,13 @@ std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMa
 std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& vocabulary,
                                 const std::filesystem::path& path);
 
-// An artifact file, mapped read-only and checked (header, format version, byte order, checksum)
-// once. The automata are read from it, in place, by compiled_mask(). The mapping lives as long as
-// the ArtifactFile and every CompiledMask read from it: replace an artifact by writing a new file
-// and renaming it (as write_artifact does), never by rewriting it in place.
-// The post-lexer an artifact was compiled with and its settings (glr/indenter.h): the kind
-// (glr::PostLexer), tab length, the newline, _INDENT and _DEDENT terminals, the brackets.
+// An artifact file, mapped read-only and checked (header, format version, byte order, checksum
+// of all but the token set images) once. The automata are read from it, in place, by
+// compiled_mask(). The mapping lives as long as the ArtifactFile and every CompiledMask read from
+// it: replace an artifact by writing a new file and renaming it (as write_artifact does), never by
+// rewriting it in place. The post-lexer an artifact was compiled with and its settings
+// (glr/indenter.h): the kind (glr::PostLexer), tab length, the newline, _INDENT and _DEDENT
+// terminals, the brackets.
 struct PostLexerRecord {
   std::uint32_t kind = 0;
   std::uint32_t tab_len = 0;
@@ -99,8 +105,10 @@ class ArtifactFile {
   std::uint64_t vocabulary_fingerprint_ = 0;
   std::string tokenizer_;
   std::uint64_t vocabulary_size_ = 0;
-  std::string_view source_;      // into the mapping
-  std::size_t mask_offset_ = 0;  // where the automata begin; 0: none
+  std::string_view source_;       // into the mapping
+  std::size_t mask_offset_ = 0;   // where the automata begin; 0: none
+  std::uint64_t area_begin_ = 0;  // where the token set images lie: [begin, end)
+  std::uint64_t area_end_ = 0;
 };
 
 // ArtifactFile::open(path).compiled_mask(grammar, vocabulary).

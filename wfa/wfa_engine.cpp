@@ -157,6 +157,9 @@ const std::uint32_t* WfaEngine::emit(std::span<std::uint32_t> words) {
       }
     }
   }
+  // A loaded artifact's sets are checked on their first use (mask_artifact.h): a damaged one
+  // throws here, before anything is written. One atomic load per weight once checked.
+  for (const TokenSetId weight : collected_) pool_.verify(weight);
   // Request every weight's export records, then their data, so that the cache misses of all the
   // weights overlap instead of queuing up behind each OR (lib/token_set/dense_sources.h).
   for (const TokenSetId weight : collected_) weight_sources_.prefetch_records(weight);

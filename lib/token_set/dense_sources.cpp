@@ -13,7 +13,7 @@ DenseSources::DenseSources(const TokenSetPool& pool, std::span<const TokenSetId>
   begin_.assign(std::size_t{highest} + 2, 0);
   for (std::uint32_t id = 0; id <= highest; ++id) {
     begin_[id] = static_cast<std::uint32_t>(segments_.size());
-    if (wanted[id]) append_dense_segments(pool.get(TokenSetId{id}), segments_);
+    if (wanted[id]) append_dense_segments(pool.layout(TokenSetId{id}), segments_);
   }
   begin_[std::size_t{highest} + 1] = static_cast<std::uint32_t>(segments_.size());
   segments_.shrink_to_fit();

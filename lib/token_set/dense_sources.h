@@ -24,7 +24,9 @@ class DenseSources {
  public:
   DenseSources() = default;
   // Descriptors for `sets` (duplicates and the empty set allowed) of `pool`, which must outlive
-  // this table and never change the sets (interned sets never do).
+  // this table and never change the sets (interned sets never do). Made from the sets' layouts
+  // (TokenSetPool::layout), so a loaded artifact's sets are not read here: call pool.verify(s)
+  // before reading the data of s's segments.
   DenseSources(const TokenSetPool& pool, std::span<const TokenSetId> sets);
 
   bool contains(TokenSetId s) const {

@@ -20,6 +20,18 @@ void write_frozen(const RoaringBitmap& set, char* out) {
 }
 
 FrozenBitmap FrozenBitmap::view(std::string_view image, std::uint32_t universe) {
+  FrozenBitmap frozen = view_layout(image);
+  // The frozen view trusts the bytes; the checks below are what makes reading them safe.
+  if (const std::string found = frozen.defect(universe); !found.empty())
+    throw Error(found);  // the destructor releases the view
+  return frozen;
+}
+
+std::string FrozenBitmap::defect(std::uint32_t universe) const {
+  return describe_malformation(bitmap_, universe);
+}
+
+FrozenBitmap FrozenBitmap::view_layout(std::string_view image) {
   if (reinterpret_cast<std::uintptr_t>(image.data()) % kFrozenImageAlignment != 0)
     throw Error(
         fmt::format("a frozen token set must start {}-byte aligned", kFrozenImageAlignment));
@@ -29,9 +41,6 @@ FrozenBitmap FrozenBitmap::view(std::string_view image, std::uint32_t universe) 
     throw Error(
         fmt::format("CRoaring does not accept the {} bytes as a frozen bitmap", image.size()));
   frozen.bitmap_.roaring.high_low_container = frozen.view_->high_low_container;
-  // The frozen view trusts the bytes; the checks below are what makes reading them safe.
-  if (const std::string defect = describe_malformation(frozen.bitmap_, universe); !defect.empty())
-    throw Error(defect);  // the destructor releases the view
   return frozen;
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "lib/token_set/roaring.h"
@@ -32,6 +33,13 @@ class FrozenBitmap {
   // reading a malformed set could go out of bounds, so a damaged image is refused here rather
   // than trusted.
   static FrozenBitmap view(std::string_view image, std::uint32_t universe);
+  // Views `image` with only CRoaring's own checks (alignment, a known type per container, the
+  // containers inside the image): the layout of the set — keys, kinds, sizes, data addresses —
+  // may be read, its contents not before defect() returned "". For loads that check each set on
+  // its first use rather than all of them up front. Throws glrmask::Error as view() does.
+  static FrozenBitmap view_layout(std::string_view image);
+  // What view() would refuse in a view_layout() view for a universe of `universe` ids, or "".
+  std::string defect(std::uint32_t universe) const;
 
   FrozenBitmap(FrozenBitmap&& other) noexcept;
   FrozenBitmap& operator=(FrozenBitmap&& other) noexcept;

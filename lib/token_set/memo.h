@@ -1,14 +1,16 @@
 // The memo behind TokenSetPool's ∪, ∩ and −: a map (left id, right id) → result id.
 //
-// Compiling a grammar asks for the same few million pairs over and over, so the table is flat
-// (open addressing, linear probing, 12-byte entries, no node allocation) rather than a node-based
-// std::unordered_map. The pool never stores the pair (0, 0) — every operation on the empty set is
-// answered without the memo — so that pair marks a vacant slot.
+// Compiling a grammar asks for the same few million pairs over and over, so the table is a FlatMap
+// of the project's hash-table family (lib/core/flat_map.h: open addressing, 12-byte slots, no node
+// allocation) rather than a node-based std::unordered_map. The pool never stores the pair (0, 0)
+// — every operation on the empty set is answered without the memo — so that pair marks a vacant
+// slot.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+
+#include "lib/core/flat_map.h"
 
 namespace glrmask {
 
@@ -16,59 +18,35 @@ class TokenSetMemo {
  public:
   // The stored result for (left, right), or nullptr.
   const std::uint32_t* find(std::uint32_t left, std::uint32_t right) const {
-    if (entries_.empty()) return nullptr;
-    for (std::size_t slot = home(left, right);; slot = (slot + 1) & mask()) {
-      const Entry& e = entries_[slot];
-      if (e.left == left && e.right == right) return &e.result;
-      if (e.left == 0 && e.right == 0) return nullptr;
-    }
+    return map_.find({left, right});
   }
 
   // Records the result for a pair that find() did not know.
   void insert(std::uint32_t left, std::uint32_t right, std::uint32_t result) {
-    if (4 * (size_ + 1) > 3 * entries_.size()) grow();
-    place({left, right, result});
-    ++size_;
+    map_.insert_or_assign({left, right}, result);
   }
 
-  std::size_t size() const { return size_; }
-  std::size_t memory_bytes() const { return entries_.capacity() * sizeof(Entry); }
-  void clear() {
-    entries_ = {};
-    size_ = 0;
-  }
+  std::size_t size() const { return map_.size(); }
+  std::size_t memory_bytes() const { return map_.memory_bytes(); }
+  // Empties the memo and gives its memory back.
+  void clear() { map_.release(); }
 
  private:
-  struct Entry {
-    std::uint32_t left = 0;
-    std::uint32_t right = 0;
-    std::uint32_t result = 0;
+  struct Pair {
+    std::uint32_t left;
+    std::uint32_t right;
+    friend bool operator==(Pair, Pair) = default;
+  };
+  struct PairInfo {
+    static constexpr Pair empty() { return {0, 0}; }
+    // Fibonacci hashing of the packed pair: the product's high bits, which pick the slot, depend on
+    // every bit of both ids.
+    static std::uint64_t hash(Pair pair) {
+      return (std::uint64_t{pair.left} << 32 | pair.right) * 0x9E3779B97F4A7C15ull;
+    }
   };
 
-  std::size_t mask() const { return entries_.size() - 1; }
-  std::size_t home(std::uint32_t left, std::uint32_t right) const {
-    // Ids are small dense integers, so the pair needs real mixing before masking.
-    std::uint64_t h = (std::uint64_t{left} << 32 | right) * 0x9e3779b97f4a7c15ULL;
-    h ^= h >> 32;
-    h *= 0xd6e8feb86659fd93ULL;
-    h ^= h >> 32;
-    return static_cast<std::size_t>(h) & mask();
-  }
-  void place(const Entry& entry) {
-    std::size_t slot = home(entry.left, entry.right);
-    while (entries_[slot].left != 0 || entries_[slot].right != 0) slot = (slot + 1) & mask();
-    entries_[slot] = entry;
-  }
-  void grow() {
-    std::vector<Entry> old = std::move(entries_);
-    entries_.assign(old.empty() ? 1024 : 2 * old.size(), Entry{});
-    for (const Entry& e : old) {
-      if (e.left != 0 || e.right != 0) place(e);
-    }
-  }
-
-  std::vector<Entry> entries_;  // size is zero or a power of two
-  std::size_t size_ = 0;
+  FlatMap<Pair, std::uint32_t, PairInfo> map_;
 };
 
 }  // namespace glrmask

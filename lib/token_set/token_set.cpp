@@ -24,13 +24,30 @@ TokenSetPool::TokenSetPool(std::uint32_t universe_size, ContentHasher hasher)
 }
 
 TokenSetPool TokenSetPool::from_frozen(std::uint32_t universe_size, std::vector<FrozenBitmap> views,
-                                       std::shared_ptr<const void> storage) {
+                                       std::shared_ptr<const void> storage, FrozenViewCheck check) {
   TokenSetPool pool(universe_size);
   if (views.size() >= std::uint64_t{UINT32_MAX} - kFirstView)
     throw Error("TokenSetPool: more than 2^32 sets");
   pool.view_storage_ = std::move(storage);
   pool.views_ = std::move(views);
+  if (check) {
+    pool.view_check_ = std::move(check);
+    pool.view_checked_ = std::make_unique<std::atomic<bool>[]>(pool.views_.size());
+    pool.view_check_mutex_ = std::make_unique<std::mutex>();
+  }
   return pool;
+}
+
+void TokenSetPool::check_view(std::uint32_t view) const {
+  const std::lock_guard<std::mutex> lock(*view_check_mutex_);
+  if (view_checked_[view].load(std::memory_order_relaxed)) return;  // another thread's first use
+  view_check_(view, views_[view]);  // a throw leaves the view unchecked: every use throws again
+  view_checked_[view].store(true, std::memory_order_release);
+}
+
+const RoaringBitmap& TokenSetPool::layout(TokenSetId s) const {
+  check(s);
+  return layout_of(s.value());
 }
 
 // --- interning -----------------------------------------------------------------------------------

@@ -15,10 +15,13 @@
 // or_into_dense and cached_dense_words on one pool once its construction is over.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -41,13 +44,21 @@ class TokenSetPool {
   // `hasher` is replaceable so tests can force hash collisions; keep the default otherwise.
   explicit TokenSetPool(std::uint32_t universe_size, ContentHasher hasher = &content_hash);
 
+  // Checks frozen view `index` (set kFirstView + index) before its contents are first read, and
+  // throws glrmask::Error naming what is wrong.
+  using FrozenViewCheck = std::function<void(std::size_t index, const FrozenBitmap& view)>;
+
   // A pool whose sets 2, 3, ... are `views` in that order (after empty() and full()), read in
   // place from frozen images that `storage` keeps alive: a compiled artifact's token sets
   // (mask_artifact.h). Nothing is hashed or copied — the views are trusted to be distinct and
   // neither empty nor full, as the sets of the pool that wrote them were. The first interning
   // into such a pool hashes them (once), so it then behaves like any other.
+  // With `check`, the views may be layouts not yet checked (FrozenBitmap::view_layout): each one
+  // is checked on its first use — the first call that reads its contents, or verify() — once,
+  // under a lock, and never again once it passed; a view whose check threw throws again on every
+  // later use, so a damaged set is never read. After the first use the cost is one atomic load.
   static TokenSetPool from_frozen(std::uint32_t universe_size, std::vector<FrozenBitmap> views,
-                                  std::shared_ptr<const void> storage);
+                                  std::shared_ptr<const void> storage, FrozenViewCheck check = {});
 
   TokenSetPool(const TokenSetPool&) = delete;  // ids are only meaningful in the pool that made them
   TokenSetPool& operator=(const TokenSetPool&) = delete;
@@ -90,6 +101,19 @@ class TokenSetPool {
   bool intersects(TokenSetId a, TokenSetId b) const;
   // The stored set; the reference stays valid (and unchanged) for the pool's lifetime.
   const RoaringBitmap& get(TokenSetId s) const;
+  // Runs the first-use check of set `s` (from_frozen) if it has not passed yet: the contents of
+  // a set reached without get() — through layout()'s export descriptors — are safe to read once
+  // this returned. Throws what the check throws. Free for sets that need no check.
+  void verify(TokenSetId s) const {
+    const std::uint32_t view = s.value() - kFirstView;
+    if (view_checked_ != nullptr && view < views_.size() &&
+        !view_checked_[view].load(std::memory_order_acquire))
+      check_view(view);
+  }
+  // The stored set without its first-use check: only where its containers lie (keys, kinds,
+  // sizes, data addresses) may be read from it, for export descriptors (dense_sources.h) whose
+  // data is read after verify(s). Everything else reads sets through get().
+  const RoaringBitmap& layout(TokenSetId s) const;
   std::vector<TokenId> to_vector(TokenSetId s) const;
 
   // Dense export, bit i of word i/32 = token i. `words.size()` must be >= dense_word_count() or
@@ -131,9 +155,14 @@ class TokenSetPool {
   // between in views_.
   static constexpr std::uint32_t kFirstView = 2;
   const RoaringBitmap& set_of(std::uint32_t id) const {
+    verify(TokenSetId{id});
+    return layout_of(id);
+  }
+  const RoaringBitmap& layout_of(std::uint32_t id) const {
     if (id - kFirstView < views_.size()) return views_[id - kFirstView].bitmap();
     return sets_[id < kFirstView ? id : id - views_.size()];
   }
+  void check_view(std::uint32_t view) const;  // verify()'s first use of a view
 
   std::uint32_t universe_size_;
   ContentHasher hasher_;
@@ -141,6 +170,11 @@ class TokenSetPool {
   std::deque<RoaringBitmap> sets_;
   std::shared_ptr<const void> view_storage_;  // the frozen images views_ read
   std::vector<FrozenBitmap> views_;           // never grows once the pool is made
+  // The first-use check of the views and, per view, whether it passed; null when the views need
+  // none. The mutex serializes first uses (later ones only load the flag).
+  FrozenViewCheck view_check_;
+  std::unique_ptr<std::atomic<bool>[]> view_checked_;
+  std::unique_ptr<std::mutex> view_check_mutex_;
   // hasher_ of set id, for the ids below hashes_.size(): all of them, except frozen views
   // before the first interning.
   std::vector<std::uint64_t> hashes_;

@@ -1,14 +1,16 @@
 // Token strings -> ids, for building the merge table (three lookups per merge, half a million
-// merges) and for whole-word lookups while encoding. An open-addressing table over one flat slot
-// array whose keys live back to back in one buffer: a lookup touches one slot and one key, where a
-// node-based std::unordered_map would also chase a node pointer.
+// merges) and for whole-word lookups while encoding. A FlatKeyStore of the project's hash-table
+// family (lib/core/flat_key_store.h): one flat slot array, keys back to back in one buffer, so a
+// lookup touches one slot and one key, where a node-based std::unordered_map would also chase a
+// node pointer. At most half full, so probe runs stay short on the encoder's hot path.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
-#include <string>
+#include <span>
 #include <string_view>
-#include <vector>
 
+#include "lib/core/flat_key_store.h"
 #include "lib/core/token_id.h"
 
 namespace glrmask {
@@ -18,38 +20,34 @@ class TokenStringTable {
   static constexpr TokenId kAbsent = ~TokenId{0};
 
   // Makes room for `count` keys of `total_bytes` bytes in all.
-  void reserve(std::size_t count, std::size_t total_bytes);
+  void reserve(std::size_t count, std::size_t total_bytes) { keys_.reserve(count, total_bytes); }
 
   // Maps `key` to `id`, replacing an earlier id of the same key.
-  void insert_or_assign(std::string_view key, TokenId id);
+  void insert_or_assign(std::string_view key, TokenId id) {
+    keys_.insert_or_assign(bytes_of(key), hash_of(key), id);
+  }
 
   // The id of `key`, or kAbsent.
-  TokenId find(std::string_view key) const;
+  TokenId find(std::string_view key) const {
+    const TokenId* id = keys_.find(bytes_of(key), hash_of(key));
+    return id == nullptr ? kAbsent : *id;
+  }
 
-  std::size_t size() const { return size_; }
+  std::size_t size() const { return keys_.size(); }
 
   // Calls `visit(key, id)` for every entry, in no particular order.
   template <typename Visit>
   void for_each(Visit visit) const {
-    for (const Slot& slot : slots_)
-      if (slot.id != kAbsent)
-        visit(std::string_view(bytes_).substr(slot.offset, slot.length), slot.id);
+    keys_.for_each([&](std::span<const char> key, TokenId id) {
+      visit(std::string_view(key.data(), key.size()), id);
+    });
   }
 
  private:
-  struct Slot {
-    std::uint32_t hash = 0;  // high bits of the key's hash, checked before the key
-    std::uint32_t offset = 0;
-    std::uint32_t length = 0;
-    TokenId id = kAbsent;  // kAbsent: empty slot
-  };
+  static std::span<const char> bytes_of(std::string_view key) { return {key.data(), key.size()}; }
   static std::uint64_t hash_of(std::string_view key);
-  void grow(std::size_t count);
 
-  std::string bytes_;
-  std::vector<Slot> slots_;
-  std::size_t mask_ = 0;
-  std::size_t size_ = 0;
+  FlatKeyStore<char, TokenId, 50> keys_;
 };
 
 }  // namespace glrmask

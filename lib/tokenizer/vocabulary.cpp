@@ -6,6 +6,7 @@
 #include <limits>
 #include <unordered_set>
 
+#include "lib/core/binary_io.h"
 #include "lib/core/error.h"
 #include "lib/core/unicode_utf8.h"
 #include "lib/tokenizer/byte_alphabet.h"
@@ -237,6 +238,27 @@ std::string_view Vocabulary::piece(TokenId id) const {
                             size()));
   return std::string_view(pieces_).substr(piece_offsets_[id],
                                           piece_offsets_[id + 1] - piece_offsets_[id]);
+}
+
+std::uint64_t Vocabulary::fingerprint() const {
+  if (const std::uint64_t known = fingerprint_.value.load(std::memory_order_relaxed); known != 0)
+    return known;
+  // Two flat buffers: the tokens' bytes back to back, and per token its length and whether it is
+  // special (which also marks where each token's bytes end).
+  std::vector<std::uint64_t> shape;
+  shape.reserve(size() + 2);
+  shape.push_back(size());
+  shape.push_back(eos_ ? *eos_ : ~std::uint64_t{0});
+  for (TokenId id = 0; id < size(); ++id)
+    shape.push_back((offsets_[id + 1] - offsets_[id]) |
+                    (is_special(id) ? std::uint64_t{1} << 63 : 0));
+  const std::string_view shape_bytes(reinterpret_cast<const char*>(shape.data()),
+                                     shape.size() * sizeof(std::uint64_t));
+  const std::string_view text(bytes_.data() + offsets_.front(), offsets_.back() - offsets_.front());
+  std::uint64_t sum = checksum64(shape_bytes) ^ (checksum64(text) * 0x9e3779b97f4a7c15ULL);
+  if (sum == 0) sum = 1;  // 0 marks "not computed"
+  fingerprint_.value.store(sum, std::memory_order_relaxed);
+  return sum;
 }
 
 std::string Vocabulary::decode(std::span<const TokenId> ids) const {

@@ -5,6 +5,7 @@
 // lexer's vocabulary trie does) touches two flat arrays.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -78,6 +79,13 @@ class Vocabulary {
   // size() or the donors run out of new tokens first.
   Vocabulary padded(std::span<const Vocabulary* const> donors, std::size_t size) const;
 
+  // A 64-bit fingerprint of what a compiled mask depends on: the number of ids, every token's
+  // bytes, which ids are special, and EOS (not the name or the pieces). A saved artifact records
+  // it, and every load compares it, so it is computed once per vocabulary — on the first call,
+  // a pass over every token — and kept. Safe concurrently: racing first calls compute the same
+  // value. A copy (with_eos, padded) computes its own.
+  std::uint64_t fingerprint() const;
+
  private:
   Vocabulary() = default;
 
@@ -96,6 +104,19 @@ class Vocabulary {
   std::vector<TokenId> special_ids_;
   std::optional<TokenId> eos_;
   std::string eos_note_;  // why there is no EOS, for description()
+
+  // fingerprint() once computed, or 0. Copies and moves start over: the vocabulary functions
+  // that copy a vocabulary change the copy afterwards.
+  struct FingerprintCache {
+    FingerprintCache() = default;
+    FingerprintCache(const FingerprintCache&) {}
+    FingerprintCache& operator=(const FingerprintCache&) {
+      value.store(0, std::memory_order_relaxed);
+      return *this;
+    }
+    mutable std::atomic<std::uint64_t> value{0};
+  };
+  FingerprintCache fingerprint_;
 };
 
 }  // namespace glrmask

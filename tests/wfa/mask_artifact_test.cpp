@@ -2,7 +2,9 @@
 // token sets and gives the same masks as the original (a fixture grammar, and SynCode's JSON
 // grammar with Llama-3), and every way an artifact can be wrong (truncated, corrupt, another
 // grammar, other parse options, another tokenizer, another format version, not an artifact at
-// all, a damaged token set behind a valid checksum) is refused with an error that says which.
+// all) is refused with an error that says which. The token sets are checked on first use, not at
+// load: a corrupt or malformed set (behind a valid file checksum, or behind valid checksums of
+// both the file and the set) raises an error naming it the first time it is read, every time.
 #include "wfa/mask_artifact.h"
 
 #include <roaring/roaring.h>
@@ -10,7 +12,10 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "glr/session.h"
@@ -79,11 +84,76 @@ void require_same_automata(const wfa::CompiledMask& loaded, const wfa::CompiledM
   }
 }
 
-// Recomputes the trailing checksum, so that damage inside the file reaches the structural checks.
+// The file's trailer (mask_artifact.cpp): where the token set images lie, and the checksum of
+// every other byte.
+constexpr std::size_t kTrailerBytes = 3 * sizeof(std::uint64_t);
+
+std::uint64_t trailer_field(const std::string& bytes, std::size_t field) {
+  std::uint64_t value = 0;
+  std::memcpy(&value, bytes.data() + bytes.size() - kTrailerBytes + 8 * field, sizeof value);
+  return value;
+}
+
+// Where the image table lies: {offset of its first entry, number of entries}. It ends, padded to
+// 32 bytes, right where the images begin; each entry is {offset, size, checksum}.
+std::pair<std::size_t, std::uint64_t> image_table(const std::string& bytes) {
+  const std::uint64_t area_begin = trailer_field(bytes, 0);
+  for (std::size_t tag = bytes.rfind("TSET", area_begin); tag != std::string::npos && tag > 0;
+       tag = bytes.rfind("TSET", tag - 1)) {
+    std::uint64_t count = 0;
+    std::memcpy(&count, bytes.data() + tag + 4, sizeof count);
+    if (count > bytes.size() / 24) continue;
+    const std::size_t end = tag + 4 + 8 + 24 * count + 8;
+    if ((end + kFrozenImageAlignment - 1) / kFrozenImageAlignment * kFrozenImageAlignment ==
+        area_begin)
+      return {tag + 4 + 8, count};
+  }
+  FAIL("no token set table in the artifact");
+  return {0, 0};
+}
+
+// Recomputes the checksum of the token set image at file offset `at`, so that damage inside it
+// reaches the well-formedness check.
+void reseal_image(std::string& bytes, std::size_t at) {
+  const std::uint64_t area_begin = trailer_field(bytes, 0);
+  const auto [table, count] = image_table(bytes);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    std::uint64_t entry[3];
+    std::memcpy(entry, bytes.data() + table + 24 * i, sizeof entry);
+    if (area_begin + entry[0] != at) continue;
+    entry[2] = checksum64(std::string_view(bytes).substr(at, entry[1]));
+    std::memcpy(bytes.data() + table + 24 * i, entry, sizeof entry);
+    return;
+  }
+  FAIL("no token set image at byte offset " << at);
+}
+
+// Recomputes the file's checksum (over all but the token set images), so that damage inside the
+// file reaches the structural checks.
 void reseal(std::string& bytes) {
+  const std::uint64_t begin = trailer_field(bytes, 0);
+  const std::uint64_t end = trailer_field(bytes, 1);
+  const std::string_view body(bytes.data(), bytes.size() - kTrailerBytes);
+  constexpr std::uint64_t kMix = 0x9e3779b97f4a7c15ULL;
   const std::uint64_t sum =
-      checksum64(std::string_view(bytes.data(), bytes.size() - sizeof(std::uint64_t)));
+      (checksum64(body.substr(0, begin)) * kMix + checksum64(body.substr(end))) * kMix +
+      checksum64(std::string_view(bytes.data() + body.size(), 16));
   std::memcpy(bytes.data() + bytes.size() - sizeof sum, &sum, sizeof sum);
+}
+
+// Reads every token set of `mask` once; returns how many threw (each with its message in
+// `errors`).
+std::size_t read_every_set(const wfa::CompiledMask& mask, std::vector<std::string>& errors) {
+  std::size_t threw = 0;
+  for (std::uint32_t id = 0; id < mask.pool().distinct_sets(); ++id) {
+    try {
+      (void)mask.pool().cardinality(TokenSetId{id});
+    } catch (const Error& e) {
+      ++threw;
+      errors.push_back(e.what());
+    }
+  }
+  return threw;
 }
 
 // Where the frozen image of `set` lies in the artifact (images start 32-byte aligned).
@@ -213,7 +283,7 @@ TEST_CASE("artifact: another format version, an empty file and a damaged header 
   std::filesystem::remove(path);
 }
 
-TEST_CASE("artifact: a damaged token set behind a valid checksum is refused, not read") {
+TEST_CASE("artifact: a damaged token set is caught on its first use, not read") {
   Fixture f;
   const auto compiled = wfa::CompiledMask::compile(f.grammar, f.vocabulary);
   const auto path = temp_path("token_set");
@@ -232,11 +302,48 @@ TEST_CASE("artifact: a damaged token set behind a valid checksum is refused, not
   REQUIRE(chosen);
   const RoaringBitmap& set = compiled->pool().get(*chosen);
   const std::size_t at = find_image(good, set);
+  // The damage behind valid checksums: the set's own and the file's.
   auto damaged = [&](auto&& damage) {
     std::string bytes = good;
     damage(bytes.data() + at);
+    reseal_image(bytes, at);
     reseal(bytes);
     write_bytes(path, bytes);
+  };
+  // The load does not read the set; its first use does, and so does every later one. The masks
+  // of the wfa engine reach it too: each prefix's mask either is the original's or throws the
+  // same error, and some prefix reaches the damaged weight.
+  auto caught_on_first_use = [&](const std::string& reason) {
+    const auto loaded = load();
+    std::vector<std::string> errors;
+    CHECK(read_every_set(*loaded, errors) == 1);
+    CHECK(read_every_set(*loaded, errors) == 1);
+    REQUIRE(errors.size() == 2);
+    CHECK(errors[0] == errors[1]);
+    CHECK_THAT(errors[0],
+               Catch::Contains(path.string()) &&
+                   Catch::Contains("byte offset " + std::to_string(at) + ": token set") &&
+                   Catch::Contains(reason));
+    const auto fresh = load();  // its engine meets the set first
+    wfa::WfaEngine original(compiled, f.vocabulary);
+    wfa::WfaEngine reloaded(fresh, f.vocabulary);
+    std::size_t refused = 0, same = 0;
+    for (const std::string& prefix : glrmask::testing::strings_up_to("ifa= ", 4)) {
+      glr::Session session(f.grammar, &f.vocabulary);
+      if (!session.try_commit_bytes(prefix)) continue;
+      INFO("prefix \"" << prefix << "\"");
+      try {
+        const DenseMask mask = engine_mask(reloaded, session, f.vocabulary);
+        CHECK(mask == engine_mask(original, session, f.vocabulary));
+        ++same;
+      } catch (const Error& e) {
+        CHECK(std::string(e.what()) == errors[0]);
+        CHECK(e.code() == ErrorCode::kArtifact);
+        ++refused;
+      }
+    }
+    CHECK(refused > 0);
+    CHECK(same > 0);
   };
 
   damaged([](char* image) {  // swap the first two ids
@@ -245,21 +352,23 @@ TEST_CASE("artifact: a damaged token set behind a valid checksum is refused, not
     std::memcpy(image, image + 2, 2);
     std::memcpy(image + 2, first, 2);
   });
-  CHECK_THROWS_WITH(load(), Catch::Contains(path.string()) &&
-                                Catch::Contains("byte offset " + std::to_string(at)) &&
-                                Catch::Contains("is malformed") &&
-                                Catch::Contains("not strictly ascending"));
+  caught_on_first_use("is malformed: container 0: an array container is not strictly ascending");
   damaged([&](char* image) {  // the last id beyond the vocabulary, still ascending
     const std::uint16_t beyond = 0xfff0;
     std::memcpy(image + 2 * (set.cardinality() - 1), &beyond, 2);
   });
-  CHECK_THROWS_WITH(load(), Catch::Contains("is malformed") &&
-                                Catch::Contains("holds token id 65520, not below the "
-                                                "vocabulary size " +
-                                                std::to_string(f.vocabulary.size())));
-  damaged([&](char* image) {  // an unknown container type
-    image[frozen_size(set) - 5] = 9;
-  });
+  caught_on_first_use("is malformed: holds token id 65520, not below the vocabulary size " +
+                      std::to_string(f.vocabulary.size()));
+  // Another token in the set, well formed: only the set's checksum tells.
+  {
+    std::string bytes = good;
+    bytes[at] = static_cast<char>(bytes[at] ^ 0x01);
+    reseal(bytes);
+    write_bytes(path, bytes);
+    caught_on_first_use("is corrupt: its checksum does not match");
+  }
+  // A damaged layout (an unknown container type) is refused at load: the load reads it.
+  damaged([&](char* image) { image[frozen_size(set) - 5] = 9; });
   CHECK_THROWS_WITH(load(),
                     Catch::Contains("is malformed") && Catch::Contains("CRoaring does not accept"));
   // A weight's class row emptied (the last section before the statistics; the checksum resealed):
@@ -285,6 +394,35 @@ TEST_CASE("artifact: a damaged token set behind a valid checksum is refused, not
   write_bytes(path, good);
   CHECK(load()->parser_dwa().num_states() == compiled->parser_dwa().num_states());
   std::filesystem::remove(path);
+}
+
+TEST_CASE("artifact: threads that meet the same token sets first all read them right") {
+  Fixture f;
+  const auto compiled = wfa::CompiledMask::compile(f.grammar, f.vocabulary);
+  const auto path = temp_path("threads");
+  wfa::write_mask_artifact(*compiled, f.vocabulary, path);
+  const auto loaded = wfa::read_mask_artifact(path, f.grammar, f.vocabulary);
+  std::filesystem::remove(path);
+  const TokenSetPool& pool = loaded->pool();
+  // Each thread reads every set, starting at a different one, so first uses overlap.
+  constexpr std::size_t kThreads = 4;
+  std::vector<std::vector<std::uint64_t>> seen(kThreads);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      const std::size_t n = pool.distinct_sets();
+      seen[t].assign(n, 0);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t id = (i + t * n / kThreads) % n;
+        seen[t][id] = pool.cardinality(TokenSetId{static_cast<std::uint32_t>(id)});
+      }
+    });
+  for (std::thread& thread : threads) thread.join();
+  std::vector<std::uint64_t> expected;
+  for (std::uint32_t id = 0; id < pool.distinct_sets(); ++id)
+    expected.push_back(pool.get(TokenSetId{id}).cardinality());
+  CHECK(expected.size() > 2);
+  for (const auto& counts : seen) CHECK(counts == expected);
 }
 
 TEST_CASE("artifact: SynCode's JSON grammar with Llama-3 loads to the automaton it compiled to") {
@@ -314,9 +452,10 @@ TEST_CASE("artifact: SynCode's JSON grammar with Llama-3 loads to the automaton 
 }
 
 TEST_CASE("artifact: any one byte damaged behind a valid checksum is refused or stays in bounds") {
-  // Every byte of the file, changed two ways, the checksum resealed: the loader either refuses it
-  // with a glrmask::Error or every id it hands the engine is in range, so the masks it computes
-  // read no memory they should not (the sanitizer pass checks that). A change that keeps the
+  // Every byte of the file, changed two ways, the checksums resealed (the file's, and the token
+  // set's when the byte is in one): the loader either refuses it with a glrmask::Error, or the
+  // masks it computes throw one (a damaged set on its first use) or read no memory they should
+  // not (the sanitizer pass checks that). A change that keeps the
   // automaton well formed (another token in a set, another transition target in range) cannot be
   // told from a real compilation without compiling again; those load, and are counted. A few of
   // them meet a lexer configuration the automaton lacks while computing a mask: a glrmask::Error
@@ -328,10 +467,20 @@ TEST_CASE("artifact: any one byte damaged behind a valid checksum is refused or 
   const std::string good = read_text_file(path);
   const std::vector<std::string> prefixes = {"", "i", "if", "ifa", "a= ", "if a"};
   std::size_t refused = 0, loaded = 0, masks = 0, refused_in_use = 0;
-  for (std::size_t at = 0; at + sizeof(std::uint64_t) < good.size(); ++at) {
+  for (std::size_t at = 0; at + kTrailerBytes < good.size(); ++at) {
     for (const unsigned flip : {0x01u, 0xffu}) {
       std::string bytes = good;
       bytes[at] = static_cast<char>(static_cast<unsigned char>(bytes[at]) ^ flip);
+      if (at >= trailer_field(good, 0) && at < trailer_field(good, 1)) {
+        // Inside a token set image: that image's checksum resealed too.
+        const auto [table, count] = image_table(good);
+        for (std::uint64_t i = 0; i < count; ++i) {
+          std::uint64_t entry[3];
+          std::memcpy(entry, good.data() + table + 24 * i, sizeof entry);
+          const std::uint64_t begin = trailer_field(good, 0) + entry[0];
+          if (at >= begin && at < begin + entry[1]) reseal_image(bytes, begin);
+        }
+      }
       reseal(bytes);
       write_bytes(path, bytes);
       INFO("byte " << at << " of " << good.size() << " xor " << flip);
@@ -352,7 +501,9 @@ TEST_CASE("artifact: any one byte damaged behind a valid checksum is refused or 
           REQUIRE(tokens.universe_size() == f.vocabulary.size());
           ++masks;
         } catch (const Error&) {
-          ++refused_in_use;  // a lexer configuration the damaged automaton lacks: named, clean
+          // A lexer configuration the damaged automaton lacks, or a damaged token set met on
+          // its first use: named, clean.
+          ++refused_in_use;
           break;
         }
       }
@@ -361,6 +512,6 @@ TEST_CASE("artifact: any one byte damaged behind a valid checksum is refused or 
   INFO("refused " << refused << ", loaded " << loaded << " (" << refused_in_use
                   << " of them refused in use), masks " << masks);
   CHECK(refused > 0);
-  CHECK(refused + loaded == 2 * (good.size() - sizeof(std::uint64_t)));
+  CHECK(refused + loaded == 2 * (good.size() - kTrailerBytes));
   std::filesystem::remove(path);
 }
