@@ -300,8 +300,12 @@ TEST_CASE("bad command lines exit with code 2 and say why") {
   // Options a command has no use for are unknown to it, not silently ignored.
   fails_with({"lex", grammar, input, "--policy", "lark"}, "unknown option --policy");
   fails_with({"conflicts", grammar, "--skippable", "ELSE"}, "unknown option --skippable");
-  fails_with({"lex", grammar, input, "--chunk", "0"}, "option --chunk: expected a positive");
-  fails_with({"lex", grammar, input, "--chunk", "4k"}, "option --chunk: expected a positive");
+  fails_with({"lex", grammar, input, "--chunk", "0"},
+             "option --chunk: expected an integer >= 1, got");
+  fails_with({"lex", grammar, input, "--chunk", "4k"},
+             "option --chunk: expected an integer >= 1, got");
+  fails_with({"parse", grammar, input, "--trees", "2x"},
+             "option --trees: expected an integer >= 0, got '2x'");
   fails_with({"lex", grammar, input, "--start"}, "option --start needs a value");
   fails_with({"lex", grammar, input, "--start", "nowhere"}, "nowhere");
   fails_with({"lex", grammar}, "usage: glrmask lex GRAMMAR FILE");
