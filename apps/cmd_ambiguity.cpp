@@ -22,7 +22,7 @@
 namespace glrmask::app {
 namespace {
 
-constexpr std::string_view kUsage =
+constexpr std::string_view kAmbiguityUsage =
     "glrmask ambiguity GRAMMAR [--max-length N] [--max-lookahead K] [--max-configurations C] "
     "[--time-limit SECONDS] [--start S] [--policy glr|lark]";
 
@@ -32,7 +32,7 @@ int run_ambiguity(const CommandArgs& argv) {
   CommandArgs rest = argv;
   const glr::ParseOptions options = take_grammar_options(rest, kStartOption | kPolicyOption);
   Args args(rest, counterexample_bound_options(), {});
-  args.expect_positional(1, 1, kUsage);
+  args.expect_positional(1, 1, kAmbiguityUsage);
   const glr::CounterexampleOptions bounds = counterexample_bounds(args);
 
   const auto compiled = glr::CompiledGrammar::load_lark(args.positional()[0], options);

@@ -28,7 +28,7 @@
 namespace glrmask::app {
 namespace {
 
-constexpr std::string_view kUsage =
+constexpr std::string_view kCompileUsage =
     "glrmask compile GRAMMAR|--json-schema FILE|--regex PATTERN|--json --tokenizer "
     "NAME|PATH|BASE+DONOR@SIZE "
     "[-o FILE] [--no-early-label-starts] [--build-threads N] [--start S] [--policy glr|lark] "
@@ -89,7 +89,7 @@ int run_compile(const CommandArgs& argv) {
   for (std::string& arg : rest)
     if (arg == "-o") arg = "--output";
   const auto [options, source, limits, args] = parse_decoding_command(
-      rest, {"tokenizer", "output", "build-threads"}, {"no-early-label-starts"}, kUsage);
+      rest, {"tokenizer", "output", "build-threads"}, {"no-early-label-starts"}, kCompileUsage);
   const std::string grammar_path = source.needs_path() ? args.positional()[0] : source.value;
   const std::string tokenizer_name = args.required("tokenizer");
 

@@ -22,7 +22,7 @@
 namespace glrmask::app {
 namespace {
 
-constexpr std::string_view kUsage =
+constexpr std::string_view kConflictsUsage =
     "glrmask conflicts GRAMMAR [--start S] [--policy glr|lark] [--counterexamples "
     "[--max-lookahead K] [--max-length N] [--max-configurations C] [--time-limit SECONDS]]";
 
@@ -40,7 +40,7 @@ int run_conflicts(const CommandArgs& argv) {
   CommandArgs rest = argv;
   const glr::ParseOptions options = take_grammar_options(rest, kStartOption | kPolicyOption);
   Args args(rest, counterexample_bound_options(), {"counterexamples"});
-  args.expect_positional(1, 1, kUsage);
+  args.expect_positional(1, 1, kConflictsUsage);
   const glr::CounterexampleOptions bounds = counterexample_bounds(args);
   const bool counterexamples = args.flag("counterexamples");
   if (!counterexamples) {

@@ -28,7 +28,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::string_view kUsage =
+constexpr std::string_view kGenerateUsage =
     "glrmask generate GRAMMAR --tokenizer NAME|PATH|BASE+DONOR@SIZE --seed S --max-tokens N "
     "[--count K] [--eos-bias P] [--min-tokens M] [--close-bias P] [--max-token-bytes B] "
     "[--prefix FILE] [--engine auto|wfa|spanner|oracle|lazy|staged] [--json-lines] [--start S] "
@@ -270,7 +270,7 @@ int run_generate(const CommandArgs& argv) {
       parse_decoding_command(argv,
                              {"tokenizer", "seed", "max-tokens", "count", "eos-bias", "min-tokens",
                               "close-bias", "max-token-bytes", "engine", "prefix"},
-                             {"json-lines"}, kUsage);
+                             {"json-lines"}, kGenerateUsage);
   const std::uint64_t seed = parse_count_option("seed", args.required("seed"), 0);
   WalkSettings settings;
   settings.max_tokens = parse_count_option("max-tokens", args.required("max-tokens"), 1);

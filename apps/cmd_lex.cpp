@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -25,17 +24,8 @@
 namespace glrmask::app {
 namespace {
 
-constexpr std::string_view kUsage =
+constexpr std::string_view kLexUsage =
     "glrmask lex GRAMMAR FILE [--start S] [--postlex python] [--chunk N] [--keep-ignored]";
-
-std::size_t parse_chunk_size(const std::string& text) {
-  std::size_t value = 0;
-  const char* end = text.data() + text.size();
-  auto [stop, error] = std::from_chars(text.data(), end, value);
-  if (error != std::errc() || stop != end || value == 0)
-    throw Error(fmt::format("option --chunk: expected a positive byte count, got '{}'", text));
-  return value;
-}
 
 // One output field per lexeme, so tabs and newlines must not appear raw: `\n`, `\t` and `\\` are
 // escaped, other control characters (C0, DEL, C1) become `\xNN` per byte. Other non-ASCII
@@ -65,11 +55,10 @@ int run_lex(const CommandArgs& argv) {
   // lexer's, before the post-lexer.
   const glr::ParseOptions options = take_grammar_options(rest, kStartOption | kPostlexOption);
   Args args(rest, {"chunk"}, {"keep-ignored"});
-  args.expect_positional(2, 2, kUsage);
+  args.expect_positional(2, 2, kLexUsage);
   const std::string& grammar_path = args.positional()[0];
   const std::string& file = args.positional()[1];
-  const auto chunk_option = args.value("chunk");
-  const std::size_t chunk = chunk_option ? parse_chunk_size(*chunk_option) : 0;
+  const std::size_t chunk = args.count("chunk", 1).value_or(0);  // 0: the whole text at once
 
   LarkOptions lark;
   lark.start = options.start;

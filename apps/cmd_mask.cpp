@@ -28,7 +28,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::string_view kUsage =
+constexpr std::string_view kMaskUsage =
     "glrmask mask GRAMMAR --tokenizer NAME|PATH|BASE+DONOR@SIZE --input FILE [--input FILE ...] "
     "[--engine auto|wfa|spanner|oracle|lazy|staged] [--compare ENGINE] [--artifact FILE] [--fill] "
     "[--steps CSV] [--json] [--max-steps N] [--start S] [--policy glr|lark] [--skippable T,...] "
@@ -167,7 +167,7 @@ void print_json(const std::vector<InputRun>& runs, const Constraint& constraint,
 int run_mask(const CommandArgs& argv) {
   const auto [options, source, limits, args] = parse_decoding_command(
       argv, {"tokenizer", "input", "engine", "compare", "max-steps", "artifact", "steps"},
-      {"json", "fill"}, kUsage);
+      {"json", "fill"}, kMaskUsage);
   const std::string lark_path = source.needs_path() ? args.positional()[0] : "";
   const std::vector<std::string> input_paths = args.values("input");
   if (input_paths.empty()) throw Error("missing required option --input");

@@ -3,7 +3,6 @@
 // trees in Lark's notation (docs/ambiguity.md).
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cstdio>
 #include <set>
 #include <string>
@@ -24,18 +23,9 @@
 namespace glrmask::app {
 namespace {
 
-constexpr std::string_view kUsage =
+constexpr std::string_view kParseUsage =
     "glrmask parse GRAMMAR FILE [--forest dot|json] [--trees N] [--shape lark|none] [--start S] "
     "[--policy glr|lark] [--skippable T,...]";
-
-std::size_t parse_count(const std::string& option, const std::string& text) {
-  std::size_t value = 0;
-  const char* end = text.data() + text.size();
-  auto [stop, error] = std::from_chars(text.data(), end, value);
-  if (error != std::errc() || stop != end)
-    throw Error(fmt::format("option --{}: expected a count, got '{}'", option, text));
-  return value;
-}
 
 }  // namespace
 
@@ -44,14 +34,14 @@ int run_parse(const CommandArgs& argv) {
   const glr::ParseOptions options =
       take_grammar_options(rest, kStartOption | kPolicyOption | kSkippableOption);
   Args args(rest, {"forest", "trees", "shape"}, {});
-  args.expect_positional(2, 2, kUsage);
+  args.expect_positional(2, 2, kParseUsage);
   const std::string forest_format = args.value_or("forest", "");
   if (!forest_format.empty() && forest_format != "dot" && forest_format != "json")
     throw Error(fmt::format("option --forest: expected dot or json, got '{}'", forest_format));
   const std::string shape = args.value_or("shape", "lark");
   if (shape != "lark" && shape != "none")
     throw Error(fmt::format("option --shape: expected lark or none, got '{}'", shape));
-  const std::size_t max_trees = parse_count("trees", args.value_or("trees", "0"));
+  const std::size_t max_trees = args.count("trees", 0).value_or(0);
 
   const auto compiled = glr::CompiledGrammar::load_lark(args.positional()[0], options);
   const glr::ForestGrammar grammar(compiled);

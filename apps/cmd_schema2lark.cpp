@@ -14,7 +14,7 @@
 namespace glrmask::app {
 
 int run_schema2lark(const CommandArgs& argv) {
-  constexpr std::string_view kUsage =
+  constexpr std::string_view kSchema2larkUsage =
       "glrmask schema2lark FILE [--json-whitespace default|compact|flexible] "
       "[--json-schema-lenient] [--json-property-order schema|any]";
   // The schema is the positional FILE; the JSON options are the shared ones, which need a JSON
@@ -23,7 +23,7 @@ int run_schema2lark(const CommandArgs& argv) {
   rest.insert(rest.end(), argv.begin(), argv.end());
   GrammarSource source = take_grammar_source(rest);
   Args args(rest, {}, {});
-  args.expect_positional(1, 1, kUsage);
+  args.expect_positional(1, 1, kSchema2larkUsage);
   source.value = args.positional()[0];
   const Grammar grammar = load_grammar(source, "");
   for (const Diagnostic& warning : grammar.warnings()) fmt::print(stderr, "{}\n", warning.str());

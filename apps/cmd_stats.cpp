@@ -19,7 +19,7 @@
 namespace glrmask::app {
 namespace {
 
-constexpr std::string_view kUsage =
+constexpr std::string_view kStatsUsage =
     "glrmask stats GRAMMAR [--start S] [--policy glr|lark] [--skippable T,...]";
 
 // Runs `build`; stores its wall time in milliseconds.
@@ -39,7 +39,7 @@ int run_stats(const CommandArgs& argv) {
   const glr::ParseOptions options = take_grammar_options(rest);
   const GrammarSource source = take_grammar_source(rest);
   Args args(rest, {}, {});
-  args.expect_positional(source.needs_path() ? 1 : 0, source.needs_path() ? 1 : 0, kUsage);
+  args.expect_positional(source.needs_path() ? 1 : 0, source.needs_path() ? 1 : 0, kStatsUsage);
   const std::string path = source.needs_path() ? args.positional()[0] : "";
 
   // The figures are those of the object every parser and mask engine uses, so the grammar goes

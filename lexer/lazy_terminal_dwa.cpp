@@ -7,6 +7,7 @@
 #include <chrono>
 #include <set>
 
+#include "lexer/utf8_sequences.h"
 #include "lib/core/error.h"
 
 namespace glrmask::lexer {
@@ -53,9 +54,6 @@ std::size_t plain_length(std::string_view bytes) {
 }
 
 // The UTF-8 encodings of the plain characters, as byte ranges position by position.
-struct ByteRange {
-  uint8_t first, last;
-};
 const std::vector<std::vector<ByteRange>>& plain_encodings() {
   static const std::vector<std::vector<ByteRange>> encodings = {
       {{0x20, 0x21}},

@@ -27,16 +27,8 @@ LazyWalkEngine::LazyWalkEngine(std::shared_ptr<const glr::CompiledGrammar> gramm
 
 void LazyWalkEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> words) {
   const auto universe = static_cast<std::uint32_t>(vocabulary_.size());
-  if (words.size() != dense_word_count(universe)) {
-    throw Error(fmt::format("lazy mask: {} words given, the vocabulary '{}' ({} ids) needs {}",
-                            words.size(), vocabulary_.name(), universe,
-                            dense_word_count(universe)));
-  }
-  if (&session.grammar() != grammar_.get()) {
-    throw Error(
-        fmt::format("lazy mask: the session at byte offset {} uses another grammar than the engine",
-                    session.byte_offset()));
-  }
+  check_mask_words("lazy", words.size(), universe);
+  check_session_grammar("lazy", session, *grammar_);
   std::fill(words.begin(), words.end(), 0u);
   label_feeds_ = 0;
   forks_built_before_ = dwa_.stats().forks_built;

@@ -8,6 +8,7 @@
 // committed) gets an empty mask. `words.size()` must be dense_word_count(vocabulary size).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -50,5 +51,12 @@ class MaskEngine {
   // keeps none. Valid until the next fill_mask() call.
   virtual std::span<const EngineCounter> last_step_counters() const { return {}; }
 };
+
+// The two preconditions of fill_mask() every engine checks, with one wording: `words` holds
+// dense_word_count(universe) words, and `session` runs on the grammar the engine was built for.
+// Each throws glrmask::Error naming the engine (`engine`: "wfa", "oracle", ...) otherwise.
+void check_mask_words(std::string_view engine, std::size_t words, std::uint32_t universe);
+void check_session_grammar(std::string_view engine, const glr::Session& session,
+                           const glr::CompiledGrammar& grammar);
 
 }  // namespace glrmask::wfa

@@ -18,11 +18,7 @@ OracleEngine::OracleEngine(const Vocabulary& vocabulary, OracleOptions options)
 
 void OracleEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> words) {
   const auto universe = static_cast<std::uint32_t>(vocabulary_.size());
-  if (words.size() != dense_word_count(universe)) {
-    throw Error(fmt::format("oracle mask: {} words given, the vocabulary '{}' ({} ids) needs {}",
-                            words.size(), vocabulary_.name(), universe,
-                            dense_word_count(universe)));
-  }
+  check_mask_words("oracle", words.size(), universe);
   std::fill(words.begin(), words.end(), 0u);
   if (session.is_finished()) return;
   if (options_.sequential) {

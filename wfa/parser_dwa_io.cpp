@@ -9,13 +9,13 @@ namespace glrmask::wfa {
 
 namespace {
 
-constexpr std::uint32_t kSectionTag = 0x41574450;  // "PDWA"
+constexpr std::uint32_t kParserDwaSectionTag = 0x41574450;  // "PDWA"
 
 }  // namespace
 
 void ParserDwa::write(BinaryWriter& out,
                       const std::function<std::uint32_t(TokenSetId)>& stored_id) const {
-  out.put(kSectionTag);
+  out.put(kParserDwaSectionTag);
   out.put_array<DwaStateId>(start_states_);
   out.put_array<EarlyStart>(early_starts_);
   out.put_array<std::uint32_t>(transition_begin_);
@@ -36,7 +36,7 @@ void ParserDwa::write(BinaryWriter& out,
 
 ParserDwa ParserDwa::read(BinaryReader& in, std::uint32_t lr_states, std::size_t forks,
                           std::size_t token_sets) {
-  if (in.get<std::uint32_t>("Parser DWA section tag") != kSectionTag)
+  if (in.get<std::uint32_t>("Parser DWA section tag") != kParserDwaSectionTag)
     in.fail("expected the Parser DWA section");
   ParserDwa dwa;
   dwa.start_states_ = in.get_array<DwaStateId>("start states");

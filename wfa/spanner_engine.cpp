@@ -89,16 +89,8 @@ SpannerEngine::SpannerEngine(std::shared_ptr<const glr::CompiledGrammar> grammar
 
 void SpannerEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> words) {
   const auto universe = static_cast<std::uint32_t>(vocabulary_.size());
-  if (words.size() != dense_word_count(universe)) {
-    throw Error(fmt::format("spanner mask: {} words given, the vocabulary '{}' ({} ids) needs {}",
-                            words.size(), vocabulary_.name(), universe,
-                            dense_word_count(universe)));
-  }
-  if (&session.grammar() != grammar_.get()) {
-    throw Error(fmt::format(
-        "spanner mask: the session at byte offset {} uses another grammar than the engine",
-        session.byte_offset()));
-  }
+  check_mask_words("spanner", words.size(), universe);
+  check_session_grammar("spanner", session, *grammar_);
   std::fill(words.begin(), words.end(), 0u);
   if (session.is_finished()) return;
   if (grammar_->indenter() != nullptr) {

@@ -10,7 +10,7 @@ namespace glrmask::wfa {
 
 namespace {
 
-constexpr std::uint32_t kSectionTag = 0x53574357;  // "WCWS"
+constexpr std::uint32_t kWeightClassSectionTag = 0x53574357;  // "WCWS"
 
 }  // namespace
 
@@ -56,14 +56,14 @@ void WeightClassRows::write(BinaryWriter& out,
     const std::uint64_t* row = words_.data() + std::size_t(index) * row_words_;
     words.insert(words.end(), row, row + row_words_);
   }
-  out.put(kSectionTag);
+  out.put(kWeightClassSectionTag);
   out.put<std::uint32_t>(num_classes_);
   out.put_array<std::uint32_t>(ids);
   out.put_array<std::uint64_t>(words);
 }
 
 WeightClassRows WeightClassRows::read(BinaryReader& in, std::size_t token_sets) {
-  if (in.get<std::uint32_t>("weight class section tag") != kSectionTag)
+  if (in.get<std::uint32_t>("weight class section tag") != kWeightClassSectionTag)
     in.fail("expected the weight class section");
   WeightClassRows rows;
   rows.num_classes_ = in.get<std::uint32_t>("mask class count");

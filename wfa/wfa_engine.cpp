@@ -66,16 +66,8 @@ std::span<const std::uint32_t> WfaEngine::mask_view(const glr::Session& session,
 
 const std::uint32_t* WfaEngine::compute(const glr::Session& session,
                                         std::span<std::uint32_t> words) {
-  const std::uint32_t universe = pool_.universe_size();
-  if (words.size() != dense_word_count(universe)) {
-    throw Error(fmt::format("wfa mask: {} words given, the vocabulary ({} ids) needs {}",
-                            words.size(), universe, dense_word_count(universe)));
-  }
-  if (&session.grammar() != &compiled_->grammar()) {
-    throw Error(
-        fmt::format("wfa mask: the session at byte offset {} uses another grammar than the engine",
-                    session.byte_offset()));
-  }
+  check_mask_words("wfa", words.size(), pool_.universe_size());
+  check_session_grammar("wfa", session, compiled_->grammar());
   for (EngineCounter& counter : counters_) counter.value = 0;
   if (session.is_finished()) {
     std::fill(words.begin(), words.end(), 0u);

@@ -19,34 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Run {
-  int exit_code = 0;
-  std::string out;  // stdout
-  std::string err;  // stderr
-};
-
-// Runs `glrmask ARGS` (each argument quoted), optionally with `input` on standard input.
-Run glrmask(const std::vector<std::string>& args, const std::string* input = nullptr) {
-  static const fs::path scratch = [] {
-    const fs::path dir = fs::temp_directory_path() /
-                         ("glrmask_cli_commands_" + std::to_string(std::random_device{}()));
-    fs::create_directories(dir);
-    return dir;
-  }();
-  std::string command = testing::shell_quoted(glrmask_binary().string());
-  for (const std::string& arg : args) command += " " + testing::shell_quoted(arg);
-  if (input) {
-    std::ofstream(scratch / "stdin.txt", std::ios::binary) << *input;
-    command += " <" + testing::shell_quoted((scratch / "stdin.txt").string());
-  }
-  // run_command() adds `2>&1`; the group keeps stdout in the file and only stderr in the pipe.
-  command =
-      "{ " + command + " >" + testing::shell_quoted((scratch / "stdout.txt").string()) + "; }";
-  const CommandResult result = run_command(command);
-  return Run{result.exit_code, read_file(scratch / "stdout.txt"), result.output};
-}
-
-std::string fixture(const std::string& name) {
+std::string cli_fixture(const std::string& name) {
   return (fixtures_dir() / "cli" / name).string();
 }
 
@@ -55,11 +28,6 @@ std::vector<std::string> lines_of(const std::string& text) {
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
-}
-
-bool has_line(const std::string& text, const std::string& line) {
-  const std::vector<std::string> lines = lines_of(text);
-  return std::find(lines.begin(), lines.end(), line) != lines.end();
 }
 
 // The value of a `key   value` line of `glrmask stats`.
@@ -84,7 +52,7 @@ std::string stats_value(const std::string& text, const std::string& key) {
 //   Lexer DFA: dead, start, WS, i, if, t, th, the, then, e, el, els, else, any other NAME = 14
 //   states, already minimal, one accept label per terminal and no ties.
 TEST_CASE("stats on the dangling-else fixture") {
-  const Run run = glrmask({"stats", fixture("if_else.lark")});
+  const GlrmaskRun run = run_glrmask_args({"stats", cli_fixture("if_else.lark")});
   INFO(run.err);
   REQUIRE(run.exit_code == 0);
   CHECK(stats_value(run.out, "start") == "start");
@@ -104,20 +72,21 @@ TEST_CASE("stats on the dangling-else fixture") {
   CHECK(run.out.find("canonical LR(1)") == std::string::npos);
 
   // Under the lark policy shift wins the one conflict.
-  const Run lark = glrmask({"stats", fixture("if_else.lark"), "--policy", "lark"});
+  const GlrmaskRun lark =
+      run_glrmask_args({"stats", cli_fixture("if_else.lark"), "--policy", "lark"});
   REQUIRE(lark.exit_code == 0);
   CHECK(stats_value(lark.out, "policy") == "lark: 0 cells fork");
   CHECK(stats_value(lark.out, "conflict cells") == "1 (1 shift/reduce, 0 reduce/reduce)");
 
   // The same table size as the conflict report's header.
-  const Run report = glrmask({"conflicts", fixture("if_else.lark")});
+  const GlrmaskRun report = run_glrmask_args({"conflicts", cli_fixture("if_else.lark")});
   CHECK(has_line(report.out,
                  "LALR(1): 10 states, table " + stats_value(run.out, "table bytes") + " bytes"));
 }
 
 TEST_CASE("stats takes skippable terminals repeated or comma-separated") {
-  const Run run =
-      glrmask({"stats", fixture("if_else.lark"), "--skippable", "ELSE,THEN", "--skippable=NAME"});
+  const GlrmaskRun run = run_glrmask_args(
+      {"stats", cli_fixture("if_else.lark"), "--skippable", "ELSE,THEN", "--skippable=NAME"});
   INFO(run.err);
   REQUIRE(run.exit_code == 0);
   std::istringstream names(stats_value(run.out, "skippable"));
@@ -125,10 +94,12 @@ TEST_CASE("stats takes skippable terminals repeated or comma-separated") {
                                   std::istream_iterator<std::string>()};
   CHECK(got == std::set<std::string>{"ELSE", "NAME", "THEN"});
 
-  const Run unknown = glrmask({"stats", fixture("if_else.lark"), "--skippable", "EOS"});
+  const GlrmaskRun unknown =
+      run_glrmask_args({"stats", cli_fixture("if_else.lark"), "--skippable", "EOS"});
   CHECK(unknown.exit_code == 2);
   CHECK_THAT(unknown.err, Catch::Contains("skippable terminal 'EOS' is not a terminal"));
-  const Run empty = glrmask({"stats", fixture("if_else.lark"), "--skippable", "ELSE,"});
+  const GlrmaskRun empty =
+      run_glrmask_args({"stats", cli_fixture("if_else.lark"), "--skippable", "ELSE,"});
   CHECK(empty.exit_code == 2);
   CHECK_THAT(empty.err, Catch::Contains("--skippable: empty terminal name"));
 }
@@ -139,14 +110,14 @@ TEST_CASE("stats takes skippable terminals repeated or comma-separated") {
 // (the same 5 states: no merging happened) has too, of equal priority, so the lark policy keeps
 // both.
 TEST_CASE("conflicts and stats on a reduce/reduce conflict of equal priority") {
-  const std::string grammar = fixture("same_name_twice.lark");
-  const Run run = glrmask({"conflicts", grammar});
+  const std::string grammar = cli_fixture("same_name_twice.lark");
+  const GlrmaskRun run = run_glrmask_args({"conflicts", grammar});
   INFO(run.err);
   REQUIRE(run.exit_code == 0);
   const std::vector<std::string> expected = {
       "grammar: 1 terminals, 3 nonterminals, 4 rules",
-      "LALR(1): 5 states, table " + stats_value(glrmask({"stats", grammar}).out, "table bytes") +
-          " bytes",
+      "LALR(1): 5 states, table " +
+          stats_value(run_glrmask_args({"stats", grammar}).out, "table bytes") + " bytes",
       "conflicts: 1 cells (0 shift/reduce, 1 reduce/reduce)",
       "canonical LR(1): 5 states",
       "policy: glr (every conflict is a fork)",
@@ -160,12 +131,12 @@ TEST_CASE("conflicts and stats on a reduce/reduce conflict of equal priority") {
   };
   CHECK(lines_of(run.out) == expected);
 
-  const Run lark = glrmask({"conflicts", grammar, "--policy=lark"});
+  const GlrmaskRun lark = run_glrmask_args({"conflicts", grammar, "--policy=lark"});
   REQUIRE(lark.exit_code == 0);
   CHECK(has_line(lark.out, "policy: lark (1 of 1 cells still fork; only those are listed)"));
   CHECK(has_line(lark.out, "state 1 on $END: reduce/reduce"));
 
-  const Run stats = glrmask({"stats", grammar});
+  const GlrmaskRun stats = run_glrmask_args({"stats", grammar});
   CHECK(stats_value(stats.out, "canonical LR(1)") == "5 states");
   CHECK(stats_value(stats.out, "conflict cells") == "1 (0 shift/reduce, 1 reduce/reduce)");
   CHECK(stats_value(stats.out, "terminals") == "1 (0 ignored)");
@@ -173,8 +144,8 @@ TEST_CASE("conflicts and stats on a reduce/reduce conflict of equal priority") {
 }
 
 TEST_CASE("conflicts on the dangling-else fixture") {
-  const std::string grammar = fixture("if_else.lark");
-  const Run run = glrmask({"conflicts", grammar});
+  const std::string grammar = cli_fixture("if_else.lark");
+  const GlrmaskRun run = run_glrmask_args({"conflicts", grammar});
   INFO(run.err);
   REQUIRE(run.exit_code == 0);
   const std::vector<std::string> lines = lines_of(run.out);
@@ -192,7 +163,7 @@ TEST_CASE("conflicts on the dangling-else fixture") {
   CHECK(lines[8] == "  example IF NAME THEN IF NAME THEN NAME . ELSE");
   CHECK(lines[9] == "  lark    shift to state 8");
 
-  const Run lark = glrmask({"conflicts", grammar, "--policy", "lark"});
+  const GlrmaskRun lark = run_glrmask_args({"conflicts", grammar, "--policy", "lark"});
   REQUIRE(lark.exit_code == 0);
   CHECK(has_line(lark.out, "policy: lark (0 of 1 cells still fork; only those are listed)"));
   CHECK(lark.out.find("state 7") == std::string::npos);
@@ -207,22 +178,22 @@ const std::vector<std::string> kIfElseTokens = {
 };
 
 TEST_CASE("lex prints the terminal stream, fed whole or in chunks") {
-  const std::string grammar = fixture("if_else.lark");
-  const std::string input = fixture("if_else.txt");
-  const Run whole = glrmask({"lex", grammar, input});
+  const std::string grammar = cli_fixture("if_else.lark");
+  const std::string input = cli_fixture("if_else.txt");
+  const GlrmaskRun whole = run_glrmask_args({"lex", grammar, input});
   INFO(whole.err);
   REQUIRE(whole.exit_code == 0);
   CHECK(lines_of(whole.out) == kIfElseTokens);
   CHECK(whole.err.empty());
   for (const char* chunk : {"1", "2", "3", "7", "1000"}) {
     INFO("--chunk " << chunk);
-    const Run chunked = glrmask({"lex", grammar, input, "--chunk", chunk});
+    const GlrmaskRun chunked = run_glrmask_args({"lex", grammar, input, "--chunk", chunk});
     CHECK(chunked.exit_code == 0);
     CHECK(chunked.out == whole.out);
   }
 
   // --keep-ignored adds the single spaces between the words.
-  const Run kept = glrmask({"lex", grammar, input, "--keep-ignored"});
+  const GlrmaskRun kept = run_glrmask_args({"lex", grammar, input, "--keep-ignored"});
   REQUIRE(kept.exit_code == 0);
   const std::vector<std::string> kept_lines = lines_of(kept.out);
   REQUIRE(kept_lines.size() == 17);
@@ -239,15 +210,15 @@ TEST_CASE("lex prints the terminal stream, fed whole or in chunks") {
 
   // Longest match: "ifx" is one NAME, not IF then NAME; standard input as "-".
   const std::string text = "ifx then";
-  const Run stdin_run = glrmask({"lex", grammar, "-"}, &text);
+  const GlrmaskRun stdin_run = run_glrmask_args({"lex", grammar, "-"}, &text);
   REQUIRE(stdin_run.exit_code == 0);
   CHECK(lines_of(stdin_run.out) == std::vector<std::string>{"NAME\t0\t3\tifx", "THEN\t4\t8\tthen"});
 }
 
 TEST_CASE("lex shows ties, escapes the text column and honours --start") {
   // lark_differences.lark: FO /fo+/ and FOLONG /f(?:o)+/ tie on "foo"; WORD takes "ALLOWED" whole.
-  const Run ties =
-      glrmask({"lex", fixture("lark_differences.lark"), fixture("lark_differences.txt")});
+  const GlrmaskRun ties = run_glrmask_args(
+      {"lex", cli_fixture("lark_differences.lark"), cli_fixture("lark_differences.txt")});
   INFO(ties.err);
   REQUIRE(ties.exit_code == 0);
   CHECK(lines_of(ties.out) == std::vector<std::string>{"WORD\t0\t7\tALLOWED", "AB\t8\t10\tab",
@@ -257,7 +228,7 @@ TEST_CASE("lex shows ties, escapes the text column and honours --start") {
   // One CHUNK of 12 bytes: a, TAB, b, backslash, c, U+0001, é (kept), U+0085 (a C1 control:
   // bytes c2 85), DEL, newline; then a space and "z".
   const std::string text = "a\tb\\c\x01\xc3\xa9\xc2\x85\x7f\n z";
-  const Run escaped = glrmask({"lex", fixture("any_text.lark"), "-"}, &text);
+  const GlrmaskRun escaped = run_glrmask_args({"lex", cli_fixture("any_text.lark"), "-"}, &text);
   REQUIRE(escaped.exit_code == 0);
   CHECK(lines_of(escaped.out) ==
         std::vector<std::string>{"CHUNK\t0\t12\ta\\tb\\\\c\\x01\xc3\xa9\\xc2\\x85\\x7f\\n",
@@ -265,10 +236,11 @@ TEST_CASE("lex shows ties, escapes the text column and honours --start") {
 
   // sum.lark: NUMBER and "+" belong to the grammar only when `sum` is the start rule.
   const std::string sum = "1 + 22";
-  const Run default_start = glrmask({"lex", fixture("sum.lark"), "-"}, &sum);
+  const GlrmaskRun default_start = run_glrmask_args({"lex", cli_fixture("sum.lark"), "-"}, &sum);
   CHECK(default_start.exit_code == 2);
   CHECK_THAT(default_start.err, Catch::Contains("lexer error at byte offset 0"));
-  const Run sum_start = glrmask({"lex", fixture("sum.lark"), "-", "--start", "sum"}, &sum);
+  const GlrmaskRun sum_start =
+      run_glrmask_args({"lex", cli_fixture("sum.lark"), "-", "--start", "sum"}, &sum);
   INFO(sum_start.err);
   REQUIRE(sum_start.exit_code == 0);
   CHECK(lines_of(sum_start.out) ==
@@ -280,7 +252,8 @@ TEST_CASE("lex: a lexing error names the byte offset, exit 2, tokens before it a
   const std::string text = "if x\nthen";
   for (const char* chunk : {"100", "1"}) {
     INFO("--chunk " << chunk);
-    const Run run = glrmask({"lex", fixture("if_else.lark"), "-", "--chunk", chunk}, &text);
+    const GlrmaskRun run =
+        run_glrmask_args({"lex", cli_fixture("if_else.lark"), "-", "--chunk", chunk}, &text);
     CHECK(run.exit_code == 2);
     CHECK(lines_of(run.out) == std::vector<std::string>{"IF\t0\t2\tif", "NAME\t3\t4\tx"});
     CHECK_THAT(run.err, Catch::StartsWith("glrmask lex: -: lexer error at byte offset 4:"));
@@ -290,13 +263,13 @@ TEST_CASE("lex: a lexing error names the byte offset, exit 2, tokens before it a
 
 TEST_CASE("a malformed grammar: file:line:col: message on one line, exit 2, for every command") {
   // unbalanced.lark opens a group at line 3, column 7 and never closes it.
-  const std::string grammar = fixture("unbalanced.lark");
+  const std::string grammar = cli_fixture("unbalanced.lark");
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"lex", grammar, fixture("if_else.txt")},
+       {std::vector<std::string>{"lex", grammar, cli_fixture("if_else.txt")},
         std::vector<std::string>{"conflicts", grammar},
         std::vector<std::string>{"stats", grammar}}) {
     INFO(args[0]);
-    const Run run = glrmask(args);
+    const GlrmaskRun run = run_glrmask_args(args);
     CHECK(run.exit_code == 2);
     CHECK(run.out.empty());
     CHECK_THAT(run.err, Catch::StartsWith("glrmask " + args[0] + ": " + grammar + ":3:7: "));
@@ -306,11 +279,11 @@ TEST_CASE("a malformed grammar: file:line:col: message on one line, exit 2, for 
 }
 
 TEST_CASE("bad command lines exit with code 2 and say why") {
-  const std::string grammar = fixture("if_else.lark");
-  const std::string input = fixture("if_else.txt");
+  const std::string grammar = cli_fixture("if_else.lark");
+  const std::string input = cli_fixture("if_else.txt");
   const auto fails_with = [](const std::vector<std::string>& args, const std::string& message) {
     INFO(args[0] << " ... expecting: " << message);
-    const Run run = glrmask(args);
+    const GlrmaskRun run = run_glrmask_args(args);
     CHECK(run.exit_code == 2);
     CHECK_THAT(run.err, Catch::Contains(message));
   };
@@ -327,8 +300,12 @@ TEST_CASE("bad command lines exit with code 2 and say why") {
   // Options a command has no use for are unknown to it, not silently ignored.
   fails_with({"lex", grammar, input, "--policy", "lark"}, "unknown option --policy");
   fails_with({"conflicts", grammar, "--skippable", "ELSE"}, "unknown option --skippable");
-  fails_with({"lex", grammar, input, "--chunk", "0"}, "option --chunk: expected a positive");
-  fails_with({"lex", grammar, input, "--chunk", "4k"}, "option --chunk: expected a positive");
+  fails_with({"lex", grammar, input, "--chunk", "0"},
+             "option --chunk: expected an integer >= 1, got");
+  fails_with({"lex", grammar, input, "--chunk", "4k"},
+             "option --chunk: expected an integer >= 1, got");
+  fails_with({"parse", grammar, input, "--trees", "2x"},
+             "option --trees: expected an integer >= 0, got '2x'");
   fails_with({"lex", grammar, input, "--start"}, "option --start needs a value");
   fails_with({"lex", grammar, input, "--start", "nowhere"}, "nowhere");
   fails_with({"lex", grammar}, "usage: glrmask lex GRAMMAR FILE");

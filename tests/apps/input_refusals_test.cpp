@@ -11,6 +11,7 @@
 
 #include "tests/support/test_support.h"
 
+using glrmask::testing::count_lines;
 using glrmask::testing::run_command;
 using glrmask::testing::ScratchDir;
 using glrmask::testing::shell_quoted;
@@ -27,12 +28,6 @@ std::string tiny_tokenizer() {
 glrmask::testing::CommandResult run_glrmask(const std::string& arguments) {
   return run_command("timeout 20 " + shell_quoted(glrmask::testing::glrmask_binary()) + " " +
                      arguments + " </dev/null");
-}
-
-std::size_t count_lines(const std::string& text) {
-  std::size_t lines = 0;
-  for (const char c : text) lines += c == '\n' ? 1 : 0;
-  return lines;
 }
 
 // Exit code 2 and exactly one line, which contains every one of `parts`.

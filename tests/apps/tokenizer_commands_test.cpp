@@ -10,6 +10,7 @@
 #include "tests/support/test_support.h"
 
 using namespace glrmask;
+using glrmask::testing::count_lines;
 using glrmask::testing::run_command;
 
 namespace {
@@ -22,10 +23,6 @@ std::filesystem::path write_temp(const std::string& name, const std::string& con
   auto path = std::filesystem::temp_directory_path() / ("glrmask_cli_" + name);
   std::ofstream(path, std::ios::binary) << content;
   return path;
-}
-
-std::size_t count_lines(const std::string& text) {
-  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
 }  // namespace

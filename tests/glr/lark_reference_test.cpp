@@ -15,6 +15,7 @@
 #include "glr/lalr_automaton.h"
 #include "lib/core/settings.h"
 #include "tests/support/glr_test_support.h"
+#include "tests/support/grammar_test_support.h"
 #include "tests/support/test_support.h"
 
 namespace glrmask::glr {
@@ -26,13 +27,6 @@ using glrmask::testing::run_command;
 
 // A Python that can import lark: the PATH's python3, or Debian's own when another interpreter
 // shadows it. Empty when neither has it.
-std::string python_with_lark() {
-  for (const char* candidate : {"python3", "/usr/bin/python3"}) {
-    if (run_command(std::string(candidate) + " -c 'import lark'").exit_code == 0) return candidate;
-  }
-  return {};
-}
-
 struct LarkAnswer {
   std::uint32_t states = 0;
   std::uint32_t shift_reduce = 0;
@@ -123,7 +117,7 @@ LarkAnswer compare_with_lark(const std::string& python, const fs::path& grammar)
 }
 
 TEST_CASE("Same states, conflicts and lookaheads as Lark on the project's fixtures") {
-  const std::string python = python_with_lark();
+  const std::string python = glrmask::testing::python_with_lark().value_or("");
   if (python.empty()) {
     WARN("python3 with the lark module (Debian python3-lark) is missing: reference check skipped");
     return glrmask::testing::skip_test_case();
@@ -145,7 +139,7 @@ TEST_CASE("Same states, conflicts and lookaheads as Lark on the project's fixtur
 }
 
 TEST_CASE("Same states, conflicts and lookaheads as Lark on the real grammars") {
-  const std::string python = python_with_lark();
+  const std::string python = glrmask::testing::python_with_lark().value_or("");
   if (python.empty()) {
     WARN("python3 with the lark module (Debian python3-lark) is missing: reference check skipped");
     return glrmask::testing::skip_test_case();
@@ -164,7 +158,7 @@ TEST_CASE("Same states, conflicts and lookaheads as Lark on the real grammars") 
 }
 
 TEST_CASE("Example prefixes reach their conflict states on the real grammars") {
-  const std::string python = python_with_lark();
+  const std::string python = glrmask::testing::python_with_lark().value_or("");
   if (python.empty() ||
       !glrmask::testing::require_data_dir("glr example prefixes on real grammars")) {
     return glrmask::testing::skip_test_case();

@@ -24,10 +24,10 @@
 namespace glrmask::glr {
 namespace {
 
-using testing::SpanDerivationCounter;
+using glrmask::testing::SpanDerivationCounter;
 
 std::shared_ptr<const CompiledGrammar> compile(const std::string& text, ParseOptions options = {}) {
-  return testing::compile_lark(text, std::move(options));
+  return glrmask::testing::compile_lark(text, std::move(options));
 }
 
 // "[symbol start end child...]" with rule ids, for failure messages.
@@ -80,7 +80,7 @@ TEST_CASE("derivation counts equal an independent count on random grammars, ever
   std::size_t with_epsilon = 0;
   std::size_t with_hidden_left_recursion = 0;
   while (grammars < 100) {
-    const std::string text = testing::random_lark_grammar(rng);
+    const std::string text = glrmask::testing::random_lark_grammar(rng);
     std::shared_ptr<const CompiledGrammar> compiled;
     try {
       compiled = compile(text);
@@ -100,7 +100,7 @@ TEST_CASE("derivation counts equal an independent count on random grammars, ever
       }
     std::vector<SymbolId> alphabet;
     for (SymbolId t = 0; t < compiled->grammar().num_terminals(); ++t) alphabet.push_back(t);
-    for (const std::vector<SymbolId>& input : testing::all_strings(alphabet, 5)) {
+    for (const std::vector<SymbolId>& input : glrmask::testing::all_strings(alphabet, 5)) {
       const auto count = check_text(grammar, input, text);
       ++texts;
       if (count.infinite || count.value > 0) ++sentences;
@@ -138,7 +138,7 @@ TEST_CASE("e: e + e | NUM has Catalan-many derivations, exactly, past 64 bits") 
 }
 
 TEST_CASE("the dangling else has two trees, printed as Lark prints them") {
-  const auto compiled = testing::load_session_fixture("../glr/dangling_else.lark");
+  const auto compiled = glrmask::testing::load_session_fixture("../glr/dangling_else.lark");
   const ForestGrammar grammar(compiled);
   const ForestParse parse = parse_forest(grammar, "iiaea");
   REQUIRE(parse.derivations.str() == "2");
@@ -172,7 +172,7 @@ TEST_CASE("Lark's shaping: ?rule inlined, _rule spliced, aliases, !rule keeps to
 }
 
 TEST_CASE("a cyclic grammar has infinitely many derivations, and the listed trees go around once") {
-  const auto compiled = testing::load_session_fixture("cyclic.lark");
+  const auto compiled = glrmask::testing::load_session_fixture("cyclic.lark");
   const ForestGrammar grammar(compiled);
   // The forest is built over the rules as written, although the decoding automaton is
   // normalized.
@@ -189,7 +189,7 @@ TEST_CASE("a cyclic grammar has infinitely many derivations, and the listed tree
 TEST_CASE("a lexical tie is two leaves, an ignored alternative or a skippable terminal none") {
   {
     // "if" lexes as {IF, NAME}: `if x` is IF NAME, or NAME followed by... nothing that parses.
-    const auto compiled = testing::load_session_fixture("keyword_ties.lark");
+    const auto compiled = glrmask::testing::load_session_fixture("keyword_ties.lark");
     const ForestGrammar grammar(compiled);
     CHECK(parse_forest(grammar, "if x").derivations.str() == "1");
     CHECK(parse_forest(grammar, "if = x").derivations.str() == "1");
@@ -207,7 +207,7 @@ TEST_CASE("a lexical tie is two leaves, an ignored alternative or a skippable te
   }
   {
     // "#x" is an ignored COMMENT or a TAG: skipping it and taking it as a TAG both parse.
-    const auto compiled = testing::load_session_fixture("ignored_tie.lark");
+    const auto compiled = glrmask::testing::load_session_fixture("ignored_tie.lark");
     const ForestGrammar grammar(compiled);
     const ForestParse parse = parse_forest(grammar, "a #x b;");
     CHECK(parse.derivations.str() == "2");
@@ -216,10 +216,10 @@ TEST_CASE("a lexical tie is two leaves, an ignored alternative or a skippable te
   }
   {
     const auto compiled =
-        testing::load_session_fixture("skippable_eos.lark", {.skippable = {"EOS"}});
+        glrmask::testing::load_session_fixture("skippable_eos.lark", {.skippable = {"EOS"}});
     const ForestGrammar grammar(compiled);
-    const std::string text =
-        testing::read_file(testing::fixtures_dir() / "glr_session" / "skippable_eos.lark");
+    const std::string text = glrmask::testing::read_file(glrmask::testing::fixtures_dir() /
+                                                         "glr_session" / "skippable_eos.lark");
     (void)text;
   }
 }

@@ -2,10 +2,14 @@
 // against the deterministic lexer (feed()) token by token.
 #pragma once
 
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstddef>
 #include <map>
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -15,8 +19,10 @@
 #include "lexer/lexer_fork.h"
 #include "lexer/terminal_dwa.h"
 #include "lexer/vocabulary_trie.h"
+#include "lib/core/settings.h"
 #include "lib/grammar/lark_loader.h"
 #include "lib/token_set/token_set.h"
+#include "lib/tokenizer/vocabulary.h"
 
 namespace glrmask::testing {
 
@@ -128,5 +134,66 @@ class ConfigurationChecker {
   const lexer::VocabularyTrie& trie_;
   std::map<lexer::ForkId, std::vector<Alternatives>> tables_;
 };
+
+// Configurations of the SynCode grammars (the Terminal DWA tests on real data).
+
+// The lexer DFA of SynCode's grammar `name` (json_grammar, go_grammar, ...) in the data folder.
+inline lexer::LexerDfa syncode_dfa(const std::string& name) {
+  return lexer::compile_lexer_dfa(lexer::terminal_specs(
+      load_lark_file(data_dir() / "grammars" / "syncode" / (name + ".lark"))));
+}
+
+// The lexer's configuration after `bytes` from the start (which it must not reject).
+inline lexer::LexerConfiguration after(const lexer::LexerDfa& dfa, std::string_view bytes) {
+  lexer::LexerConfiguration configuration = lexer::initial_configuration(dfa);
+  std::vector<lexer::EmittedLexeme> out;
+  REQUIRE_FALSE(lexer::feed(dfa, configuration, bytes, out));
+  return configuration;
+}
+
+// The one label the lexer gives `lexeme` from the start.
+inline lexer::LabelId lone_label(const lexer::LexerDfa& dfa, std::string_view lexeme) {
+  lexer::LexerConfiguration configuration = lexer::initial_configuration(dfa);
+  std::vector<lexer::EmittedLexeme> out;
+  REQUIRE_FALSE(lexer::feed(dfa, configuration, lexeme, out));
+  REQUIRE_FALSE(lexer::finish(dfa, configuration, out));
+  REQUIRE(out.size() == 1);
+  return out[0].label;
+}
+
+// Configurations between the tokens of `ids`, at most `count`, spread over the text; the ones
+// with bytes pending after an accepted match are all kept (they are the rare, delicate ones).
+inline std::vector<lexer::LexerConfiguration> configurations_along(const lexer::LexerDfa& dfa,
+                                                                   const Vocabulary& vocabulary,
+                                                                   const std::vector<TokenId>& ids,
+                                                                   size_t count) {
+  std::vector<lexer::LexerConfiguration> all;
+  std::unordered_set<lexer::LexerConfiguration, lexer::LexerConfigurationHash> seen;
+  lexer::LexerConfiguration configuration = lexer::initial_configuration(dfa);
+  std::vector<lexer::EmittedLexeme> out;
+  for (const TokenId id : ids) {
+    if (lexer::feed(dfa, configuration, vocabulary.bytes(id), out))
+      break;  // the grammar rejects it
+    if (seen.insert(configuration).second) all.push_back(configuration);
+  }
+  std::vector<lexer::LexerConfiguration> picked;
+  for (size_t i = 0; i < all.size(); ++i) {
+    const bool pending = all[i].accepted != lexer::LexerDfa::kNoLabel && !all[i].pending.empty();
+    if (pending || i % std::max<size_t>(1, all.size() / count) == 0) picked.push_back(all[i]);
+  }
+  return picked;
+}
+
+// Every token from each of `configurations` agrees with feed() (ConfigurationChecker).
+inline void check_all(const lexer::TerminalDwa& dwa, const TokenSetPool& pool,
+                      const lexer::VocabularyTrie& trie,
+                      const std::vector<lexer::LexerConfiguration>& configurations) {
+  ConfigurationChecker checker(dwa, pool, trie);
+  for (const lexer::LexerConfiguration& configuration : configurations) {
+    const std::string mismatch = checker.check(configuration);
+    INFO(mismatch);
+    REQUIRE(mismatch.empty());
+  }
+}
 
 }  // namespace glrmask::testing

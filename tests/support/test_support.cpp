@@ -80,6 +80,40 @@ CommandResult run_command(const std::string& command) {
   return result;
 }
 
+GlrmaskRun run_glrmask_args(const std::vector<std::string>& args, const std::string* input) {
+  static const ScratchDir scratch;
+  std::string command = shell_quoted(glrmask_binary());
+  for (const std::string& arg : args) command += " " + shell_quoted(arg);
+  if (input) {
+    std::ofstream(scratch.path / "stdin.txt", std::ios::binary) << *input;
+    command += " <" + shell_quoted(scratch.path / "stdin.txt");
+  }
+  // run_command() adds `2>&1`; the group keeps stdout in the file and only stderr in the pipe.
+  command = "{ " + command + " >" + shell_quoted(scratch.path / "stdout.txt") + "; }";
+  const CommandResult result = run_command(command);
+  return GlrmaskRun{result.exit_code, read_file(scratch.path / "stdout.txt"), result.output};
+}
+
+std::filesystem::path tokenizer_fixture(std::string_view name) {
+  return fixtures_dir() / "tokenizers" / name / "tokenizer.json";
+}
+
+std::size_t count_lines(std::string_view text) {
+  std::size_t lines = 0;
+  for (const char c : text) lines += c == '\n' ? 1 : 0;
+  return lines;
+}
+
+bool has_line(std::string_view text, std::string_view line) {
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    if (text.substr(0, end) == line) return true;
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
+  }
+  return false;
+}
+
 std::string shell_quoted(std::string_view text) {
   std::string out = "'";
   for (const char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace glrmask::testing {
 
@@ -32,12 +33,29 @@ inline constexpr int kSkipExitCode = 77;
 
 std::string read_file(const std::filesystem::path& path);
 
+// tests/fixtures/tokenizers/<name>/tokenizer.json.
+std::filesystem::path tokenizer_fixture(std::string_view name);
+
+// The number of newline characters in `text`; whether one of its lines is exactly `line`.
+std::size_t count_lines(std::string_view text);
+bool has_line(std::string_view text, std::string_view line);
+
 struct CommandResult {
   int exit_code = 0;
   std::string output;  // stdout and stderr together
 };
 // Runs a shell command and captures what it prints.
 CommandResult run_command(const std::string& command);
+
+// `glrmask ARGS` (each argument quoted), with `input` on standard input when given: its exit
+// code, standard output and standard error apart.
+struct GlrmaskRun {
+  int exit_code = 0;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+GlrmaskRun run_glrmask_args(const std::vector<std::string>& args,
+                            const std::string* input = nullptr);
 
 // `text` as one word for the shell: in single quotes, each `'` written as `'\''`.
 std::string shell_quoted(std::string_view text);

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "tests/support/wfa_test_support.h"
 #include "wfa/mask_engine.h"
 #include "wfa/oracle_engine.h"
+#include "wfa/wfa_engine.h"
 
 namespace glrmask::testing {
 
@@ -81,13 +83,21 @@ inline std::size_t compare_on_prefixes(const EngineFactory& make, const std::str
   return prefixes;
 }
 
-// Teacher-forces `text` and compares the engines at every step, the final one (EOS) included,
-// or at the first `max_steps` steps when that is smaller; `engine` answers each step through
-// mask_view() and then fill_mask(). Returns the steps compared.
+// The wfa engine, in the factory shape compare_on_prefixes() takes.
+inline std::unique_ptr<wfa::MaskEngine> make_wfa(
+    const std::shared_ptr<const glr::CompiledGrammar>& grammar, const Vocabulary& vocabulary) {
+  return std::make_unique<wfa::WfaEngine>(grammar, vocabulary);
+}
+
+// Teacher-forces `text` and compares each of `engines` with the oracle at every step, the final
+// one (EOS) included, or at the first `max_steps` steps when that is smaller; each engine answers
+// a step through mask_view() and then fill_mask(). One oracle mask serves every engine, so a
+// slow oracle is paid once a step. Returns the steps compared.
 inline std::size_t compare_teacher_forced(
-    const std::shared_ptr<const glr::CompiledGrammar>& grammar, wfa::MaskEngine& engine,
-    wfa::MaskEngine& oracle, const Vocabulary& vocabulary, const Encoder& encoder,
-    const std::string& text, std::size_t max_steps = static_cast<std::size_t>(-1)) {
+    const std::shared_ptr<const glr::CompiledGrammar>& grammar,
+    std::initializer_list<wfa::MaskEngine*> engines, wfa::MaskEngine& oracle,
+    const Vocabulary& vocabulary, const Encoder& encoder, const std::string& text,
+    std::size_t max_steps = static_cast<std::size_t>(-1)) {
   INFO("text " << text.substr(0, 200));
   std::vector<TokenId> ids = encoder.encode(text);
   const bool whole = ids.size() < max_steps;
@@ -98,19 +108,27 @@ inline std::size_t compare_teacher_forced(
     INFO("step " << step << " of " << ids.size() << ", after \""
                  << committed.substr(committed.size() > 80 ? committed.size() - 80 : 0) << "\"");
     const DenseMask expected = engine_mask(oracle, session, vocabulary);
-    require_equal_masks(engine_mask_view(engine, session, vocabulary), expected, vocabulary);
-    const DenseMask actual = engine_mask(engine, session, vocabulary);
-    require_equal_masks(actual, expected, vocabulary);
+    for (wfa::MaskEngine* engine : engines) {
+      require_equal_masks(engine_mask_view(*engine, session, vocabulary), expected, vocabulary);
+      require_equal_masks(engine_mask(*engine, session, vocabulary), expected, vocabulary);
+    }
     if (step == ids.size()) {
       if (whole)
-        if (const auto eos = vocabulary.eos()) CHECK(actual.test(*eos));
+        if (const auto eos = vocabulary.eos()) CHECK(expected.test(*eos));
       break;
     }
-    REQUIRE(actual.test(ids[step]));
+    REQUIRE(expected.test(ids[step]));
     session.commit(ids[step]);
     committed += vocabulary.bytes(ids[step]);
   }
   return ids.size() + 1;
+}
+
+inline std::size_t compare_teacher_forced(
+    const std::shared_ptr<const glr::CompiledGrammar>& grammar, wfa::MaskEngine& engine,
+    wfa::MaskEngine& oracle, const Vocabulary& vocabulary, const Encoder& encoder,
+    const std::string& text, std::size_t max_steps = static_cast<std::size_t>(-1)) {
+  return compare_teacher_forced(grammar, {&engine}, oracle, vocabulary, encoder, text, max_steps);
 }
 
 }  // namespace glrmask::testing

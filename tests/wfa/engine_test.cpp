@@ -28,12 +28,9 @@ using glrmask::testing::engine_mask;
 using glrmask::testing::load_session_fixture;
 using glrmask::testing::tiny_vocabulary;
 
-namespace {
+using glrmask::testing::make_wfa;
 
-std::unique_ptr<wfa::MaskEngine> make_wfa(
-    const std::shared_ptr<const glr::CompiledGrammar>& grammar, const Vocabulary& vocabulary) {
-  return std::make_unique<wfa::WfaEngine>(grammar, vocabulary);
-}
+namespace {
 
 // After each prefix (twice: the second time from the engine's entry cache) the engine built
 // with early-label start states and the one built without both equal the oracle; the first feeds

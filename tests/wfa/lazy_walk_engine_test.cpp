@@ -18,6 +18,7 @@
 #include "tests/support/test_support.h"
 #include "tests/support/wfa_engine_comparison.h"
 #include "wfa/oracle_engine.h"
+#include "wfa/spanner_engine.h"
 #include "wfa/staged_engine.h"
 #include "wfa/vocabulary_tables.h"
 
@@ -49,6 +50,38 @@ class OwningLazyEngine final : public wfa::MaskEngine {
 std::unique_ptr<wfa::MaskEngine> make_lazy(const std::shared_ptr<const glr::CompiledGrammar>& g,
                                            const Vocabulary& v) {
   return std::make_unique<OwningLazyEngine>(g, v, true);
+}
+
+// wfa/mask_engine.h's two preconditions, one wording for every engine.
+TEST_CASE("every engine refuses a wrong word count and another grammar's session, by name") {
+  const Vocabulary vocabulary = glrmask::testing::tiny_vocabulary({"1", "+", " "});
+  const auto grammar = glrmask::testing::load_session_fixture("ambiguous_sum.lark");
+  const auto other = glrmask::testing::load_session_fixture("ambiguous_sum.lark");
+  std::vector<std::pair<std::string, std::unique_ptr<wfa::MaskEngine>>> engines;
+  engines.emplace_back("lazy", make_lazy(grammar, vocabulary));
+  engines.emplace_back("wfa", glrmask::testing::make_wfa(grammar, vocabulary));
+  engines.emplace_back("spanner", std::make_unique<wfa::SpannerEngine>(grammar, vocabulary));
+  for (auto& [name, engine] : engines) {
+    INFO(name);
+    glr::Session session(grammar, &vocabulary);
+    std::vector<std::uint32_t> wrong(7);
+    CHECK_THROWS_WITH(engine->fill_mask(session, wrong),
+                      name + " mask: 7 words given, the vocabulary (5 ids) needs 1");
+    glr::Session elsewhere(other, &vocabulary);
+    elsewhere.commit(0);
+    std::vector<std::uint32_t> words(1);
+    CHECK_THROWS_WITH(engine->fill_mask(elsewhere, words),
+                      name +
+                          " mask: the session at byte offset 1 uses another grammar than the "
+                          "engine");
+    CHECK_NOTHROW(engine->fill_mask(session, words));
+  }
+  // The oracle reads only the session, so any grammar's session is its own.
+  wfa::OracleEngine oracle(vocabulary);
+  glr::Session session(grammar, &vocabulary);
+  std::vector<std::uint32_t> wrong(2);
+  CHECK_THROWS_WITH(oracle.fill_mask(session, wrong),
+                    "oracle mask: 2 words given, the vocabulary (5 ids) needs 1");
 }
 
 TEST_CASE("lazy engine = oracle on small grammars with a hand-made vocabulary") {

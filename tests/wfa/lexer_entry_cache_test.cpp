@@ -36,8 +36,8 @@ WS: /[ \n]+/
 %ignore COMMENT
 )";
 
-struct Fixture {
-  Fixture()
+struct EntryCacheFixture {
+  EntryCacheFixture()
       : dfa(testing::dfa_from_lark(kGrammar)),
         texts({"a", "i",  "f",  "if",   " if",  "1", "1.", "1.5", ".",    "..",           "...",
                "+", "++", "\"", "\"ab", "ab\"", " ", "/*", "*/",  "/* c", "xyzxyzxyzxyz", "*"}),
@@ -118,7 +118,7 @@ bool fits(const LexerConfiguration& configuration, const std::vector<DwaEntry>& 
 
 TEST_CASE("LexerEntryCache returns exactly the entries enter() gives, whatever collided",
           "[wfa][lexer_entry_cache]") {
-  const Fixture fixture;
+  const EntryCacheFixture fixture;
   const std::vector<LexerConfiguration> configurations = fixture.reachable(3);
   REQUIRE(configurations.size() > 20);
 
@@ -178,7 +178,7 @@ TEST_CASE("LexerEntryCache returns exactly the entries enter() gives, whatever c
 
 TEST_CASE("LexerEntryCache leaves configurations with long pending bytes uncached",
           "[wfa][lexer_entry_cache]") {
-  const Fixture fixture;
+  const EntryCacheFixture fixture;
   LexerConfiguration inside_comment = lexer::initial_configuration(fixture.dfa);
   std::vector<lexer::EmittedLexeme> out;
   REQUIRE_FALSE(lexer::feed(fixture.dfa, inside_comment, "/* xyzxyzxyzxyzxyzxyzxyzxyz", out));

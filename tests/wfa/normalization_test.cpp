@@ -22,12 +22,9 @@ using namespace glrmask;
 using glrmask::testing::compare_on_prefixes;
 using glrmask::testing::load_session_fixture;
 
-namespace {
+using glrmask::testing::make_wfa;
 
-std::unique_ptr<wfa::MaskEngine> make_wfa(
-    const std::shared_ptr<const glr::CompiledGrammar>& grammar, const Vocabulary& vocabulary) {
-  return std::make_unique<wfa::WfaEngine>(grammar, vocabulary);
-}
+namespace {
 
 struct Case {
   const char* fixture;

@@ -1,5 +1,6 @@
 // The oracle mask engine against a brute-force definition written here (enumerate texts, lex them,
-// decide with Earley), and on a real grammar with the Llama-3 vocabulary under teacher forcing.
+// decide with Earley), and with the Llama-3 vocabulary on a real grammar (rollback, parallel =
+// sequential); the teacher-forced sweeps are in oracle_mask_corpus_test.cpp.
 #include <catch2/catch.hpp>
 #include <functional>
 #include <set>
@@ -98,72 +99,30 @@ TEST_CASE("oracle: mask size is checked, a finished session allows nothing") {
   CHECK(mask.count() == 0);
 }
 
-TEST_CASE("oracle with Llama-3: teacher-forced tokens always allowed, EOS only at the end") {
-  if (!glrmask::testing::require_data_dir("wfa_oracle_mask_test (SynCode JSON and SQL grammars)") ||
+TEST_CASE(
+    "oracle with Llama-3: rollback and recommit give identical masks, and parallel = sequential") {
+  if (!glrmask::testing::require_data_dir("wfa_oracle_mask_test (SynCode JSON grammar)") ||
       !glrmask::testing::require_tokenizer("llama3"))
     return glrmask::testing::skip_test_case();
   const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
   const Encoder encoder = Encoder::load(resolve_tokenizer("llama3"));
-  const TokenId eos = *vocabulary.eos();
   wfa::OracleEngine oracle(vocabulary);
   const auto syncode = data_dir() / "grammars" / "syncode";
-
-  SECTION("JSON: a top-level object is complete only at its last byte") {
-    const auto grammar = glr::CompiledGrammar::load_lark(syncode / "json_grammar.lark");
-    const std::string text =
-        R"({"id": 17, "name": "Ada Lovelace", "tags": ["math", "engine"], "ratio": -0.25e3,)"
-        R"( "ok": true, "next": null, "nested": {"a": [], "b": {}}})";
-    const std::vector<TokenId> ids = encoder.encode(text);
-    glr::Session session(grammar, &vocabulary);
-    for (std::size_t step = 0; step <= ids.size(); ++step) {
-      const DenseMask mask = engine_mask(oracle, session, vocabulary);
-      const bool at_end = step == ids.size();
-      INFO("step " << step << " of " << ids.size());
-      CHECK(mask.test(eos) == at_end);
-      if (at_end) break;
-      INFO("next token " << ids[step] << " \"" << vocabulary.bytes(ids[step]) << "\"");
-      CHECK(mask.test(ids[step]));
-      for (const TokenId special : vocabulary.special_ids())
-        if (special != eos) CHECK_FALSE(mask.test(special));
-      session.commit(ids[step]);
-    }
-    CHECK(session.is_accepting());
-  }
-
-  SECTION("SQL: the next real token is allowed, EOS exactly when the query could end") {
-    const auto grammar = glr::CompiledGrammar::load_lark(syncode / "sql_grammar.lark");
-    const std::string query =
-        "SELECT T2.name , count(*) FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id  =  "
-        "T2.stadium_id GROUP BY T1.stadium_id";
-    const std::vector<TokenId> ids = encoder.encode(query);
-    glr::Session session(grammar, &vocabulary);
-    for (std::size_t step = 0; step < ids.size(); ++step) {
-      INFO("step " << step << ", next token \"" << vocabulary.bytes(ids[step]) << "\"");
-      const DenseMask mask = engine_mask(oracle, session, vocabulary);
-      CHECK(mask.test(ids[step]));
-      CHECK(mask.test(eos) == session.is_accepting());
-      session.commit(ids[step]);
-    }
-    CHECK(engine_mask(oracle, session, vocabulary).test(eos));
-  }
-
-  SECTION("rollback and recommit give identical masks; parallel = sequential") {
-    const auto grammar = glr::CompiledGrammar::load_lark(syncode / "json_grammar.lark");
-    const std::vector<TokenId> ids = encoder.encode(R"({"key": [1.5, "two", {"three": 3}]})");
-    REQUIRE(ids.size() >= 8);
-    glr::Session session(grammar, &vocabulary);
-    std::vector<DenseMask> masks;
-    for (std::size_t step = 0; step < 8; ++step) {
-      masks.push_back(engine_mask(oracle, session, vocabulary));
-      session.commit(ids[step]);
-    }
+  const auto grammar = glr::CompiledGrammar::load_lark(syncode / "json_grammar.lark");
+  const std::vector<TokenId> ids = encoder.encode(R"({"key": [1.5, "two", {"three": 3}]})");
+  REQUIRE(ids.size() >= 8);
+  glr::Session session(grammar, &vocabulary);
+  std::vector<DenseMask> masks;
+  for (std::size_t step = 0; step < 8; ++step) {
     masks.push_back(engine_mask(oracle, session, vocabulary));
-    session.rollback(5);
-    CHECK(engine_mask(oracle, session, vocabulary) == masks[3]);
-    for (std::size_t step = 3; step < 8; ++step) session.commit(ids[step]);
-    CHECK(engine_mask(oracle, session, vocabulary) == masks[8]);
-
-    wfa::OracleEngine sequential(vocabulary, {.sequential = true});
-    CHECK(engine_mask(sequential, session, vocabulary) == masks[8]);
+    session.commit(ids[step]);
   }
+  masks.push_back(engine_mask(oracle, session, vocabulary));
+  session.rollback(5);
+  CHECK(engine_mask(oracle, session, vocabulary) == masks[3]);
+  for (std::size_t step = 3; step < 8; ++step) session.commit(ids[step]);
+  CHECK(engine_mask(oracle, session, vocabulary) == masks[8]);
+
+  wfa::OracleEngine sequential(vocabulary, {.sequential = true});
+  CHECK(engine_mask(sequential, session, vocabulary) == masks[8]);
 }

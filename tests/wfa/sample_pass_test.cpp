@@ -28,7 +28,7 @@ using wfa::SampleKind;
 
 namespace {
 
-struct Fixture {
+struct SamplePassFixture {
   std::filesystem::path tokenizer =
       testing::fixtures_dir() / "tokenizers" / "tiny_byte_level" / "tokenizer.json";
   Vocabulary vocabulary = Vocabulary::load(tokenizer);
@@ -36,7 +36,7 @@ struct Fixture {
   json_schema::JsonValue document;
   std::shared_ptr<const glr::CompiledGrammar> grammar;
 
-  Fixture() {
+  SamplePassFixture() {
     const auto path = testing::fixtures_dir() / "wfa" / "pass_rate_schema.json";
     document = json_schema::parse_json(testing::read_file(path), path.string());
     grammar = glr::CompiledGrammar::compile(
@@ -53,7 +53,7 @@ struct Fixture {
 
 // Teacher forcing written out here, independently of the studies' loop: mask, then the real
 // token (EOS after the last) must be in it, then commit.
-EngineRun run_engine(wfa::MaskEngine& engine, const Fixture& fixture,
+EngineRun run_engine(wfa::MaskEngine& engine, const SamplePassFixture& fixture,
                      const std::vector<TokenId>& tokens) {
   glr::Session session(fixture.grammar, &fixture.vocabulary);
   DenseMask mask(static_cast<std::uint32_t>(fixture.vocabulary.size()));
@@ -73,7 +73,7 @@ EngineRun run_engine(wfa::MaskEngine& engine, const Fixture& fixture,
 }  // namespace
 
 TEST_CASE("grammar verdict: an invalid prefix of a valid instance is rejected at the EOS step") {
-  const Fixture fixture;
+  const SamplePassFixture fixture;
   for (const auto& instance : fixture.instances("valid"))
     CHECK_FALSE(
         wfa::grammar_verdict(fixture.grammar, fixture.vocabulary, fixture.tokens(instance)));
@@ -95,7 +95,7 @@ TEST_CASE("grammar verdict: an invalid prefix of a valid instance is rejected at
 }
 
 TEST_CASE("exact engines pass every sample, the EOS-only rejections included") {
-  const Fixture fixture;
+  const SamplePassFixture fixture;
   wfa::WfaEngine wfa_engine(fixture.grammar, fixture.vocabulary);
   wfa::OracleEngine oracle(fixture.vocabulary);
   for (wfa::MaskEngine* engine :
@@ -130,7 +130,7 @@ TEST_CASE("exact engines pass every sample, the EOS-only rejections included") {
 }
 
 TEST_CASE("grammar failures are told apart from engine failures") {
-  const Fixture fixture;
+  const SamplePassFixture fixture;
   wfa::WfaEngine engine(fixture.grammar, fixture.vocabulary);
   PassRateTally tally;
   // Mislabelled on purpose: an invalid instance as positive, a valid one as negative. The exact

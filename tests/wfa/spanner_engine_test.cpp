@@ -83,7 +83,7 @@ void check_pieces(const std::shared_ptr<const glr::CompiledGrammar>& grammar,
 }
 
 // The id of the token whose bytes are `bytes`.
-TokenId token_with_bytes(const Vocabulary& vocabulary, const std::string& bytes) {
+TokenId token_of(const Vocabulary& vocabulary, const std::string& bytes) {
   for (TokenId id = 0; id < vocabulary.size(); ++id)
     if (vocabulary.bytes(id) == bytes) return id;
   FAIL("no token \"" << bytes << "\"");
@@ -129,10 +129,10 @@ TEST_CASE("spanner = oracle where an early match is still unconfirmed (shadowed 
   glr::Session session(grammar, &vocabulary);
   session.commit_bytes("@ a as t");
   const DenseMask mask = engine_mask(spanner, session, vocabulary);
-  CHECK_FALSE(mask.test(token_with_bytes(vocabulary, " cross")));
-  CHECK(mask.test(token_with_bytes(vocabulary, "\xc4")));
-  CHECK(mask.test(token_with_bytes(vocabulary, "\xc4\xb1nner")));
-  CHECK(mask.test(token_with_bytes(vocabulary, " join")));
+  CHECK_FALSE(mask.test(token_of(vocabulary, " cross")));
+  CHECK(mask.test(token_of(vocabulary, "\xc4")));
+  CHECK(mask.test(token_of(vocabulary, "\xc4\xb1nner")));
+  CHECK(mask.test(token_of(vocabulary, " join")));
 }
 
 TEST_CASE("spanner: mask size and grammar are checked, a finished session allows nothing") {
@@ -186,9 +186,9 @@ TEST_CASE("spanner = oracle at every teacher-forced step: SynCode JSON (Llama-3)
     const DenseMask expected = engine_mask(oracle, session, vocabulary);
     const DenseMask actual = engine_mask(spanner, session, vocabulary);
     CHECK(actual == expected);
-    CHECK_FALSE(expected.test(token_with_bytes(vocabulary, " cross")));
-    CHECK(expected.test(token_with_bytes(vocabulary, "\xc4")));
-    CHECK(expected.test(token_with_bytes(vocabulary, " inner")));
+    CHECK_FALSE(expected.test(token_of(vocabulary, " cross")));
+    CHECK(expected.test(token_of(vocabulary, "\xc4")));
+    CHECK(expected.test(token_of(vocabulary, " inner")));
     check_teacher_forced(
         grammar, spanner, oracle, vocabulary, encoder,
         "SELECT name FROM concert AS T\xc4\xb1nner join stadium AS S ON T.a = S.b");

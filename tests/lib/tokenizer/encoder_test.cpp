@@ -21,10 +21,6 @@ namespace {
 using Ids = std::vector<TokenId>;
 using Pieces = std::vector<std::string>;
 
-std::filesystem::path fixture(const std::string& name) {
-  return testing::fixtures_dir() / "tokenizers" / name / "tokenizer.json";
-}
-
 Pieces pre_tokenize(std::vector<PreTokenizerStep> steps, std::string_view text) {
   const PreTokenizer pre_tokenizer(std::move(steps));
   std::string buffer;
@@ -112,7 +108,7 @@ TEST_CASE("ByteLevel adds a prefix space, and literal and inverted splits") {
 }
 
 TEST_CASE("byte-level fixture: merge order, pre-token boundaries, added tokens") {
-  const Encoder encoder = Encoder::load(fixture("tiny_byte_level"));
+  const Encoder encoder = Encoder::load(testing::tokenizer_fixture("tiny_byte_level"));
   // Single bytes have id = byte. Merges, by rank: 0 Ġ+t=256, 1 h+e=257, 2 Ġt+he=258,
   // 3 a+a=259, 4 b+c=260, 5 a+b=261, 6 t+'=262, 7 T+'=263, 8 3+4=264, 9 Ġ+Ġ=265, 10 Ċ+Ċ=266,
   // 11 Ġ+b=267, 12 Ã+©=268 (the UTF-8 of 'é').
@@ -137,15 +133,16 @@ TEST_CASE("byte-level fixture: merge order, pre-token boundaries, added tokens")
 }
 
 TEST_CASE("ignore_merges takes a pre-token that is a whole vocabulary entry as is") {
-  const Encoder plain = Encoder::load(fixture("tiny_byte_level"));
-  const Encoder ignoring = Encoder::load(fixture("tiny_byte_level_ignore_merges"));
+  const Encoder plain = Encoder::load(testing::tokenizer_fixture("tiny_byte_level"));
+  const Encoder ignoring =
+      Encoder::load(testing::tokenizer_fixture("tiny_byte_level_ignore_merges"));
   CHECK(plain.encode("abc") == Ids{'a', 260});
   CHECK(ignoring.encode("abc") == Ids{269});  // "abc" is in the vocab, though no merge makes it
   CHECK(ignoring.encode("abcabc") == Ids{'a', 260, 'a', 260});  // not an entry: merged as usual
 }
 
 TEST_CASE("SentencePiece fixture: prepended '▁', byte fallback, sections") {
-  const Encoder encoder = Encoder::load(fixture("tiny_sentencepiece"));
+  const Encoder encoder = Encoder::load(testing::tokenizer_fixture("tiny_sentencepiece"));
   // <0xNN> = 3 + NN; "▁"=259 "a"=260 "h"=263 "▁h"=266 "ll"=267 "▁he"=268 "llo"=269 "▁a"=270
   // "▁b"=272. Merges: ▁+h, l+l, ▁h+e, ll+o, ▁+a, ▁+b.
   CHECK(encoder.encode("hello") == Ids{268, 269});  // "▁hello"
@@ -159,13 +156,13 @@ TEST_CASE("SentencePiece fixture: prepended '▁', byte fallback, sections") {
 }
 
 TEST_CASE("without byte fallback unknown characters become one fused <unk>") {
-  const Encoder encoder = Encoder::load(fixture("tiny_sentencepiece_unk"));
+  const Encoder encoder = Encoder::load(testing::tokenizer_fixture("tiny_sentencepiece_unk"));
   CHECK(encoder.encode("hé€") == Ids{266, 0});  // é and € fuse into one <unk>
   CHECK(encoder.encode("éh") == Ids{259, 0, 263});
 }
 
 TEST_CASE("encode gives the same ids from several threads at once") {
-  const Encoder encoder = Encoder::load(fixture("tiny_sentencepiece"));
+  const Encoder encoder = Encoder::load(testing::tokenizer_fixture("tiny_sentencepiece"));
   std::vector<std::string> texts;
   for (int i = 0; i < 2000; ++i)
     texts.push_back(std::string(static_cast<std::size_t>(i % 7), ' ') + "hello a b" +
@@ -181,7 +178,7 @@ TEST_CASE("encode gives the same ids from several threads at once") {
 }
 
 TEST_CASE("invalid UTF-8 input is an error naming the byte offset") {
-  const Encoder encoder = Encoder::load(fixture("tiny_byte_level"));
+  const Encoder encoder = Encoder::load(testing::tokenizer_fixture("tiny_byte_level"));
   const auto error_of = [&](std::string_view text) -> std::string {
     try {
       encoder.encode(text);
@@ -200,7 +197,7 @@ TEST_CASE("invalid UTF-8 input is an error naming the byte offset") {
 
 TEST_CASE("an encoder refuses merges of tokens that are not in the vocabulary") {
   try {
-    Encoder::load(fixture("bad_merge"));
+    Encoder::load(testing::tokenizer_fixture("bad_merge"));
     FAIL("no error");
   } catch (const Error& error) {
     const std::string message = error.what();

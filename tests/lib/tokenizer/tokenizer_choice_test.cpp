@@ -14,10 +14,6 @@
 namespace glrmask {
 namespace {
 
-std::string fixture(const std::string& name) {
-  return (testing::fixtures_dir() / "tokenizers" / name / "tokenizer.json").string();
-}
-
 std::string parse_error(const std::string& name) {
   try {
     parse_padded_tokenizer_name(name);
@@ -58,8 +54,9 @@ TEST_CASE("padded tokenizer names: the form, and everything else left alone") {
 }
 
 TEST_CASE("a padded name loads the base's encoder and the padded vocabulary") {
-  const std::string base = fixture("tiny_byte_level");
-  const std::string padded = base + "+" + fixture("tiny_sentencepiece") + "@275";
+  const std::string base = testing::tokenizer_fixture("tiny_byte_level").string();
+  const std::string padded =
+      base + "+" + testing::tokenizer_fixture("tiny_sentencepiece").string() + "@275";
   CHECK(resolve_encoder_tokenizer(padded) == resolve_encoder_tokenizer(base));
   const Vocabulary plain = load_vocabulary(base);
   const Vocabulary grown = load_vocabulary(padded);
@@ -76,8 +73,10 @@ TEST_CASE("a padded name loads the base's encoder and the padded vocabulary") {
   }
 
   CHECK(load_vocabulary(base).size() == plain.size());
-  CHECK_THROWS_WITH(load_vocabulary(base + "+" + fixture("tiny_sentencepiece") + "@100"),
-                    Catch::Contains("cannot pad the tiny_byte_level vocabulary down"));
+  CHECK_THROWS_WITH(
+      load_vocabulary(base + "+" + testing::tokenizer_fixture("tiny_sentencepiece").string() +
+                      "@100"),
+      Catch::Contains("cannot pad the tiny_byte_level vocabulary down"));
 }
 
 }  // namespace glrmask

@@ -16,10 +16,6 @@
 namespace glrmask {
 namespace {
 
-std::filesystem::path fixture(const std::string& name) {
-  return testing::fixtures_dir() / "tokenizers" / name / "tokenizer.json";
-}
-
 // The message of the glrmask::Error that loading `path` throws ("" when it loads).
 std::string load_error(const std::filesystem::path& path) {
   try {
@@ -33,7 +29,7 @@ std::string load_error(const std::filesystem::path& path) {
 }  // namespace
 
 TEST_CASE("byte-level fixture: bytes decode the GPT-2 alphabet, added tokens are text") {
-  const Vocabulary vocab = Vocabulary::load(fixture("tiny_byte_level"));
+  const Vocabulary vocab = Vocabulary::load(testing::tokenizer_fixture("tiny_byte_level"));
   CHECK(vocab.kind() == VocabularyKind::ByteLevel);
   CHECK(vocab.name() == "tiny_byte_level");
   REQUIRE(vocab.size() == 272);  // 256 bytes + 14 merged tokens + 2 added tokens
@@ -60,7 +56,7 @@ TEST_CASE("byte-level fixture: bytes decode the GPT-2 alphabet, added tokens are
 }
 
 TEST_CASE("SentencePiece fixture: '▁' is a space, <0xNN> is a byte, holes are absent") {
-  const Vocabulary vocab = Vocabulary::load(fixture("tiny_sentencepiece"));
+  const Vocabulary vocab = Vocabulary::load(testing::tokenizer_fixture("tiny_sentencepiece"));
   CHECK(vocab.kind() == VocabularyKind::SentencePiece);
   REQUIRE(vocab.size() == 273);
   CHECK(vocab.bytes(3 + 0x0A) == "\n");  // <0x0A>
@@ -80,20 +76,20 @@ TEST_CASE("SentencePiece fixture: '▁' is a space, <0xNN> is a byte, holes are 
 }
 
 TEST_CASE("SentencePiece fixture without byte_fallback keeps <0xNN> as text") {
-  const Vocabulary vocab = Vocabulary::load(fixture("tiny_sentencepiece_unk"));
+  const Vocabulary vocab = Vocabulary::load(testing::tokenizer_fixture("tiny_sentencepiece_unk"));
   CHECK(vocab.bytes(3 + 0x0A) == "<0x0A>");
   CHECK(vocab.bytes(268) == " he");
 }
 
 TEST_CASE("a missing tokenizer_config.json leaves EOS unknown and says so") {
-  const Vocabulary vocab = Vocabulary::load(fixture("no_config"));
+  const Vocabulary vocab = Vocabulary::load(testing::tokenizer_fixture("no_config"));
   CHECK_FALSE(vocab.eos().has_value());
   CHECK(vocab.description().find("no tokenizer_config.json") != std::string::npos);
 }
 
 TEST_CASE("bad tokenizer files give errors naming the file and the problem") {
   const auto expect_error = [](const std::string& name, std::vector<std::string> parts) {
-    const auto path = fixture(name);
+    const auto path = testing::tokenizer_fixture(name);
     const std::string message = load_error(path);
     INFO(name << ": " << message);
     REQUIRE_FALSE(message.empty());
@@ -110,7 +106,7 @@ TEST_CASE("bad tokenizer files give errors naming the file and the problem") {
 }
 
 TEST_CASE("an id out of range is an error naming the id") {
-  const Vocabulary vocab = Vocabulary::load(fixture("tiny_sentencepiece"));
+  const Vocabulary vocab = Vocabulary::load(testing::tokenizer_fixture("tiny_sentencepiece"));
   try {
     vocab.bytes(273);
     FAIL("no error");
@@ -205,8 +201,8 @@ TEST_CASE("real vocabularies: byte fallback, spaces and added tokens") {
 }
 
 TEST_CASE("a padded vocabulary keeps every id and appends the donors' new ordinary tokens") {
-  const Vocabulary base = Vocabulary::load(fixture("tiny_byte_level"));
-  const Vocabulary donor = Vocabulary::load(fixture("tiny_sentencepiece"));
+  const Vocabulary base = Vocabulary::load(testing::tokenizer_fixture("tiny_byte_level"));
+  const Vocabulary donor = Vocabulary::load(testing::tokenizer_fixture("tiny_sentencepiece"));
   const std::vector<const Vocabulary*> donors = {&donor};
 
   // What the donor can add: its ordinary, non-empty tokens whose bytes the base does not have,
@@ -275,7 +271,7 @@ namespace {
 // The byte-level fixture with `edit` applied to its JSON, written to `scratch`.
 std::filesystem::path edited_fixture(const testing::ScratchDir& scratch, const std::string& from,
                                      const std::string& to) {
-  std::string text = testing::read_file(fixture("tiny_byte_level"));
+  std::string text = testing::read_file(testing::tokenizer_fixture("tiny_byte_level"));
   const auto at = text.find(from);
   REQUIRE(at != std::string::npos);
   text.replace(at, from.size(), to);
@@ -292,7 +288,7 @@ TEST_CASE("a vocabulary refuses merges of tokens it lacks, as HF's tokenizers do
                  Catch::Contains("the merged token is not in the vocabulary"));
   CHECK_THAT(load_error(edited_fixture(scratch, "\"h e\"", "\"h \\u4e00\"")),
              Catch::Contains("/model/merges/1") && Catch::Contains("the right part"));
-  CHECK_THAT(load_error(fixture("bad_merge")),
+  CHECK_THAT(load_error(testing::tokenizer_fixture("bad_merge")),
              Catch::Contains("/model/merges/6") && Catch::Contains("not in the vocabulary"));
 }
 

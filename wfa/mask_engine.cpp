@@ -1,0 +1,26 @@
+#include "wfa/mask_engine.h"
+
+#include <fmt/format.h>
+
+#include "lib/core/error.h"
+#include "lib/token_set/dense_mask.h"
+
+namespace glrmask::wfa {
+
+void check_mask_words(std::string_view engine, std::size_t words, std::uint32_t universe) {
+  if (words != dense_word_count(universe)) {
+    throw Error(fmt::format("{} mask: {} words given, the vocabulary ({} ids) needs {}", engine,
+                            words, universe, dense_word_count(universe)));
+  }
+}
+
+void check_session_grammar(std::string_view engine, const glr::Session& session,
+                           const glr::CompiledGrammar& grammar) {
+  if (&session.grammar() != &grammar) {
+    throw Error(
+        fmt::format("{} mask: the session at byte offset {} uses another grammar than the engine",
+                    engine, session.byte_offset()));
+  }
+}
+
+}  // namespace glrmask::wfa
