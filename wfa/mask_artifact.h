@@ -57,13 +57,8 @@ std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMa
 std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& vocabulary,
                                 const std::filesystem::path& path);
 
-// An artifact file, mapped read-only and checked (header, format version, byte order, checksum
-// of all but the token set images) once. The automata are read from it, in place, by
-// compiled_mask(). The mapping lives as long as the ArtifactFile and every CompiledMask read from
-// it: replace an artifact by writing a new file and renaming it (as write_artifact does), never by
-// rewriting it in place. The post-lexer an artifact was compiled with and its settings
-// (glr/indenter.h): the kind (glr::PostLexer), tab length, the newline, _INDENT and _DEDENT
-// terminals, the brackets.
+// The post-lexer an artifact was compiled with and its settings (glr/indenter.h): the kind
+// (glr::PostLexer), tab length, the newline, _INDENT and _DEDENT terminals, the brackets.
 struct PostLexerRecord {
   std::uint32_t kind = 0;
   std::uint32_t tab_len = 0;
@@ -74,6 +69,11 @@ struct PostLexerRecord {
   std::vector<glr::SymbolId> close_brackets;
 };
 
+// An artifact file, mapped read-only and checked (header, format version, byte order, checksum
+// of all but the token set images) once. The automata are read from it, in place, by
+// compiled_mask(). The mapping lives as long as the ArtifactFile and every CompiledMask read from
+// it: replace an artifact by writing a new file and renaming it (as write_artifact does), never by
+// rewriting it in place.
 class ArtifactFile {
  public:
   // Throws glrmask::Error (kArtifact) naming the path, and the byte offset where it applies, for
