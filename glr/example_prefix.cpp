@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "glr/terminal_set.h"
+#include "glr/yield_distances.h"
 
 namespace glrmask::glr {
 namespace {
@@ -52,27 +53,7 @@ ExamplePrefixFinder::ExamplePrefixFinder(const LrGrammar& grammar, const Grammar
       sets_(sets),
       lr0_(lr0),
       state_index_(lr0.num_states()),
-      distance_from_start_(lr0.num_states(), GrammarSets::kUnproductive) {
-  // Dijkstra forward over the LR(0) transitions, each weighted by its symbol's shortest yield.
-  using Entry = std::pair<std::uint64_t, StateId>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
-  distance_from_start_[Lr0Automaton::kStartState] = 0;
-  queue.emplace(0, Lr0Automaton::kStartState);
-  while (!queue.empty()) {
-    const auto [distance, state] = queue.top();
-    queue.pop();
-    if (distance != distance_from_start_[state]) continue;
-    for (const Transition& transition : lr0.transitions(state)) {
-      const std::uint64_t length = sets.shortest_yield_length(transition.symbol);
-      if (length == GrammarSets::kUnproductive) continue;
-      const std::uint64_t through = distance + length;
-      if (through < distance_from_start_[transition.target]) {
-        distance_from_start_[transition.target] = through;
-        queue.emplace(through, transition.target);
-      }
-    }
-  }
-}
+      distance_from_start_(yield_distances_from_start(lr0, sets).distance) {}
 
 ExamplePrefixFinder::~ExamplePrefixFinder() = default;
 

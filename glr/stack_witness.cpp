@@ -7,7 +7,9 @@
 #include <map>
 #include <queue>
 #include <tuple>
+#include <utility>
 
+#include "glr/yield_distances.h"
 #include "lib/core/error.h"
 
 namespace glrmask::glr {
@@ -63,27 +65,12 @@ StackWitness::StackWitness(const LalrAutomaton& automaton) : automaton_(automato
     }
   }
 
-  // Distances from the start state over transitions weighted by shortest yields.
-  distance_.assign(num_states, kUnreachable);
-  parent_.assign(num_states, kNoState);
-  using Entry = std::pair<std::uint64_t, StateId>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
-  distance_[0] = 0;
-  queue.emplace(0, 0);
-  while (!queue.empty()) {
-    const auto [d, state] = queue.top();
-    queue.pop();
-    if (d != distance_[state]) continue;
-    for (const Transition& transition : lr0.transitions(state)) {
-      const std::uint64_t step = sets.shortest_yield_length(transition.symbol);
-      const std::uint64_t next = add(d, step);
-      if (next < distance_[transition.target]) {
-        distance_[transition.target] = next;
-        parent_[transition.target] = state;
-        queue.emplace(next, transition.target);
-      }
-    }
-  }
+  // Distances from the start state over transitions weighted by shortest yields
+  // (kUnproductive, the same value as kUnreachable, where none).
+  static_assert(GrammarSets::kUnproductive == kUnreachable);
+  YieldDistances from_start = yield_distances_from_start(lr0, sets);
+  distance_ = std::move(from_start.distance);
+  parent_ = std::move(from_start.parent);
   // Completion bounds: a kernel item [A -> α . β] of s is finished by β's shortest yield, then
   // the goto on A from a state |α| below s, whose own bound follows (a fixed point, min-plus).
   {
