@@ -69,7 +69,7 @@ def main() -> int:
             if run.returncode != 0:
                 reason = (run.stderr.strip().splitlines() or ["?"])[-1]
                 totals["refused"] += 1
-                print(f"{file.stem}: refused ({reason[:160]})")
+                print(f"{file.stem}: refused ({reason[:160]})", flush=True)
                 continue
             cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft7Validator)
             validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
@@ -89,7 +89,8 @@ def main() -> int:
                     valid += 1
             totals["eos"] += eos
             totals["valid"] += valid
-            print(f"{file.stem}: {eos} of {args.walks} walks ended by EOS, {valid} valid")
+            print(f"{file.stem}: {eos} of {args.walks} walks ended by EOS, {valid} valid",
+                  flush=True)
     print(f"total: {totals['schemas']} schemas, {totals['refused']} refused; "
           f"{totals['walks']} walks, {totals['eos']} ended by EOS: {totals['valid']} valid, "
           f"{totals['invalid']} invalid")
