@@ -29,7 +29,7 @@ namespace glrmask::app {
 namespace {
 
 constexpr std::string_view kCompileUsage =
-    "glrmask compile GRAMMAR|--json-schema FILE|--regex PATTERN|--json --tokenizer "
+    "glrmask compile GRAMMAR|--json-schema FILE|--regex PATTERN|--any-json --tokenizer "
     "NAME|PATH|BASE+DONOR@SIZE "
     "[-o FILE] [--no-early-label-starts] [--build-threads N] [--start S] [--policy glr|lark] "
     "[--skippable T,...] [--max-... N: budgets, docs/limits.md]";

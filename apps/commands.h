@@ -42,7 +42,7 @@ inline constexpr Command kCommands[] = {
      "encoder's throughput; --write-example writes the bundled grammar and document to DIR",
      run_demo},
     {"compile",
-     "glrmask compile GRAMMAR|--json-schema FILE|--regex PATTERN|--json --tokenizer NAME|PATH "
+     "glrmask compile GRAMMAR|--json-schema FILE|--regex PATTERN|--any-json --tokenizer NAME|PATH "
      "[-o FILE] [--start S] [--policy glr|lark] [--skippable T,...]",
      "compiles the grammar against the vocabulary for the wfa engine: Terminal DWA and Parser DWA "
      "statistics, compile time, peak memory; -o writes the artifact",

@@ -33,9 +33,10 @@ DecodingCommand parse_decoding_command(CommandArgs argv, std::set<std::string> v
 ConstraintSource constraint_source(const GrammarSource& source, const std::string& lark_path,
                                    const glr::ParseOptions& options);
 
-// "auto", "wfa", "spanner" or "oracle"; throws glrmask::Error naming `option` otherwise.
+// "auto", "wfa", "spanner", "oracle", "lazy" or "staged"; throws glrmask::Error naming `option`
+// otherwise.
 Engine parse_engine(std::string_view option, const std::string& name);
-// "auto, wfa, spanner, oracle" with one line each, for --help texts.
+// The same names with one line each, for --help texts.
 std::string engine_help();
 
 Constraint compile_constraint(const ConstraintSource& source, const Tokenizer& tokenizer,

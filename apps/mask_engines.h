@@ -1,5 +1,7 @@
-// The mask engines the decoding commands (mask, generate) can use, by name. Each engine registers
-// a factory in the table in mask_engines.cpp; `--engine NAME` and `--compare NAME` look it up.
+// The mask engines by name for the studies (experiments/, `--engines`) and the engine benchmark
+// (benchmarks/mask_engine_bench.cpp). Each engine registers a factory in the table in
+// mask_engines.cpp. The glrmask commands' `--engine` and `--compare` do not use this table: they
+// go through the library facade (constraint_options.h, parse_engine).
 #pragma once
 
 #include <functional>

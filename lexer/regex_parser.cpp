@@ -10,14 +10,12 @@
 #include <string>
 #include <utility>
 
+#include "lexer/utf8_sequences.h"
 #include "lib/core/error.h"
 
 namespace glrmask::lexer {
 namespace {
 
-constexpr char32_t kMaxCodePoint = 0x10FFFF;
-constexpr char32_t kSurrogateFirst = 0xD800;
-constexpr char32_t kSurrogateLast = 0xDFFF;
 // Counted repetitions are expanded into copies; this bound keeps `x{100000}` from exhausting
 // memory before the NFA-size check can name the culprit.
 constexpr uint32_t kMaxRepeatCount = 1000;

@@ -3,9 +3,6 @@
 namespace glrmask::lexer {
 namespace {
 
-constexpr char32_t kMaxScalar = 0x10FFFF;
-constexpr char32_t kSurrogateFirst = 0xD800;
-constexpr char32_t kSurrogateLast = 0xDFFF;
 // Largest code point of each encoded length 1..4.
 constexpr char32_t kLengthLimit[] = {0x7F, 0x7FF, 0xFFFF, 0x10FFFF};
 
@@ -56,7 +53,7 @@ void split(char32_t first, char32_t last, std::vector<Utf8Sequence>& out) {
 }  // namespace
 
 int encode_utf8(char32_t c, uint8_t (&bytes)[4]) {
-  if (c > kMaxScalar || (c >= kSurrogateFirst && c <= kSurrogateLast)) return 0;
+  if (c > kMaxCodePoint || (c >= kSurrogateFirst && c <= kSurrogateLast)) return 0;
   if (c <= 0x7F) {
     bytes[0] = static_cast<uint8_t>(c);
     return 1;
@@ -80,8 +77,8 @@ int encode_utf8(char32_t c, uint8_t (&bytes)[4]) {
 }
 
 void append_utf8_sequences(char32_t first, char32_t last, std::vector<Utf8Sequence>& out) {
-  if (first > kMaxScalar) return;
-  if (last > kMaxScalar) last = kMaxScalar;
+  if (first > kMaxCodePoint) return;
+  if (last > kMaxCodePoint) last = kMaxCodePoint;
   split(first, last, out);
 }
 

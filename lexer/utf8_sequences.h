@@ -10,6 +10,11 @@
 
 namespace glrmask::lexer {
 
+// The largest Unicode scalar value and the surrogate block, which has no UTF-8 encoding.
+inline constexpr char32_t kMaxCodePoint = 0x10FFFF;
+inline constexpr char32_t kSurrogateFirst = 0xD800;
+inline constexpr char32_t kSurrogateLast = 0xDFFF;
+
 struct ByteRange {
   uint8_t first;
   uint8_t last;

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/studies/latency_histogram.h"
 #include "experiments/studies/latency_summary.h"
 #include "experiments/studies/studies.h"
 #include "experiments/studies/study_inputs.h"
@@ -107,13 +108,6 @@ int readings_bucket_rank(const std::string& bucket) {
   static const std::vector<std::string> order = {"0",       "1",     "2",       "3-10",
                                                  "11-1000", ">1000", "infinite"};
   return static_cast<int>(std::find(order.begin(), order.end(), bucket) - order.begin());
-}
-
-double percentile(std::vector<double> values, double p) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const auto rank = static_cast<std::size_t>(std::ceil(p * static_cast<double>(values.size())));
-  return values[std::min(values.size() - 1, rank == 0 ? 0 : rank - 1)];
 }
 
 // Up to `limit` readings of the stacks' tops, each as its symbols with the tokens they span,
@@ -348,10 +342,10 @@ int run_ambiguity(const StudyOptions& options) {
         {first.grammar, first.setting, first.engine, std::to_string(programs.size()),
          std::to_string(steps.size()), std::to_string(heads_max), fmt::format("{}", width_max),
          share(wide), readings_max.str(), share(ambiguous), share(ties),
-         format_fixed(mean(mask), 2), format_fixed(percentile(mask, 0.5), 2),
-         format_fixed(percentile(mask, 0.99), 2),
-         mask1.empty() ? "" : format_fixed(percentile(mask1, 0.5), 2),
-         mask_wide.empty() ? "" : format_fixed(percentile(mask_wide, 0.5), 2),
+         format_fixed(mean(mask), 2), format_fixed(percentile(mask, 50), 2),
+         format_fixed(percentile(mask, 99), 2),
+         mask1.empty() ? "" : format_fixed(percentile(mask1, 50), 2),
+         mask_wide.empty() ? "" : format_fixed(percentile(mask_wide, 50), 2),
          pairs1.empty() || first.engine != "wfa" ? "" : format_fixed(mean(pairs1), 1),
          pairs_wide.empty() || first.engine != "wfa" ? "" : format_fixed(mean(pairs_wide), 1)});
     std::vector<std::pair<std::string, std::vector<const Step*>>> ordered(heads_buckets.begin(),
@@ -371,7 +365,7 @@ int run_ambiguity(const StudyOptions& options) {
       by_heads.add_row(
           {first.grammar, first.setting, first.engine, bucket, std::to_string(members.size()),
            format_fixed(heads / static_cast<double>(members.size()), 2), format_fixed(mean(m), 2),
-           format_fixed(percentile(m, 0.5), 2), format_fixed(percentile(m, 0.99), 2),
+           format_fixed(percentile(m, 50), 2), format_fixed(percentile(m, 99), 2),
            first.engine == "wfa" ? format_fixed(mean(p), 1) : "",
            first.engine == "wfa" ? format_fixed(mean(d), 1) : ""});
     }
@@ -389,8 +383,7 @@ int run_ambiguity(const StudyOptions& options) {
       }
       by_readings.add_row({first.grammar, first.setting, first.engine, bucket,
                            std::to_string(members.size()), format_fixed(mean(m), 2),
-                           format_fixed(percentile(m, 0.5), 2),
-                           format_fixed(percentile(m, 0.99), 2),
+                           format_fixed(percentile(m, 50), 2), format_fixed(percentile(m, 99), 2),
                            format_fixed(heads / static_cast<double>(members.size()), 2)});
     }
   }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <sstream>
 
 #include "lib/core/error.h"
 
@@ -37,6 +38,19 @@ ChildResult run_self_as_child(const std::vector<std::string>& args) {
   const int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
+}
+
+std::string last_line(std::string output) {
+  while (!output.empty() && output.back() == '\n') output.pop_back();
+  const std::size_t newline = output.rfind('\n');
+  return newline == std::string::npos ? output : output.substr(newline + 1);
+}
+
+std::vector<std::string> split_tabs(const std::string& line) {
+  std::vector<std::string> fields;
+  std::stringstream stream(line);
+  for (std::string field; std::getline(stream, field, '\t');) fields.push_back(field);
+  return fields;
 }
 
 }  // namespace glrmask::experiments

@@ -14,4 +14,10 @@ struct ChildResult {
 
 ChildResult run_self_as_child(const std::vector<std::string>& args);
 
+// The last line of a child's output, without trailing newlines: where a child prints its result.
+std::string last_line(std::string output);
+
+// The tab-separated fields of a child's result line.
+std::vector<std::string> split_tabs(const std::string& line);
+
 }  // namespace glrmask::experiments

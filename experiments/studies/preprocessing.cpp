@@ -16,23 +16,7 @@
 #include "experiments/studies/teacher_forcing.h"
 
 namespace glrmask::experiments {
-namespace {
-
-std::vector<std::string> split_tabs(const std::string& line) {
-  std::vector<std::string> fields;
-  std::stringstream stream(line);
-  for (std::string field; std::getline(stream, field, '\t');) fields.push_back(field);
-  return fields;
-}
-
-std::string last_line(const std::string& output) {
-  std::string trimmed = output;
-  while (!trimmed.empty() && trimmed.back() == '\n') trimmed.pop_back();
-  const std::size_t newline = trimmed.rfind('\n');
-  return newline == std::string::npos ? trimmed : trimmed.substr(newline + 1);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 // argv: studies --child preprocessing ENGINE GRAMMAR INPUTS TOKENIZER PROGRAMS MAX_STEPS POLICY
 // GRAMMAR is a corpus name (INPUTS "-") or a grammar file with its comma-separated INPUTS.

@@ -66,19 +66,6 @@ struct GrammarUnit {
   std::vector<Sample> samples;
 };
 
-std::vector<std::string> split_tabs(const std::string& line) {
-  std::vector<std::string> fields;
-  std::stringstream stream(line);
-  for (std::string field; std::getline(stream, field, '\t');) fields.push_back(field);
-  return fields;
-}
-
-std::string last_line(std::string output) {
-  while (!output.empty() && output.back() == '\n') output.pop_back();
-  const std::size_t newline = output.rfind('\n');
-  return newline == std::string::npos ? output : output.substr(newline + 1);
-}
-
 json_schema::JsonValue read_maskbench_file(const fs::path& file) {
   json_schema::JsonValue document = json_schema::parse_json(read_text_file(file), file.string());
   if (!document.find("schema") || !document.find("valid") || !document.find("invalid"))

@@ -23,24 +23,24 @@
 namespace glrmask::experiments {
 namespace {
 
-const std::vector<std::string> kColumns = {"grammar",
-                                           "tokenizer",
-                                           "tokens",
-                                           "dfa_states",
-                                           "forks",
-                                           "forks_inhibited",
-                                           "realizable_sequences",
-                                           "emitted_sequences",
-                                           "longest_sequence",
-                                           "longest_token",
-                                           "dwa_nodes",
-                                           "trie_nodes",
-                                           "distinct_weights",
-                                           "pieces",
-                                           "trie_s",
-                                           "dwa_s",
-                                           "peak_mib",
-                                           "note"};
+const std::vector<std::string> kTerminalDwaColumns = {"grammar",
+                                                      "tokenizer",
+                                                      "tokens",
+                                                      "dfa_states",
+                                                      "forks",
+                                                      "forks_inhibited",
+                                                      "realizable_sequences",
+                                                      "emitted_sequences",
+                                                      "longest_sequence",
+                                                      "longest_token",
+                                                      "dwa_nodes",
+                                                      "trie_nodes",
+                                                      "distinct_weights",
+                                                      "pieces",
+                                                      "trie_s",
+                                                      "dwa_s",
+                                                      "peak_mib",
+                                                      "note"};
 
 // Token bytes readable in a table cell: printable ASCII kept, everything else as \xNN.
 std::string readable(std::string_view bytes) {
@@ -101,7 +101,7 @@ int run_terminal_dwa_child(int argc, char** argv) {
     for (char& c : message)
       if (c == '\t') c = ' ';
     std::string line = grammar + "\t" + tokenizer_label(tokenizer);
-    for (std::size_t i = 2; i + 1 < kColumns.size(); ++i) line += "\t";
+    for (std::size_t i = 2; i + 1 < kTerminalDwaColumns.size(); ++i) line += "\t";
     fmt::print("{}\trefused: {}\n", line, message);
     return 1;
   }
@@ -119,7 +119,7 @@ int run_terminal_dwa(const StudyOptions& options) {
                                                : full_study_tokenizers());
   StudyReport report(options.out_dir, "Terminal DWA per grammar and tokenizer",
                      describe_run(study, options.size_name(), tokenizers));
-  ResultTable table(kColumns);
+  ResultTable table(kTerminalDwaColumns);
   ResultTable plot({"label", "trie_s", "dwa_s"});
   for (const std::string& grammar : grammars) {
     for (const std::string& tokenizer : tokenizers) {
@@ -128,7 +128,7 @@ int run_terminal_dwa(const StudyOptions& options) {
       std::vector<std::string> cells;
       std::stringstream stream(child.output.substr(0, child.output.find('\n')));
       for (std::string cell; std::getline(stream, cell, '\t');) cells.push_back(cell);
-      cells.resize(kColumns.size());
+      cells.resize(kTerminalDwaColumns.size());
       if (cells[0].empty()) {
         cells[0] = grammar;
         cells[1] = tokenizer_label(tokenizer);

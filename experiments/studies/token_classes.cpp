@@ -22,7 +22,7 @@
 namespace glrmask::experiments {
 namespace {
 
-const std::vector<std::string> kColumns = {
+const std::vector<std::string> kTokenClassColumns = {
     "grammar",        "tokenizer",     "vocabulary",    "parser_weights",
     "classes",        "lexer_weights", "lexer_classes", "lexer_refines_parser",
     "compression",    "largest_class", "singletons",    "never_allowed",
@@ -137,7 +137,7 @@ int run_token_classes(const StudyOptions& options) {
                    : std::vector<std::string>{"llama2", "llama3", "qwen3", "gemma3", "gptoss"});
   StudyReport report(options.out_dir, "Token equivalence classes (CFGzip Table 1)",
                      describe_run(study, options.size_name(), tokenizers));
-  ResultTable table(kColumns);
+  ResultTable table(kTokenClassColumns);
   ResultTable examples({"grammar", "tokenizer", "class_size", "shortest_members"});
   // The examples come from one tokenizer: Llama-3 when measured, else the first.
   const std::string example_tokenizer =
@@ -169,7 +169,7 @@ int run_token_classes(const StudyOptions& options) {
       try {
         add(corpus.name, compile_corpus_grammar(corpus, options));
       } catch (const Error& refusal) {
-        std::vector<std::string> cells(kColumns.size());
+        std::vector<std::string> cells(kTokenClassColumns.size());
         cells[0] = corpus.name;
         cells[1] = label;
         cells[2] = std::to_string(vocabulary.size());

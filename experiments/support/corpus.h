@@ -8,7 +8,9 @@
 //           jsonschema/maskbench-dev, serialized as MaskBench does (Python json.dumps: ", " and
 //           ": " separators, non-ASCII kept)
 //   python  python_grammar.lark, --policy lark --postlex python (Lark's Indenter with SynCode's
-//           settings, docs/indenter.md); programs/python/parses.txt. Only the oracle serves it.
+//           settings, docs/indenter.md); programs/python/parses.txt. The wfa, spanner and
+//           oracle engines serve it; the lazy and staged engines refuse a post-lexer.
+//   python-rejected  the same grammar on the programs it rejects (not in parses.txt).
 //
 // Texts keep the listing's order, so "the first n programs" is the same set on every machine.
 #pragma once

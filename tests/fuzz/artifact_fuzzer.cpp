@@ -1,14 +1,14 @@
 // Fuzz target: a compiled artifact through the artifact loader (header, version, checksum,
 // sections, token sets, automata), for a fixed small grammar and vocabulary (the fixtures
 // glr_session/ambiguous_sum.lark and tokenizers/tiny_byte_level), and when it loads, a few
-// masks of the wfa engine built on it. When the first byte is odd the file checksum is recomputed
-// over the mutated bytes, so that mutations get past it and reach the section readers (a damaged
-// artifact whose checksum was made to match must be refused or at least not crash). Only
+// masks of the wfa engine built on it. When the first byte is odd the checksums (each token set's
+// and the file's) are recomputed over the mutated bytes, so that mutations get past them and reach
+// the section readers and the sets' well-formedness check (a damaged artifact whose checksums
+// were made to match must be refused or at least not crash). Only
 // crashes and sanitizer reports are findings here: whether such an artifact's masks are right is
 // the loader's validation question (tests/wfa/mask_artifact_test.cpp).
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +18,7 @@
 #include "lib/core/binary_io.h"
 #include "lib/tokenizer/vocabulary.h"
 #include "tests/fuzz/fuzz_support.h"
+#include "tests/support/artifact_reseal.h"
 #include "wfa/mask_artifact.h"
 #include "wfa/wfa_engine.h"
 
@@ -38,21 +39,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const Fixture fixture;
   static const auto path = glrmask::fuzz::scratch_file("fuzz.glrmask");
   std::string bytes(glrmask::fuzz::as_text(data + 1, size - 1));
-  // The trailer: where the token set images lie, [begin, end), and the checksum of every other
-  // byte (wfa/mask_artifact.cpp). The images' own checksums are not recomputed: a mutated image
-  // is refused on its first use.
-  if ((data[0] & 1) != 0 && bytes.size() >= 24) {
-    std::uint64_t trailer[3];
-    std::memcpy(trailer, bytes.data() + bytes.size() - sizeof trailer, sizeof trailer);
-    const std::string_view body(bytes.data(), bytes.size() - sizeof trailer);
-    if (trailer[0] <= trailer[1] && trailer[1] <= body.size()) {
-      constexpr std::uint64_t kMix = 0x9e3779b97f4a7c15ULL;
-      trailer[2] = (glrmask::checksum64(body.substr(0, trailer[0])) * kMix +
-                    glrmask::checksum64(body.substr(trailer[1]))) *
-                       kMix +
-                   glrmask::checksum64(std::string_view(bytes.data() + body.size(), 16));
-      std::memcpy(bytes.data() + bytes.size() - sizeof trailer, trailer, sizeof trailer);
-    }
+  // Odd first byte: the checksums recomputed over the mutated bytes (each token set image's, then
+  // the file's), so that the damage reaches the section readers and CRoaring's well-formedness
+  // check of a set instead of stopping at a checksum.
+  if ((data[0] & 1) != 0) {
+    glrmask::testing::reseal_artifact_images(bytes);
+    glrmask::testing::reseal_artifact_file(bytes);
   }
   glrmask::fuzz::write_file(path, bytes);
   glrmask::fuzz::expect_clean([&] {

@@ -28,27 +28,21 @@ namespace glrmask::lexer {
 namespace {
 
 using testing::after;
-using testing::check_all;
 using testing::configurations_along;
 using testing::lone_label;
-using testing::syncode_dfa;
 
 TEST_CASE("Go with Llama-3: every token from sampled configurations agrees with feed()") {
   if (!testing::require_data_dir("Terminal DWA on SynCode Go") ||
       !testing::require_tokenizer("llama3")) {
     return glrmask::testing::skip_test_case();
   }
-  const LexerDfa dfa = syncode_dfa("go_grammar");
-  const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
-  const VocabularyTrie trie = VocabularyTrie::build(vocabulary);
-  TokenSetPool pool(static_cast<uint32_t>(vocabulary.size()));
-  const TerminalDwa dwa = build_terminal_dwa(dfa, trie, pool);
-
+  const testing::SyncodeTerminalDwa go("go_grammar", "llama3");
+  const LexerDfa& dfa = go.dfa;
   const std::filesystem::path program =
       data_dir() / "programs" / "go" / "dynamic__longestcommonsubsequence.go";
   const Encoder encoder = Encoder::load(resolve_tokenizer("llama3"));
   std::vector<LexerConfiguration> configurations =
-      configurations_along(dfa, vocabulary, encoder.encode(testing::read_file(program)), 40);
+      configurations_along(dfa, go.vocabulary, encoder.encode(testing::read_file(program)), 40);
   CHECK(configurations.size() >= 15);
   // Inside a string, a raw string, a comment; after "0" and "00" (DECIMAL_LIT that may still
   // become FLOAT_LIT), "1." , "x." (fall-back to DOT), "a +" (extendable operator), "..".
@@ -56,25 +50,22 @@ TEST_CASE("Go with Llama-3: every token from sampled configurations agrees with 
                              "// note", "/*' .*? '", "}\n", "'a"}) {
     configurations.push_back(after(dfa, prefix));
   }
-  check_all(dwa, pool, trie, configurations);
+  go.check_all(configurations);
 
   // `}\n` completes two terminals: "}" and the statement end EOS (newlines), which may still
   // grow: one branch emitted EOS early, the other is still inside it.
   const LabelId rbrace = lone_label(dfa, "}");
   const LabelId eos = lone_label(dfa, "\n");
-  const TokenId brace_newline =
-      *std::find_if(trie.tokens().begin(), trie.tokens().end(),
-                    [&](TokenId t) { return vocabulary.bytes(t) == "}\n"; });
+  const TokenId brace_newline = go.token("}\n");
   const std::vector<testing::Alternatives> from_start =
-      testing::dwa_alternatives(dwa, pool, TerminalDwa::kInitialFork);
+      testing::dwa_alternatives(go.dwa, go.pool, TerminalDwa::kInitialFork);
   std::set<std::vector<LabelId>> sequences;
   for (const auto& [labels, end] : from_start[brace_newline]) sequences.insert(labels);
   CHECK(sequences == std::set<std::vector<LabelId>>{{rbrace}, {rbrace, eos}});
 
   // Sixteen dashes: Go has "-", "--" and "-=": maximal munch makes eight "--", each final.
   const std::string dashes(16, '-');
-  const TokenId sixteen = *std::find_if(trie.tokens().begin(), trie.tokens().end(),
-                                        [&](TokenId t) { return vocabulary.bytes(t) == dashes; });
+  const TokenId sixteen = go.token(dashes);
   LexerConfiguration reference = initial_configuration(dfa);
   std::vector<EmittedLexeme> emitted;
   REQUIRE_FALSE(feed(dfa, reference, dashes, emitted));
@@ -89,20 +80,16 @@ TEST_CASE("SQL with Llama-2 (SentencePiece): configurations along real queries a
       !testing::require_tokenizer("llama2")) {
     return glrmask::testing::skip_test_case();
   }
-  const LexerDfa dfa = syncode_dfa("sql_grammar");
-  const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama2"));
-  const VocabularyTrie trie = VocabularyTrie::build(vocabulary);
-  TokenSetPool pool(static_cast<uint32_t>(vocabulary.size()));
-  const TerminalDwa dwa = build_terminal_dwa(dfa, trie, pool);
+  const testing::SyncodeTerminalDwa sql("sql_grammar", "llama2");
   const std::string queries = testing::read_file(data_dir() / "programs" / "sql" / "queries.sql");
   const Encoder encoder = Encoder::load(resolve_tokenizer("llama2"));
   std::vector<LexerConfiguration> configurations = configurations_along(
-      dfa, vocabulary, encoder.encode(queries.substr(0, queries.find('\n', 2000))), 40);
+      sql.dfa, sql.vocabulary, encoder.encode(queries.substr(0, queries.find('\n', 2000))), 40);
   CHECK(configurations.size() >= 15);
   for (const char* prefix : {"SELECT '", "SELECT /* c", "SELECT a -", "SELECT 1.", "SELECT \"x"}) {
-    configurations.push_back(after(dfa, prefix));
+    configurations.push_back(after(sql.dfa, prefix));
   }
-  check_all(dwa, pool, trie, configurations);
+  sql.check_all(configurations);
 }
 
 }  // namespace

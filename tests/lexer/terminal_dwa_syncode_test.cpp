@@ -29,36 +29,28 @@ namespace {
 
 using testing::after;
 using testing::check_all;
-using testing::configurations_along;
-using testing::lone_label;
-using testing::syncode_dfa;
 
 TEST_CASE("JSON with Llama-3: every token from hand-picked configurations agrees with feed()") {
   if (!testing::require_data_dir("Terminal DWA on SynCode JSON") ||
       !testing::require_tokenizer("llama3")) {
     return glrmask::testing::skip_test_case();
   }
-  const LexerDfa dfa = syncode_dfa("json_grammar");
-  const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
-  const VocabularyTrie trie = VocabularyTrie::build(vocabulary);
-  TokenSetPool pool(static_cast<uint32_t>(vocabulary.size()));
-  const TerminalDwa dwa = build_terminal_dwa(dfa, trie, pool);
+  const testing::SyncodeTerminalDwa json("json_grammar", "llama3");
   std::vector<LexerConfiguration> configurations;
   for (const char* prefix :
        {"", "{", "{\"", "{\"key", "{\"a\": 1", "{\"a\": 1.", "{\"a\": -", "{\"a\": 2.5e",
         "{\"a\": 2.5e-", "[tr", "[1, ", "[1,\n  ", "[.", "[\"\"", "[\"x\"", "[1e", "[12"}) {
-    configurations.push_back(after(dfa, prefix));
+    configurations.push_back(after(json.dfa, prefix));
   }
-  check_all(dwa, pool, trie, configurations);
+  json.check_all(configurations);
 
   // `}\n`: the brace, then whitespace that may still grow (ignored: no second label).
-  const TokenId token = *std::find_if(trie.tokens().begin(), trie.tokens().end(),
-                                      [&](TokenId t) { return vocabulary.bytes(t) == "}\n"; });
-  LexerConfiguration reference = initial_configuration(dfa);
+  const TokenId token = json.token("}\n");
+  LexerConfiguration reference = initial_configuration(json.dfa);
   std::vector<EmittedLexeme> emitted;
-  REQUIRE_FALSE(feed(dfa, reference, "}", emitted));
+  REQUIRE_FALSE(feed(json.dfa, reference, "}", emitted));
   REQUIRE(emitted.size() == 1);
-  const auto table = testing::dwa_alternatives(dwa, pool, TerminalDwa::kInitialFork);
+  const auto table = testing::dwa_alternatives(json.dwa, json.pool, TerminalDwa::kInitialFork);
   REQUIRE(table[token].size() == 2);
   for (const auto& [labels, end] : table[token]) {
     CHECK(labels == std::vector<LabelId>{emitted[0].label});

@@ -18,11 +18,13 @@
 #include "lexer/lexer_dfa_compiler.h"
 #include "lexer/lexer_fork.h"
 #include "lexer/terminal_dwa.h"
+#include "lexer/terminal_dwa_builder.h"
 #include "lexer/vocabulary_trie.h"
 #include "lib/core/settings.h"
 #include "lib/grammar/lark_loader.h"
 #include "lib/token_set/token_set.h"
 #include "lib/tokenizer/vocabulary.h"
+#include "tests/support/test_support.h"
 
 namespace glrmask::testing {
 
@@ -195,5 +197,37 @@ inline void check_all(const lexer::TerminalDwa& dwa, const TokenSetPool& pool,
     REQUIRE(mismatch.empty());
   }
 }
+
+// SynCode's grammar `grammar` (json_grammar, go_grammar, ...) from the data folder against a real
+// tokenizer: the lexer DFA, the vocabulary and its trie, and the Terminal DWA built from them.
+// Not movable: the DWA points at the DFA.
+struct SyncodeTerminalDwa {
+  SyncodeTerminalDwa(const std::string& grammar, const std::string& tokenizer)
+      : dfa(syncode_dfa(grammar)),
+        vocabulary(Vocabulary::load(resolve_tokenizer(tokenizer))),
+        trie(lexer::VocabularyTrie::build(vocabulary)),
+        pool(static_cast<uint32_t>(vocabulary.size())),
+        dwa(lexer::build_terminal_dwa(dfa, trie, pool)) {}
+  SyncodeTerminalDwa(const SyncodeTerminalDwa&) = delete;
+  SyncodeTerminalDwa& operator=(const SyncodeTerminalDwa&) = delete;
+
+  // Every token from each of `configurations` agrees with feed().
+  void check_all(const std::vector<lexer::LexerConfiguration>& configurations) const {
+    testing::check_all(dwa, pool, trie, configurations);
+  }
+  // The first token whose bytes are `bytes` (it must exist).
+  TokenId token(std::string_view bytes) const {
+    const auto found = std::find_if(trie.tokens().begin(), trie.tokens().end(),
+                                    [&](TokenId t) { return vocabulary.bytes(t) == bytes; });
+    REQUIRE(found != trie.tokens().end());
+    return *found;
+  }
+
+  const lexer::LexerDfa dfa;
+  const Vocabulary vocabulary;
+  const lexer::VocabularyTrie trie;
+  TokenSetPool pool;
+  const lexer::TerminalDwa dwa;
+};
 
 }  // namespace glrmask::testing

@@ -26,6 +26,7 @@
 #include "lib/grammar/lark_loader.h"
 #include "lib/token_set/frozen.h"
 #include "lib/tokenizer/encoder.h"
+#include "tests/support/artifact_reseal.h"
 #include "tests/support/glr_session_support.h"
 #include "tests/support/parser_dwa_test_support.h"
 #include "tests/support/test_support.h"
@@ -34,7 +35,10 @@
 #include "wfa/wfa_engine.h"
 
 using namespace glrmask;
+using glrmask::testing::artifact_trailer_field;
 using glrmask::testing::engine_mask;
+using glrmask::testing::reseal_artifact_file;
+using glrmask::testing::reseal_artifact_images;
 using glrmask::testing::tiny_vocabulary;
 
 namespace {
@@ -82,63 +86,6 @@ void require_same_automata(const wfa::CompiledMask& loaded, const wfa::CompiledM
       REQUIRE(loaded.pool().get(ta.weights(node)[i].tokens) ==
               compiled.pool().get(tb.weights(node)[i].tokens));
   }
-}
-
-// The file's trailer (mask_artifact.cpp): where the token set images lie, and the checksum of
-// every other byte.
-constexpr std::size_t kTrailerBytes = 3 * sizeof(std::uint64_t);
-
-std::uint64_t trailer_field(const std::string& bytes, std::size_t field) {
-  std::uint64_t value = 0;
-  std::memcpy(&value, bytes.data() + bytes.size() - kTrailerBytes + 8 * field, sizeof value);
-  return value;
-}
-
-// Where the image table lies: {offset of its first entry, number of entries}. It ends, padded to
-// 32 bytes, right where the images begin; each entry is {offset, size, checksum}.
-std::pair<std::size_t, std::uint64_t> image_table(const std::string& bytes) {
-  const std::uint64_t area_begin = trailer_field(bytes, 0);
-  for (std::size_t tag = bytes.rfind("TSET", area_begin); tag != std::string::npos && tag > 0;
-       tag = bytes.rfind("TSET", tag - 1)) {
-    std::uint64_t count = 0;
-    std::memcpy(&count, bytes.data() + tag + 4, sizeof count);
-    if (count > bytes.size() / 24) continue;
-    const std::size_t end = tag + 4 + 8 + 24 * count + 8;
-    if ((end + kFrozenImageAlignment - 1) / kFrozenImageAlignment * kFrozenImageAlignment ==
-        area_begin)
-      return {tag + 4 + 8, count};
-  }
-  FAIL("no token set table in the artifact");
-  return {0, 0};
-}
-
-// Recomputes the checksum of the token set image at file offset `at`, so that damage inside it
-// reaches the well-formedness check.
-void reseal_image(std::string& bytes, std::size_t at) {
-  const std::uint64_t area_begin = trailer_field(bytes, 0);
-  const auto [table, count] = image_table(bytes);
-  for (std::uint64_t i = 0; i < count; ++i) {
-    std::uint64_t entry[3];
-    std::memcpy(entry, bytes.data() + table + 24 * i, sizeof entry);
-    if (area_begin + entry[0] != at) continue;
-    entry[2] = checksum64(std::string_view(bytes).substr(at, entry[1]));
-    std::memcpy(bytes.data() + table + 24 * i, entry, sizeof entry);
-    return;
-  }
-  FAIL("no token set image at byte offset " << at);
-}
-
-// Recomputes the file's checksum (over all but the token set images), so that damage inside the
-// file reaches the structural checks.
-void reseal(std::string& bytes) {
-  const std::uint64_t begin = trailer_field(bytes, 0);
-  const std::uint64_t end = trailer_field(bytes, 1);
-  const std::string_view body(bytes.data(), bytes.size() - kTrailerBytes);
-  constexpr std::uint64_t kMix = 0x9e3779b97f4a7c15ULL;
-  const std::uint64_t sum =
-      (checksum64(body.substr(0, begin)) * kMix + checksum64(body.substr(end))) * kMix +
-      checksum64(std::string_view(bytes.data() + body.size(), 16));
-  std::memcpy(bytes.data() + bytes.size() - sizeof sum, &sum, sizeof sum);
 }
 
 // Reads every token set of `mask` once; returns how many threw (each with its message in
@@ -306,8 +253,8 @@ TEST_CASE("artifact: a damaged token set is caught on its first use, not read") 
   auto damaged = [&](auto&& damage) {
     std::string bytes = good;
     damage(bytes.data() + at);
-    reseal_image(bytes, at);
-    reseal(bytes);
+    REQUIRE(reseal_artifact_images(bytes) > 0);
+    REQUIRE(reseal_artifact_file(bytes));
     write_bytes(path, bytes);
   };
   // The load does not read the set; its first use does, and so does every later one. The masks
@@ -363,7 +310,7 @@ TEST_CASE("artifact: a damaged token set is caught on its first use, not read") 
   {
     std::string bytes = good;
     bytes[at] = static_cast<char>(bytes[at] ^ 0x01);
-    reseal(bytes);
+    REQUIRE(reseal_artifact_file(bytes));
     write_bytes(path, bytes);
     caught_on_first_use("is corrupt: its checksum does not match");
   }
@@ -384,7 +331,7 @@ TEST_CASE("artifact: a damaged token set is caught on its first use, not read") 
     std::string bytes = good;
     std::fill(bytes.begin() + static_cast<std::ptrdiff_t>(first_word),
               bytes.begin() + static_cast<std::ptrdiff_t>(first_word + row_bytes), '\0');
-    reseal(bytes);
+    REQUIRE(reseal_artifact_file(bytes));
     write_bytes(path, bytes);
     CHECK_THROWS_WITH(load(), Catch::Contains(path.string()) &&
                                   Catch::Contains("the class row of token set") &&
@@ -467,21 +414,14 @@ TEST_CASE("artifact: any one byte damaged behind a valid checksum is refused or 
   const std::string good = read_text_file(path);
   const std::vector<std::string> prefixes = {"", "i", "if", "ifa", "a= ", "if a"};
   std::size_t refused = 0, loaded = 0, masks = 0, refused_in_use = 0;
-  for (std::size_t at = 0; at + kTrailerBytes < good.size(); ++at) {
+  for (std::size_t at = 0; at + testing::kArtifactTrailerBytes < good.size(); ++at) {
     for (const unsigned flip : {0x01u, 0xffu}) {
       std::string bytes = good;
       bytes[at] = static_cast<char>(static_cast<unsigned char>(bytes[at]) ^ flip);
-      if (at >= trailer_field(good, 0) && at < trailer_field(good, 1)) {
-        // Inside a token set image: that image's checksum resealed too.
-        const auto [table, count] = image_table(good);
-        for (std::uint64_t i = 0; i < count; ++i) {
-          std::uint64_t entry[3];
-          std::memcpy(entry, good.data() + table + 24 * i, sizeof entry);
-          const std::uint64_t begin = trailer_field(good, 0) + entry[0];
-          if (at >= begin && at < begin + entry[1]) reseal_image(bytes, begin);
-        }
-      }
-      reseal(bytes);
+      // Inside the token set images: the images' checksums resealed too.
+      if (at >= artifact_trailer_field(good, 0) && at < artifact_trailer_field(good, 1))
+        REQUIRE(reseal_artifact_images(bytes) > 0);
+      REQUIRE(reseal_artifact_file(bytes));
       write_bytes(path, bytes);
       INFO("byte " << at << " of " << good.size() << " xor " << flip);
       std::shared_ptr<const wfa::CompiledMask> mask;
@@ -512,6 +452,6 @@ TEST_CASE("artifact: any one byte damaged behind a valid checksum is refused or 
   INFO("refused " << refused << ", loaded " << loaded << " (" << refused_in_use
                   << " of them refused in use), masks " << masks);
   CHECK(refused > 0);
-  CHECK(refused + loaded == 2 * (good.size() - kTrailerBytes));
+  CHECK(refused + loaded == 2 * (good.size() - testing::kArtifactTrailerBytes));
   std::filesystem::remove(path);
 }
