@@ -84,7 +84,16 @@ class Refinement {
     }
     // A block can have at most one state per block ever created, so num_states bounds them all.
     in_worklist_.assign(size_t{num_states_} * num_classes_, false);
+    // Every block but the largest is a splitter: a partition stable under all the other blocks
+    // is stable under the last one too (a state moves into it exactly when it moves into none of
+    // the others), as in Hopcroft's two-block start. The largest is the one to leave out, since
+    // splitting by a block marks all its predecessors; here it is the block of the states inside
+    // lexemes, which holds nearly every state of a schema's lexer.
+    uint32_t largest = 0;
+    for (uint32_t b = 1; b < blocks_.size(); ++b)
+      if (blocks_[b].size() > blocks_[largest].size()) largest = b;
     for (uint32_t b = 0; b < blocks_.size(); ++b) {
+      if (b == largest) continue;
       for (uint32_t c = 0; c < num_classes_; ++c) push(b, c);
     }
   }
