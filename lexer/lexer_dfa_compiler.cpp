@@ -238,15 +238,18 @@ class LexerDfaAssembler {
     dfa_.labels_.resize(order.size());
     dfa_.tentative_labels_.assign(order.size(), LexerDfa::kNoLabel);
     dfa_.vetoes_.assign(order.size(), -1);
+    // A state's targets are numbered once per class, then spread over the class's bytes.
+    std::vector<uint32_t> class_target(num_classes);
     for (uint32_t state = 0; state < order.size(); ++state) {
       const uint32_t s = member[order[state]];
       dfa_.labels_[state] = subset_accept[s].label;
       dfa_.tentative_labels_[state] = subset_accept[s].tentative;
       dfa_.vetoes_[state] = static_cast<int16_t>(subset_accept[s].veto);
-      for (int byte = 0; byte < 256; ++byte) {
-        const uint32_t target = subset.next[s * num_classes + subset.classes.class_of[byte]];
-        dfa_.transitions_[size_t{state} * 256 + byte] = number[block[target]];
-      }
+      for (uint32_t c = 0; c < num_classes; ++c)
+        class_target[c] = number[block[subset.next[size_t{s} * num_classes + c]]];
+      uint32_t* row = &dfa_.transitions_[size_t{state} * 256];
+      for (int byte = 0; byte < 256; ++byte)
+        row[byte] = class_target[subset.classes.class_of[byte]];
     }
   }
 
