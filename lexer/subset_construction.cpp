@@ -193,7 +193,16 @@ class SubsetBuilder {
         run = move.run;
         cut = false;
       }
-      if (!cut) cut = add_closure(move.next, out);
+      if (cut) continue;
+      // Most moves land on a byte-reading state, whose closure is itself.
+      if (nfa_.states[move.next].kind == NfaKind::kBytes) {
+        if (mark_[move.next] != epoch_) {
+          mark_[move.next] = epoch_;
+          out.push_back(move.next);
+        }
+        continue;
+      }
+      cut = add_closure(move.next, out);
     }
   }
 
