@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "api/src/constraint_impl.h"
+#include "api/src/constraint_source.h"
 #include "apps/limit_options.h"
 #include "lib/core/error.h"
 #include "lib/core/file_io.h"
@@ -85,12 +86,7 @@ DecodingCommand parse_decoding_command(CommandArgs argv, std::set<std::string> v
 ConstraintSource constraint_source(const GrammarSource& source, const std::string& lark_path,
                                    const glr::ParseOptions& options) {
   ConstraintSource result;
-  result.grammar.start = options.start;
-  result.grammar.policy =
-      options.policy == glr::ConflictPolicy::kLark ? ConflictPolicy::kLark : ConflictPolicy::kGlr;
-  result.grammar.skippable = options.skippable;
-  result.grammar.postlex =
-      options.postlex == glr::PostLexer::kNone ? PostLexer::kNone : PostLexer::kPython;
+  result.grammar = grammar_options(options);
   result.json.lenient = source.schema.lenient;
   result.json.whitespace =
       source.schema.whitespace == json_schema::Whitespace::kCompact    ? JsonWhitespace::kCompact

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "lexer/lexer_dfa.h"
@@ -11,7 +12,11 @@
 namespace glrmask::lexer {
 
 // The smallest byte of every class of bytes whose transitions agree in every DFA state,
-// ascending.
-std::vector<std::uint8_t> byte_class_representatives(const LexerDfa& dfa);
+// ascending. `candidates` (ascending) must hold the representatives: every byte must share its
+// transitions with some candidate no greater than it. The DFA compiler passes one byte per class
+// of its subset construction, which no state tells apart, so only those columns are compared
+// (a schema's lexer has tens of classes and thousands of states).
+std::vector<std::uint8_t> byte_class_representatives(const LexerDfa& dfa,
+                                                     std::span<const std::uint8_t> candidates);
 
 }  // namespace glrmask::lexer

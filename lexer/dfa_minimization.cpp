@@ -30,7 +30,7 @@ class Refinement {
     while (!worklist_.empty()) {
       const auto [block, c] = worklist_.back();
       worklist_.pop_back();
-      in_worklist_[size_t{block} * num_classes_ + c] = false;
+      in_worklist_[size_t{block} * num_classes_ + c] = 0;
       splitter.assign(elements_.begin() + blocks_[block].begin,
                       elements_.begin() + blocks_[block].end);
       touched.clear();
@@ -83,15 +83,37 @@ class Refinement {
       block_of_[s] = static_cast<uint32_t>(blocks_.size() - 1);
     }
     // A block can have at most one state per block ever created, so num_states bounds them all.
-    in_worklist_.assign(size_t{num_states_} * num_classes_, false);
+    in_worklist_.assign(size_t{num_states_} * num_classes_, 0);
+    // Every block but the largest is a splitter: a partition stable under all the other blocks
+    // is stable under the last one too (a state moves into it exactly when it moves into none of
+    // the others), as in Hopcroft's two-block start. The largest is the one to leave out, since
+    // splitting by a block marks all its predecessors; here it is the block of the states inside
+    // lexemes, which holds nearly every state of a schema's lexer.
+    uint32_t largest = 0;
+    for (uint32_t b = 1; b < blocks_.size(); ++b)
+      if (blocks_[b].size() > blocks_[largest].size()) largest = b;
     for (uint32_t b = 0; b < blocks_.size(); ++b) {
+      if (b == largest) continue;
       for (uint32_t c = 0; c < num_classes_; ++c) push(b, c);
     }
   }
 
+  // A splitter no state moves into on `c` marks nothing, and neither does any part of it later,
+  // so it is left out: in a lexer most states are entered on a few classes only, and the
+  // (block, class) pairs, not the marks, were most of the refinement's work.
   void push(uint32_t block, uint32_t c) {
-    in_worklist_[size_t{block} * num_classes_ + c] = true;
+    if (!entered_on(block, c)) return;
+    in_worklist_[size_t{block} * num_classes_ + c] = 1;
     worklist_.emplace_back(block, c);
+  }
+
+  bool entered_on(uint32_t block, uint32_t c) const {
+    const size_t base = size_t{c} * (num_states_ + 1);
+    for (uint32_t i = blocks_[block].begin; i < blocks_[block].end; ++i) {
+      const size_t slot = base + elements_[i];
+      if (inverse_begin_[slot] != inverse_begin_[slot + 1]) return true;
+    }
+    return false;
   }
 
   void mark(uint32_t state, std::vector<uint32_t>& touched) {
@@ -128,7 +150,7 @@ class Refinement {
   std::vector<uint32_t> location_;
   std::vector<uint32_t> block_of_;
   std::vector<Block> blocks_;
-  std::vector<bool> in_worklist_;
+  std::vector<uint8_t> in_worklist_;  // bytes, not bits: it is read and written per pair
   std::vector<std::pair<uint32_t, uint32_t>> worklist_;
 };
 

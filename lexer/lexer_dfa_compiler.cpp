@@ -129,7 +129,7 @@ class LexerDfaAssembler {
     dfa_.has_tentative_ = std::any_of(dfa_.tentative_labels_.begin(), dfa_.tentative_labels_.end(),
                                       [](LabelId label) { return label != LexerDfa::kNoLabel; });
     compute_viable_terminals(subset->classes);
-    dfa_.byte_classes_ = byte_class_representatives(dfa_);
+    dfa_.byte_classes_ = byte_class_representatives(dfa_, subset->classes.representative);
 
     LexerDfaStats& stats = dfa_.stats_;
     stats.terminals = terminals_.size();
@@ -238,15 +238,18 @@ class LexerDfaAssembler {
     dfa_.labels_.resize(order.size());
     dfa_.tentative_labels_.assign(order.size(), LexerDfa::kNoLabel);
     dfa_.vetoes_.assign(order.size(), -1);
+    // A state's targets are numbered once per class, then spread over the class's bytes.
+    std::vector<uint32_t> class_target(num_classes);
     for (uint32_t state = 0; state < order.size(); ++state) {
       const uint32_t s = member[order[state]];
       dfa_.labels_[state] = subset_accept[s].label;
       dfa_.tentative_labels_[state] = subset_accept[s].tentative;
       dfa_.vetoes_[state] = static_cast<int16_t>(subset_accept[s].veto);
-      for (int byte = 0; byte < 256; ++byte) {
-        const uint32_t target = subset.next[s * num_classes + subset.classes.class_of[byte]];
-        dfa_.transitions_[size_t{state} * 256 + byte] = number[block[target]];
-      }
+      for (uint32_t c = 0; c < num_classes; ++c)
+        class_target[c] = number[block[subset.next[size_t{s} * num_classes + c]]];
+      uint32_t* row = &dfa_.transitions_[size_t{state} * 256];
+      for (int byte = 0; byte < 256; ++byte)
+        row[byte] = class_target[subset.classes.class_of[byte]];
     }
   }
 
@@ -292,22 +295,33 @@ class LexerDfaAssembler {
       return std::span<const uint32_t>(predecessor_list.data() + predecessor_begin[t],
                                        predecessor_list.data() + predecessor_begin[t + 1]);
     };
-    std::vector<std::vector<uint32_t>> viable(n);
+    // The states that accept each terminal (or hold it back), in one pass over the states
+    // rather than one per terminal: a schema's lexer has hundreds of terminals.
+    const uint32_t num_terminals = static_cast<uint32_t>(terminals_.size());
+    std::vector<uint32_t> accepting_begin(num_terminals + 1, 0);
+    std::vector<uint32_t> accepting;
+    for_each_accepted(n, [&](uint32_t, uint32_t terminal) { ++accepting_begin[terminal + 1]; });
+    for (uint32_t t = 0; t < num_terminals; ++t) accepting_begin[t + 1] += accepting_begin[t];
+    accepting.resize(accepting_begin[num_terminals]);
+    {
+      std::vector<uint32_t> fill(accepting_begin.begin(), accepting_begin.end() - 1);
+      for_each_accepted(n, [&](uint32_t s, uint32_t terminal) { accepting[fill[terminal]++] = s; });
+    }
+    // (state, terminal) pairs in terminal order, then grouped by state with a stable counting
+    // sort, so every state's list ascends without a vector per state.
+    std::vector<std::pair<uint32_t, uint32_t>> reached;
     std::vector<uint32_t> seen(n, UINT32_MAX);
     std::vector<uint32_t> queue;
-    for (uint32_t terminal = 0; terminal < terminals_.size(); ++terminal) {
+    for (uint32_t terminal = 0; terminal < num_terminals; ++terminal) {
       queue.clear();
-      for (uint32_t s = 1; s < n; ++s) {
-        const auto members = dfa_.label_terminals(dfa_.labels_[s]);
-        const auto held = dfa_.label_terminals(dfa_.tentative_labels_[s]);
-        if (std::binary_search(members.begin(), members.end(), terminal) ||
-            std::binary_search(held.begin(), held.end(), terminal)) {
-          seen[s] = terminal;
-          queue.push_back(s);
-        }
+      for (uint32_t i = accepting_begin[terminal]; i < accepting_begin[terminal + 1]; ++i) {
+        const uint32_t s = accepting[i];
+        if (seen[s] == terminal) continue;
+        seen[s] = terminal;
+        queue.push_back(s);
       }
       for (size_t i = 0; i < queue.size(); ++i) {
-        viable[queue[i]].push_back(terminal);
+        reached.emplace_back(queue[i], terminal);
         for (uint32_t p : predecessors(queue[i])) {
           if (seen[p] != terminal) {
             seen[p] = terminal;
@@ -316,10 +330,22 @@ class LexerDfaAssembler {
         }
       }
     }
-    dfa_.viable_begin_ = {0};
-    for (uint32_t s = 0; s < n; ++s) {
-      dfa_.viable_.insert(dfa_.viable_.end(), viable[s].begin(), viable[s].end());
-      dfa_.viable_begin_.push_back(static_cast<uint32_t>(dfa_.viable_.size()));
+    dfa_.viable_begin_.assign(n + 1, 0);
+    for (const auto& [s, terminal] : reached) ++dfa_.viable_begin_[s + 1];
+    for (uint32_t s = 0; s < n; ++s) dfa_.viable_begin_[s + 1] += dfa_.viable_begin_[s];
+    dfa_.viable_.resize(reached.size());
+    std::vector<uint32_t> fill(dfa_.viable_begin_.begin(), dfa_.viable_begin_.end() - 1);
+    for (const auto& [s, terminal] : reached) dfa_.viable_[fill[s]++] = terminal;
+  }
+
+  // Calls f(state, terminal) for every terminal each state other than the dead one accepts or
+  // holds back, states ascending.
+  template <typename F>
+  void for_each_accepted(uint32_t n, F&& f) const {
+    for (uint32_t s = 1; s < n; ++s) {
+      for (const uint32_t terminal : dfa_.label_terminals(dfa_.labels_[s])) f(s, terminal);
+      for (const uint32_t terminal : dfa_.label_terminals(dfa_.tentative_labels_[s]))
+        f(s, terminal);
     }
   }
 

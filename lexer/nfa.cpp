@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <unordered_map>
 #include <utility>
 
 #include "lexer/utf8_sequences.h"
@@ -110,15 +111,49 @@ class TerminalCompiler {
   }
 
   // A deterministic byte trie of the set's UTF-8 encodings, with equal suffixes shared, so that
-  // a large Unicode class costs a few hundred states and at most one thread at a time.
+  // a large Unicode class costs a few hundred states and at most one thread at a time. The trie
+  // is built once per set and copied for every use: a counted string `(?:c){0,n}` compiles its
+  // character class n times, and building the trie each time was a tenth of a schema's lexer.
   uint32_t compile_code_points(const CodePointRanges& ranges, uint32_t next) {
+    auto [it, inserted] = code_point_automata_.try_emplace(&ranges);
+    if (inserted) it->second = code_point_automaton(ranges);
+    const CodePointAutomaton& automaton = it->second;
+    const uint32_t base = static_cast<uint32_t>(nfa_.states.size());
+    uint32_t edge = 0;
+    for (const uint32_t edge_end : automaton.edge_end) {
+      NfaState state;
+      state.kind = NfaKind::kBytes;
+      state.edge_begin = static_cast<uint32_t>(nfa_.edges.size());
+      for (; edge < edge_end; ++edge) {
+        NfaEdge copy = automaton.edges[edge];
+        copy.next = copy.next == kExit ? next : base + copy.next;
+        nfa_.edges.push_back(copy);
+      }
+      state.edge_end = static_cast<uint32_t>(nfa_.edges.size());
+      add_state(state);  // numbered base + its index in the automaton
+    }
+    return base + automaton.entry;
+  }
+
+  // A code-point set's automaton with its exit left open: states in creation order, each edge
+  // leading to a state of the automaton (by index) or, kExit, to where the set continues. Whether
+  // two trie nodes are shared does not depend on that continuation (no state of the automaton is
+  // the continuation), so every copy equals the automaton built for its continuation directly.
+  static constexpr uint32_t kExit = UINT32_MAX;
+  struct CodePointAutomaton {
+    std::vector<uint32_t> edge_end;  // per state: the end of its edges in `edges`
+    std::vector<NfaEdge> edges;
+    uint32_t entry = 0;
+  };
+
+  static CodePointAutomaton code_point_automaton(const CodePointRanges& ranges) {
     std::vector<Utf8Sequence> sequences;
     for (const CodePointRange& range : ranges) {
       append_utf8_sequences(range.first, range.last, sequences);
     }
     struct TrieEdge {
       ByteRange range;
-      int32_t child;  // -1: the sequence ends here and continues at `next`
+      int32_t child;  // -1: the sequence ends here and continues at the exit
     };
     std::vector<std::vector<TrieEdge>> trie(1);
     for (const Utf8Sequence& sequence : sequences) {
@@ -141,29 +176,28 @@ class TerminalCompiler {
       }
     }
     // Children are created after their parents: intern bottom-up, sharing equal nodes.
+    CodePointAutomaton automaton;
     std::vector<uint32_t> state_of(trie.size(), 0);
     std::map<std::vector<uint32_t>, uint32_t> interned;
     for (size_t node = trie.size(); node-- > 0;) {
       std::vector<uint32_t> key;
       for (const TrieEdge& edge : trie[node]) {
         key.push_back(uint32_t{edge.range.first} << 8 | edge.range.last);
-        key.push_back(edge.child < 0 ? next : state_of[static_cast<size_t>(edge.child)]);
+        key.push_back(edge.child < 0 ? kExit : state_of[static_cast<size_t>(edge.child)]);
       }
       auto [it, inserted] = interned.try_emplace(key, 0);
       if (inserted) {
-        NfaState state;
-        state.kind = NfaKind::kBytes;
-        state.edge_begin = static_cast<uint32_t>(nfa_.edges.size());
         for (size_t i = 0; i < key.size(); i += 2) {
-          nfa_.edges.push_back(
+          automaton.edges.push_back(
               {static_cast<uint8_t>(key[i] >> 8), static_cast<uint8_t>(key[i] & 0xFF), key[i + 1]});
         }
-        state.edge_end = static_cast<uint32_t>(nfa_.edges.size());
-        it->second = add_state(state);
+        it->second = static_cast<uint32_t>(automaton.edge_end.size());
+        automaton.edge_end.push_back(static_cast<uint32_t>(automaton.edges.size()));
       }
       state_of[node] = it->second;
     }
-    return state_of[0];
+    automaton.entry = state_of[0];
+    return automaton;
   }
 
   Nfa& nfa_;
@@ -171,6 +205,8 @@ class TerminalCompiler {
   std::string_view origin_;
   size_t max_states_;
   uint32_t terminal_;
+  // By the node's set: the copies of a repeated node share it.
+  std::unordered_map<const CodePointRanges*, CodePointAutomaton> code_point_automata_;
 };
 
 }  // namespace

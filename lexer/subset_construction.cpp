@@ -1,6 +1,7 @@
 #include "lexer/subset_construction.h"
 
 #include <boost/container_hash/hash.hpp>
+#include <span>
 #include <unordered_map>
 
 namespace glrmask::lexer {
@@ -53,15 +54,14 @@ class SubsetBuilder {
     dfa.start = static_cast<uint32_t>(lists_.size());
     lists_.push_back(&start_list_);
 
-    std::vector<uint32_t> next_list;
     classes_ = &dfa.classes;
-    class_next_begin_.assign(nfa_.states.size(), kNoTable);
+    class_edges_begin_.assign(nfa_.states.size(), kNoTable);
+    class_edges_end_.assign(nfa_.states.size(), 0);
     for (uint32_t state = 0; state < lists_.size(); ++state) {
       if (lists_.size() > max_states) return std::nullopt;
-      for (uint32_t c = 0; c < num_classes; ++c) {
-        step(*lists_[state], c, next_list);
-        dfa.next.push_back(intern(next_list));
-      }
+      const size_t row = dfa.next.size();
+      dfa.next.resize(row + num_classes);
+      expand(*lists_[state], dfa.next.data() + row);
     }
     dfa.num_states = static_cast<uint32_t>(lists_.size());
     dfa.matched_begin.push_back(0);
@@ -78,9 +78,12 @@ class SubsetBuilder {
   }
 
  private:
-  uint32_t intern(std::vector<uint32_t> list) {
-    auto [it, inserted] = ids_.try_emplace(std::move(list), static_cast<uint32_t>(lists_.size()));
-    if (inserted) lists_.push_back(&it->first);  // node-based map: the key's address is stable
+  // Looks `list` up before copying it: most successors are states already built, and copying
+  // every candidate list into the map's key cost an allocation per (state, class).
+  uint32_t intern(const std::vector<uint32_t>& list) {
+    if (const auto it = ids_.find(list); it != ids_.end()) return it->second;
+    const auto it = ids_.emplace(list, static_cast<uint32_t>(lists_.size())).first;
+    lists_.push_back(&it->first);  // node-based map: the key's address is stable
     return it->second;
   }
 
@@ -112,47 +115,109 @@ class SubsetBuilder {
     return false;
   }
 
-  // The successor of a byte-reading NFA state on each byte class (kNoTable: none), tabulated the
-  // first time the state is stepped: a DFA state steps each of its threads once per class, and
-  // scanning the edges of a large Unicode class every time dominated the construction.
+  // The successors of a byte-reading NFA state as (class, next) pairs in class order, tabulated
+  // the first time the state is stepped: scanning the edges of a large Unicode class at every
+  // step dominated the construction, and a sparse row lets a step skip the classes a thread has
+  // no successor on.
+  struct ClassEdge {
+    uint32_t byte_class;
+    uint32_t next;
+  };
   static constexpr uint32_t kNoTable = UINT32_MAX;
-  const uint32_t* class_next(uint32_t state) {
-    if (class_next_begin_[state] == kNoTable) {
-      const uint32_t num_classes = classes_->count();
-      class_next_begin_[state] = static_cast<uint32_t>(class_next_.size());
-      class_next_.resize(class_next_.size() + num_classes, kNoTable);
-      uint32_t* row = class_next_.data() + class_next_begin_[state];
+  std::span<const ClassEdge> class_edges(uint32_t state) {
+    if (class_edges_begin_[state] == kNoTable) {
+      class_edges_begin_[state] = static_cast<uint32_t>(class_edges_.size());
       const NfaState& nfa_state = nfa_.states[state];
       for (uint32_t e = nfa_state.edge_begin; e < nfa_state.edge_end; ++e) {
         const NfaEdge& edge = nfa_.edges[e];
         // Class boundaries include every edge boundary, so an edge covers whole classes.
         for (uint32_t c = classes_->class_of[edge.first]; c <= classes_->class_of[edge.last]; ++c)
-          row[c] = edge.next;
+          class_edges_.push_back({c, edge.next});
       }
+      class_edges_end_[state] = static_cast<uint32_t>(class_edges_.size());
     }
-    return class_next_.data() + class_next_begin_[state];
+    return {class_edges_.data() + class_edges_begin_[state],
+            class_edges_.data() + class_edges_end_[state]};
   }
 
-  void step(const std::vector<uint32_t>& threads, uint32_t byte_class, std::vector<uint32_t>& out) {
-    out.clear();
-    ++epoch_;
-    size_t i = 0;
-    while (i < threads.size()) {
-      const uint32_t terminal = nfa_.states[threads[i]].terminal;
-      bool cut = false;
-      for (; i < threads.size() && nfa_.states[threads[i]].terminal == terminal; ++i) {
-        const NfaState& thread = nfa_.states[threads[i]];
-        if (cut || thread.kind != NfaKind::kBytes) continue;  // a match has no successors
-        const uint32_t next = class_next(threads[i])[byte_class];
-        if (next != kNoTable) cut = add_closure(next, out);
+  // One successor of a thread on a class: the thread's run (its terminal's group in the list) and
+  // the NFA state the byte leads to.
+  struct Move {
+    uint32_t run;
+    uint32_t next;
+  };
+
+  // Fills `row[c]` with the successor of the DFA state `threads` on every class c. The moves are
+  // bucketed by class first (a counting sort that keeps thread order), so the work is the
+  // successors that exist: most threads of a state move on a few of its classes, and stepping
+  // every thread on every class cost threads * classes per state. A class no thread moves on
+  // leads to the dead state.
+  void expand(const std::vector<uint32_t>& threads, uint32_t* row) {
+    const uint32_t num_classes = classes_->count();
+    move_begin_.assign(num_classes + 1, 0);
+    for (const uint32_t thread : threads) {
+      if (nfa_.states[thread].kind != NfaKind::kBytes) continue;  // a match has no successors
+      for (const ClassEdge& edge : class_edges(thread)) ++move_begin_[edge.byte_class + 1];
+    }
+    for (uint32_t c = 0; c < num_classes; ++c) move_begin_[c + 1] += move_begin_[c];
+    moves_.resize(move_begin_[num_classes]);
+    fill_.assign(move_begin_.begin(), move_begin_.end() - 1);
+    uint32_t run = 0;
+    for (size_t i = 0; i < threads.size(); ++i) {
+      if (i > 0 && nfa_.states[threads[i]].terminal != nfa_.states[threads[i - 1]].terminal) ++run;
+      if (nfa_.states[threads[i]].kind != NfaKind::kBytes) continue;
+      for (const ClassEdge& edge : class_edges(threads[i]))
+        moves_[fill_[edge.byte_class]++] = {run, edge.next};
+    }
+    for (uint32_t c = 0; c < num_classes; ++c) {
+      if (move_begin_[c] == move_begin_[c + 1]) {
+        row[c] = kDeadState;
+        continue;
       }
+      step(
+          std::span<const Move>(moves_.data() + move_begin_[c], moves_.data() + move_begin_[c + 1]),
+          next_list_);
+      row[c] = intern(next_list_);
     }
   }
+
+  // The threads after one class: the closures of the moves in thread order. Within a terminal's
+  // run, a closure that reaches the match cuts the moves after it (lower priority).
+  void step(std::span<const Move> moves, std::vector<uint32_t>& out) {
+    out.clear();
+    ++epoch_;
+    uint32_t run = UINT32_MAX;
+    bool cut = false;
+    for (const Move& move : moves) {
+      if (move.run != run) {
+        run = move.run;
+        cut = false;
+      }
+      if (cut) continue;
+      // Most moves land on a byte-reading state, whose closure is itself.
+      if (nfa_.states[move.next].kind == NfaKind::kBytes) {
+        if (mark_[move.next] != epoch_) {
+          mark_[move.next] = epoch_;
+          out.push_back(move.next);
+        }
+        continue;
+      }
+      cut = add_closure(move.next, out);
+    }
+  }
+
+  static constexpr uint32_t kDeadState = 0;  // interned first, as the empty list
 
   const Nfa& nfa_;
   const ByteClasses* classes_ = nullptr;
-  std::vector<uint32_t> class_next_begin_;  // per NFA state: its row in class_next_, or kNoTable
-  std::vector<uint32_t> class_next_;
+  std::vector<uint32_t>
+      class_edges_begin_;  // per NFA state: its first in class_edges_, or kNoTable
+  std::vector<uint32_t> class_edges_end_;
+  std::vector<ClassEdge> class_edges_;
+  std::vector<uint32_t> move_begin_;  // expand(): moves_ of class c at [move_begin_[c], [c + 1])
+  std::vector<uint32_t> fill_;
+  std::vector<Move> moves_;
+  std::vector<uint32_t> next_list_;
   std::vector<uint32_t> mark_;
   uint32_t epoch_ = 0;
   std::vector<uint32_t> stack_;

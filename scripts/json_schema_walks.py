@@ -83,7 +83,7 @@ def main() -> int:
                 errors = list(validator.iter_errors(json.loads(walk["text"])))
                 if errors:
                     totals["invalid"] += 1
-                    print(f"  INVALID walk (seed {walk.get('seed', '?')}): "
+                    print(f"{file.stem}: INVALID walk (seed {walk.get('seed', '?')}): "
                           f"{walk['text'][:300]!r}: {errors[0].message[:200]}")
                 else:
                     valid += 1

@@ -79,6 +79,16 @@ glr::ParseOptions ConstraintSource::parse_options() const {
   return options;
 }
 
+GrammarOptions grammar_options(const glr::ParseOptions& options) {
+  GrammarOptions result;
+  result.start = options.start;
+  result.policy =
+      options.policy == glr::ConflictPolicy::kLark ? ConflictPolicy::kLark : ConflictPolicy::kGlr;
+  result.skippable = options.skippable;
+  result.postlex = options.postlex == glr::PostLexer::kNone ? PostLexer::kNone : PostLexer::kPython;
+  return result;
+}
+
 std::shared_ptr<const glr::CompiledGrammar> ConstraintSource::compile(
     const lexer::LexerDfaLimits& lexer_limits, std::size_t max_lookahead_bytes) const {
   if (kind != Kind::kLark && grammar.start != "start")

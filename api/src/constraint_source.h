@@ -37,6 +37,10 @@ struct ConstraintSource {
   std::string description() const;
 };
 
+// The facade's grammar options for the parser's own (the inverse of
+// ConstraintSource::parse_options()), for the programs that start from glr::ParseOptions.
+GrammarOptions grammar_options(const glr::ParseOptions& options);
+
 // What a saved constraint stores as its artifact's source section (wfa/mask_artifact.h): the
 // source and the engine it serves with.
 struct StoredConstraint {

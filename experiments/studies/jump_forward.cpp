@@ -120,12 +120,7 @@ ConstraintSource corpus_source(const Corpus& corpus, const StudyOptions& options
   source.name = corpus.grammar_path.string();
   source.text = read_text_file(corpus.grammar_path);
   const glr::ParseOptions parse = corpus_parse_options(corpus, options);
-  source.grammar.start = parse.start;
-  source.grammar.policy =
-      parse.policy == glr::ConflictPolicy::kLark ? ConflictPolicy::kLark : ConflictPolicy::kGlr;
-  source.grammar.skippable = parse.skippable;
-  source.grammar.postlex =
-      parse.postlex == glr::PostLexer::kNone ? PostLexer::kNone : PostLexer::kPython;
+  source.grammar = grammar_options(parse);
   return source;
 }
 

@@ -92,12 +92,7 @@ ConstraintSource study_source(const std::string& kind, const std::string& source
   result.kind = ConstraintSource::Kind::kLark;
   result.name = corpus.grammar_path.string();
   result.text = read_text_file(corpus.grammar_path);
-  result.grammar.start = parse.start;
-  result.grammar.policy =
-      parse.policy == glr::ConflictPolicy::kLark ? ConflictPolicy::kLark : ConflictPolicy::kGlr;
-  result.grammar.skippable = parse.skippable;
-  result.grammar.postlex =
-      parse.postlex == glr::PostLexer::kNone ? PostLexer::kNone : PostLexer::kPython;
+  result.grammar = grammar_options(parse);
   return result;
 }
 

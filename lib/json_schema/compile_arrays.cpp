@@ -217,7 +217,9 @@ std::string SchemaCompiler::array(const JsonValue& schema, const std::string& po
       for (std::size_t k = 0; k < contains.size(); ++k)
         if (instance_validates(document_, contains[k].schema, (*finite)[v], contains[k].pointer))
           counts |= 1u << k;
-      kinds.push_back({literal((*finite)[v], pointer), counts, static_cast<int>(v)});
+      // The items' schema is not at hand here: draft 4 spells integers plainly (literal()).
+      kinds.push_back({literal((*finite)[v], pointer, document_.draft() == Draft::k4), counts,
+                       static_cast<int>(v)});
     }
   } else {
     if (contains.size() > 4)

@@ -16,13 +16,15 @@ namespace glrmask::json_schema::detail {
 namespace {
 
 // Every plain spelling of one number: enum and const compare values, so 1 also matches 1.0 and
-// 1.50 matches 1.5; 0 also matches -0. Exponents are not accepted (as for bounded numbers).
-std::string number_constant_regex(const JsonValue& item) {
+// 1.50 matches 1.5; 0 also matches -0. Exponents are not accepted (as for bounded numbers). With
+// `plain_integers` an integral value is spelled without a fraction (draft 4's integers).
+std::string number_constant_regex(const JsonValue& item, bool plain_integers) {
   const std::optional<ExactDecimal> decimal = decimal_of_value(item);
   if (!decimal) return escape_literal(to_json_text(item));
-  if (decimal->is_zero()) return R"(-?0(?:\.0+)?)";
+  const std::string zero_fraction = plain_integers ? "" : R"((?:\.0+)?)";
+  if (decimal->is_zero()) return "-?0" + zero_fraction;
   const std::string text = decimal->text();
-  if (decimal->is_integral()) return escape_literal(text) + R"((?:\.0+)?)";
+  if (decimal->is_integral()) return escape_literal(text) + zero_fraction;
   return escape_literal(text) + "0*";
 }
 
@@ -65,19 +67,25 @@ std::string SchemaCompiler::constants(const JsonValue& schema, const std::string
                     [&](const JsonValue& k) { return json_equal(k, item); }))
       continue;
     kept.push_back(item);
-    symbols.push_back(literal(item, where[i]));
+    symbols.push_back(literal(item, where[i], plain_integers(types)));
   }
   return alternatives("enum", symbols);
 }
 
-std::string SchemaCompiler::literal(const JsonValue& item, const std::string& pointer) {
+bool SchemaCompiler::plain_integers(unsigned types) const {
+  return document_.draft() == Draft::k4 && (types & kNumber) == 0;
+}
+
+std::string SchemaCompiler::literal(const JsonValue& item, const std::string& pointer, bool plain) {
+  // The schema of a nested value is not at hand here (see plain_integers()).
+  const bool nested_plain = document_.draft() == Draft::k4;
   switch (item.kind) {
     case JsonValue::Kind::kNull:
       return null_symbol();
     case JsonValue::Kind::kBool:
       return item.boolean ? true_symbol() : false_symbol();
     case JsonValue::Kind::kNumber:
-      return terminal(number_constant_regex(item), "CONST_NUMBER");
+      return terminal(number_constant_regex(item, plain), "CONST_NUMBER");
     case JsonValue::Kind::kString:
       return terminal(json_string_literal_regex(item.string), "CONST_STRING");
     case JsonValue::Kind::kArray: {
@@ -85,7 +93,8 @@ std::string SchemaCompiler::literal(const JsonValue& item, const std::string& po
       std::vector<std::string> rhs = {lsqb()};
       for (std::size_t i = 0; i < item.items.size(); ++i) {
         if (i) rhs.push_back(comma());
-        rhs.push_back(literal(item.items[i], pointer_append(pointer, std::to_string(i))));
+        rhs.push_back(
+            literal(item.items[i], pointer_append(pointer, std::to_string(i)), nested_plain));
       }
       rhs.push_back(rsqb());
       rule(name, rhs);
@@ -98,7 +107,7 @@ std::string SchemaCompiler::literal(const JsonValue& item, const std::string& po
         std::vector<std::string> keys, values;
         for (const auto& [key, member] : item.members) {
           keys.push_back(terminal(json_string_literal_regex(key), "KEY"));
-          values.push_back(literal(member, pointer_append(pointer, key)));
+          values.push_back(literal(member, pointer_append(pointer, key), nested_plain));
         }
         std::vector<std::string> states(std::size_t{1} << n);
         for (std::size_t seen = states.size(); seen-- > 0;) {
@@ -128,8 +137,8 @@ std::string SchemaCompiler::literal(const JsonValue& item, const std::string& po
         if (i) rhs.push_back(comma());
         rhs.push_back(terminal(json_string_literal_regex(item.members[i].first), "KEY"));
         rhs.push_back(colon());
-        rhs.push_back(
-            literal(item.members[i].second, pointer_append(pointer, item.members[i].first)));
+        rhs.push_back(literal(item.members[i].second,
+                              pointer_append(pointer, item.members[i].first), nested_plain));
       }
       rhs.push_back(rbrace());
       rule(name, rhs);

@@ -112,8 +112,16 @@ class SchemaCompiler {
 
   // ---- values of each type
   std::string constants(const JsonValue& schema, const std::string& pointer, unsigned types);
-  // One constant value; `pointer` names it in warnings.
-  std::string literal(const JsonValue& item, const std::string& pointer);
+  // One constant value; `pointer` names it in warnings. enum and const compare numbers by value,
+  // so an integral number also matches its spellings with a zero fraction (6.0 for 6) unless
+  // `plain`: draft 4's `integer` refuses those spellings (plain_integers() says when).
+  std::string literal(const JsonValue& item, const std::string& pointer, bool plain);
+  // Whether the constants of a schema with the types `types` must spell integers plainly: in
+  // draft 4, where `integer` is a spelling (no fraction), wherever `number` is not allowed. Inside
+  // array and object constants and finite item sets the schema that applies to a nested number
+  // is not at hand, so there draft 4 always spells them plainly (sound: "6" is valid wherever the
+  // value 6 is; "6.0" under enum [[6]] is refused).
+  bool plain_integers(unsigned types) const;
   std::string number(const JsonValue& schema, const std::string& pointer, bool integer);
   std::string string(const JsonValue& schema, const std::string& pointer);
   // A string constraint as regular languages of canonically spelled quoted strings: every

@@ -138,3 +138,41 @@ TEST_CASE("the warning about a large object constant names the constant") {
   CHECK(grammar.warnings()[0].where.file == "s.json#/properties/p/const");
   CHECK_THAT(grammar.warnings()[0].message, Catch::Contains("more than 8 members"));
 }
+
+TEST_CASE("draft-4 integer constants are spelled without a fraction") {
+  // Found by random walks under MaskBench's Github_hard---o41300 (scripts/json_schema_walks.py):
+  // {"type": "integer", "enum": [6, 12]} in draft 4 allowed 6.0, which draft 4's integer refuses.
+  const std::string draft4 = R"("$schema": "http://json-schema.org/draft-04/schema#")";
+  const auto integer_enum = compile("{" + draft4 + R"(, "type": "integer", "enum": [6, 12, 0]})");
+  CHECK(accepts(integer_enum, "6"));            // valid
+  CHECK(accepts(integer_enum, "0"));            // valid
+  CHECK(accepts(integer_enum, "-0"));           // valid (Python reads -0 as the integer 0)
+  CHECK_FALSE(accepts(integer_enum, "6.0"));    // invalid
+  CHECK_FALSE(accepts(integer_enum, "12.00"));  // invalid
+  CHECK_FALSE(accepts(integer_enum, "0.0"));    // invalid
+  CHECK_FALSE(accepts(integer_enum, "7"));      // invalid
+
+  // Without `integer` the enum compares values: 6.0 equals 6.
+  const auto number_enum = compile("{" + draft4 + R"(, "enum": [6, 12]})");
+  CHECK(accepts(number_enum, "6.0"));  // valid
+  CHECK(accepts(number_enum, "12"));   // valid
+  const auto typed_number = compile("{" + draft4 + R"(, "type": "number", "enum": [6]})");
+  CHECK(accepts(typed_number, "6.00"));  // valid
+
+  // From draft 6 on 6.0 is an integer.
+  const auto draft7 = compile(R"({"type": "integer", "enum": [6, 12]})");
+  CHECK(accepts(draft7, "6.0"));  // valid
+  CHECK(accepts(draft7, "12"));   // valid
+
+  // Inside a constant the nested schema is not at hand: draft 4 spells nested integers plainly.
+  const auto nested = compile(
+      "{" + draft4 + R"(, "type": "array", "items": {"type": "integer"}, "enum": [[6, 12]]})");
+  CHECK(accepts(nested, "[6, 12]"));          // valid
+  CHECK_FALSE(accepts(nested, "[6.0, 12]"));  // invalid
+  const auto finite_items = compile("{" + draft4 +
+                                    R"(, "type": "array", "uniqueItems": true,
+        "items": {"type": "integer", "enum": [1, 2]}})");
+  CHECK(accepts(finite_items, "[1, 2]"));        // valid
+  CHECK_FALSE(accepts(finite_items, "[1.0]"));   // invalid
+  CHECK_FALSE(accepts(finite_items, "[1, 1]"));  // invalid
+}
