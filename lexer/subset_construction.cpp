@@ -189,25 +189,48 @@ class SubsetBuilder {
       for (const ClassEdge& edge : class_edges(threads[i]))
         moves_[fill_[edge.byte_class]++] = {run, edge.next};
     }
-    std::span<const Move> previous;  // the moves of the last class stepped
+    // Classes that this state's threads do not tell apart (the letters between two keys' letters,
+    // inside a string) have the same moves and so the same successor. They are mostly
+    // neighbours, so a class is first compared with the class before it, and comparing two move
+    // lists costs far less than a step, a hash of its result and a comparison with a state.
+    std::span<const Move> previous;  // the moves of the last class that was not dead
     uint32_t previous_successor = kDeadState;
+    stepped_.clear();
     for (uint32_t c = 0; c < num_classes; ++c) {
-      const std::span<const Move> moves(moves_.data() + move_begin_[c],
-                                        moves_.data() + move_begin_[c + 1]);
+      const std::span<const Move> moves = moves_of(c);
       if (moves.empty()) {
         row[c] = kDeadState;
         continue;
       }
-      // Classes that this state's threads do not tell apart (the letters between two keys'
-      // letters, inside a string) have the same moves and so the same successor; such classes
-      // are mostly neighbours, and comparing the moves costs far less than a step and a lookup.
       if (!std::ranges::equal(moves, previous)) {
-        step(moves);
-        previous_successor = intern_candidate();
+        previous_successor = successor(c, row);
         previous = moves;
       }
       row[c] = previous_successor;
     }
+  }
+
+  std::span<const Move> moves_of(uint32_t c) const {
+    return {moves_.data() + move_begin_[c], moves_.data() + move_begin_[c + 1]};
+  }
+
+  // The successor on class c, whose moves differ from its neighbour's: that of an earlier class
+  // with the same moves (found by their hash in stepped_), or else a step and a lookup.
+  uint32_t successor(uint32_t c, const uint32_t* row) {
+    const std::span<const Move> moves = moves_of(c);
+    const auto [same, is_new] = stepped_.find_or_insert(hash_moves(moves), c, [&](uint32_t other) {
+      return std::ranges::equal(moves_of(other), moves);
+    });
+    if (!is_new) return row[same];
+    step(moves);
+    return intern_candidate();
+  }
+
+  static uint64_t hash_moves(std::span<const Move> moves) {
+    uint64_t hash = moves.size();
+    for (const Move& move : moves)
+      hash = (hash + (uint64_t{move.run} << 32 | move.next)) * 0x9e3779b97f4a7c15ULL;
+    return fmix64(hash);
   }
 
   // The threads after one class: the closures of the moves in thread order. Within a terminal's
@@ -247,6 +270,7 @@ class SubsetBuilder {
   std::vector<uint32_t> move_begin_;  // expand(): moves_ of class c at [move_begin_[c], [c + 1])
   std::vector<uint32_t> fill_;
   std::vector<Move> moves_;
+  FlatIdIndex<> stepped_;  // expand(): the classes stepped so far, by their moves
   std::vector<uint32_t> mark_;
   uint32_t epoch_ = 0;
   std::vector<uint32_t> stack_;
