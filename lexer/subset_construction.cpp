@@ -1,8 +1,10 @@
 #include "lexer/subset_construction.h"
 
-#include <boost/container_hash/hash.hpp>
+#include <algorithm>
 #include <span>
-#include <unordered_map>
+
+#include "lib/core/flat_id_index.h"
+#include "lib/core/hash_mix.h"
 
 namespace glrmask::lexer {
 
@@ -28,11 +30,12 @@ ByteClasses compute_byte_classes(const Nfa& nfa) {
 
 namespace {
 
-struct ThreadListHash {
-  size_t operator()(const std::vector<uint32_t>& list) const {
-    return boost::hash_range(list.begin(), list.end());
-  }
-};
+// A hash of an ordered thread list for the state index (FlatIdIndex wants its high bits mixed).
+uint64_t hash_threads(std::span<const uint32_t> threads) {
+  uint64_t hash = threads.size();
+  for (const uint32_t thread : threads) hash = (hash + thread) * 0x9e3779b97f4a7c15ULL;
+  return fmix64(hash);
+}
 
 class SubsetBuilder {
  public:
@@ -43,30 +46,30 @@ class SubsetBuilder {
     dfa.classes = compute_byte_classes(nfa_);
     const uint32_t num_classes = dfa.classes.count();
 
-    intern({});  // the dead state
-    std::vector<uint32_t> list;
+    // The dead state is the empty list, state 0.
+    list_begin_.assign(2, 0);
+    ids_.insert_new(hash_threads({}), kDeadState);
     ++epoch_;
-    for (uint32_t start : nfa_.starts) add_closure(start, list);
+    for (uint32_t start : nfa_.starts) add_closure(start, threads_);
     // The start state stays apart from any state with the same threads reached by reading bytes
     // (for /a*b/, the state after "a"): "in the start state" must mean "between lexemes" to the
     // session and the Terminal DWA (docs/glr.md). It is therefore not entered in ids_.
-    start_list_ = std::move(list);
-    dfa.start = static_cast<uint32_t>(lists_.size());
-    lists_.push_back(&start_list_);
+    dfa.start = num_states();
+    list_begin_.push_back(threads_.size());
 
     classes_ = &dfa.classes;
     class_edges_begin_.assign(nfa_.states.size(), kNoTable);
     class_edges_end_.assign(nfa_.states.size(), 0);
-    for (uint32_t state = 0; state < lists_.size(); ++state) {
-      if (lists_.size() > max_states) return std::nullopt;
+    for (uint32_t state = 0; state < num_states(); ++state) {
+      if (num_states() > max_states) return std::nullopt;
       const size_t row = dfa.next.size();
       dfa.next.resize(row + num_classes);
-      expand(*lists_[state], dfa.next.data() + row);
+      expand(state, dfa.next.data() + row);
     }
-    dfa.num_states = static_cast<uint32_t>(lists_.size());
+    dfa.num_states = num_states();
     dfa.matched_begin.push_back(0);
-    for (const std::vector<uint32_t>* threads : lists_) {
-      for (uint32_t thread : *threads) {
+    for (uint32_t state = 0; state < num_states(); ++state) {
+      for (uint32_t thread : threads_of(state)) {
         if (nfa_.states[thread].kind == NfaKind::kMatch) {
           dfa.matched.push_back(nfa_.states[thread].terminal);
           dfa.matched_veto.push_back(nfa_.states[thread].veto);
@@ -78,13 +81,27 @@ class SubsetBuilder {
   }
 
  private:
-  // Looks `list` up before copying it: most successors are states already built, and copying
-  // every candidate list into the map's key cost an allocation per (state, class).
-  uint32_t intern(const std::vector<uint32_t>& list) {
-    if (const auto it = ids_.find(list); it != ids_.end()) return it->second;
-    const auto it = ids_.emplace(list, static_cast<uint32_t>(lists_.size())).first;
-    lists_.push_back(&it->first);  // node-based map: the key's address is stable
-    return it->second;
+  uint32_t num_states() const { return static_cast<uint32_t>(list_begin_.size() - 1); }
+  std::span<const uint32_t> threads_of(uint32_t state) const {
+    return {threads_.data() + list_begin_[state], threads_.data() + list_begin_[state + 1]};
+  }
+
+  // The state whose threads are the candidate list step() left at the end of threads_: an
+  // existing state, and the candidate is dropped, or a new state that keeps it where it is. The
+  // lists live back to back in one array and the index holds ids only, so a new state costs no
+  // copy and no allocation, and a lookup compares against one contiguous list.
+  uint32_t intern_candidate() {
+    const size_t begin = list_begin_.back();
+    const std::span<const uint32_t> candidate(threads_.data() + begin, threads_.size() - begin);
+    const auto [id, inserted] = ids_.find_or_insert(
+        hash_threads(candidate), num_states(),
+        [&](uint32_t state) { return std::ranges::equal(threads_of(state), candidate); });
+    if (inserted) {
+      list_begin_.push_back(threads_.size());
+    } else {
+      threads_.resize(begin);
+    }
+    return id;
   }
 
   // Appends the epsilon closure of `state` in priority order (depth first, preferred branch
@@ -145,15 +162,18 @@ class SubsetBuilder {
   struct Move {
     uint32_t run;
     uint32_t next;
+    bool operator==(const Move&) const = default;
   };
 
-  // Fills `row[c]` with the successor of the DFA state `threads` on every class c. The moves are
+  // Fills `row[c]` with the successor of DFA state `state` on every class c. The moves are
   // bucketed by class first (a counting sort that keeps thread order), so the work is the
   // successors that exist: most threads of a state move on a few of its classes, and stepping
   // every thread on every class cost threads * classes per state. A class no thread moves on
   // leads to the dead state.
-  void expand(const std::vector<uint32_t>& threads, uint32_t* row) {
+  void expand(uint32_t state, uint32_t* row) {
     const uint32_t num_classes = classes_->count();
+    // Read only before the first step(): stepping appends to threads_, which may move it.
+    const std::span<const uint32_t> threads = threads_of(state);
     move_begin_.assign(num_classes + 1, 0);
     for (const uint32_t thread : threads) {
       if (nfa_.states[thread].kind != NfaKind::kBytes) continue;  // a match has no successors
@@ -169,22 +189,55 @@ class SubsetBuilder {
       for (const ClassEdge& edge : class_edges(threads[i]))
         moves_[fill_[edge.byte_class]++] = {run, edge.next};
     }
+    // Classes that this state's threads do not tell apart (the letters between two keys' letters,
+    // inside a string) have the same moves and so the same successor. They are mostly
+    // neighbours, so a class is first compared with the class before it, and comparing two move
+    // lists costs far less than a step, a hash of its result and a comparison with a state.
+    std::span<const Move> previous;  // the moves of the last class that was not dead
+    uint32_t previous_successor = kDeadState;
+    stepped_.clear();
     for (uint32_t c = 0; c < num_classes; ++c) {
-      if (move_begin_[c] == move_begin_[c + 1]) {
+      const std::span<const Move> moves = moves_of(c);
+      if (moves.empty()) {
         row[c] = kDeadState;
         continue;
       }
-      step(
-          std::span<const Move>(moves_.data() + move_begin_[c], moves_.data() + move_begin_[c + 1]),
-          next_list_);
-      row[c] = intern(next_list_);
+      if (!std::ranges::equal(moves, previous)) {
+        previous_successor = successor(c, row);
+        previous = moves;
+      }
+      row[c] = previous_successor;
     }
   }
 
+  std::span<const Move> moves_of(uint32_t c) const {
+    return {moves_.data() + move_begin_[c], moves_.data() + move_begin_[c + 1]};
+  }
+
+  // The successor on class c, whose moves differ from its neighbour's: that of an earlier class
+  // with the same moves (found by their hash in stepped_), or else a step and a lookup.
+  uint32_t successor(uint32_t c, const uint32_t* row) {
+    const std::span<const Move> moves = moves_of(c);
+    const auto [same, is_new] = stepped_.find_or_insert(hash_moves(moves), c, [&](uint32_t other) {
+      return std::ranges::equal(moves_of(other), moves);
+    });
+    if (!is_new) return row[same];
+    step(moves);
+    return intern_candidate();
+  }
+
+  static uint64_t hash_moves(std::span<const Move> moves) {
+    uint64_t hash = moves.size();
+    for (const Move& move : moves)
+      hash = (hash + (uint64_t{move.run} << 32 | move.next)) * 0x9e3779b97f4a7c15ULL;
+    return fmix64(hash);
+  }
+
   // The threads after one class: the closures of the moves in thread order. Within a terminal's
-  // run, a closure that reaches the match cuts the moves after it (lower priority).
-  void step(std::span<const Move> moves, std::vector<uint32_t>& out) {
-    out.clear();
+  // run, a closure that reaches the match cuts the moves after it (lower priority). They are
+  // appended to threads_ as the candidate for intern_candidate().
+  void step(std::span<const Move> moves) {
+    std::vector<uint32_t>& out = threads_;
     ++epoch_;
     uint32_t run = UINT32_MAX;
     bool cut = false;
@@ -217,13 +270,15 @@ class SubsetBuilder {
   std::vector<uint32_t> move_begin_;  // expand(): moves_ of class c at [move_begin_[c], [c + 1])
   std::vector<uint32_t> fill_;
   std::vector<Move> moves_;
-  std::vector<uint32_t> next_list_;
+  FlatIdIndex<> stepped_;  // expand(): the classes stepped so far, by their moves
   std::vector<uint32_t> mark_;
   uint32_t epoch_ = 0;
   std::vector<uint32_t> stack_;
-  std::unordered_map<std::vector<uint32_t>, uint32_t, ThreadListHash> ids_;
-  std::vector<uint32_t> start_list_;  // the start state's threads (not in ids_)
-  std::vector<const std::vector<uint32_t>*> lists_;
+  // The threads of state s are threads_[list_begin_[s], list_begin_[s + 1]); a candidate being
+  // built follows the last state's list.
+  std::vector<uint32_t> threads_;
+  std::vector<size_t> list_begin_;
+  FlatIdIndex<> ids_;  // every state but the start state, by its thread list
 };
 
 }  // namespace
