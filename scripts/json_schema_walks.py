@@ -10,7 +10,8 @@ the masks allowed a text outside the schema's language.
 
 Usage: json_schema_walks.py [--folder DIR] [--walks N] [--seed S] [--tokenizer T]
                             [--engine lazy|staged|wfa|spanner] [--max-tokens N] [--glrmask PATH]
-                            [--property-order schema|any] [--limit K]
+                            [--property-order schema|any] [--limit K] [--only NAME,...]
+                            [--from-valid]
 Defaults: the data folder's jsonschema/maskbench-dev ($GLRMASK_DATA or ../shared/data beside the
 repository), 8 walks, seed 1, llama3, the lazy engine, 600 tokens, build/apps/glrmask.
 Prints one line per schema and a total; exits 1 when any walk is invalid (its seed and text are
@@ -39,6 +40,11 @@ def main() -> int:
     parser.add_argument("--glrmask", type=pathlib.Path, default=ROOT / "build" / "apps" / "glrmask")
     parser.add_argument("--property-order", default="schema")
     parser.add_argument("--limit", type=int, default=0, help="only the first K schemas")
+    parser.add_argument("--only", default="", help="only these schemas (comma-separated names)")
+    parser.add_argument("--from-valid", action="store_true",
+                        help="start each walk inside the schema's first valid instance, at a "
+                             "uniform cut (generate --prefix): for schemas whose walks from the "
+                             "start hardly ever end")
     args = parser.parse_args()
     try:
         import jsonschema
@@ -50,21 +56,31 @@ def main() -> int:
         return 77
 
     files = sorted(args.folder.glob("*.json"))
+    if args.only:
+        names = set(args.only.split(","))
+        files = [f for f in files if f.stem in names]
     if args.limit:
         files = files[: args.limit]
     totals = {"schemas": 0, "refused": 0, "walks": 0, "eos": 0, "valid": 0, "invalid": 0}
     with tempfile.TemporaryDirectory() as scratch:
         schema_path = pathlib.Path(scratch) / "schema.json"
         for file in files:
-            schema = json.loads(file.read_text(encoding="utf-8"))["schema"]
+            document = json.loads(file.read_text(encoding="utf-8"))
+            schema = document["schema"]
             schema_path.write_text(json.dumps(schema), encoding="utf-8")
+            prefix = []
+            if args.from_valid and document["valid"]:
+                prefix_path = pathlib.Path(scratch) / "prefix.json"
+                prefix_path.write_text(json.dumps(document["valid"][0], ensure_ascii=False),
+                                       encoding="utf-8")
+                prefix = ["--prefix", str(prefix_path)]
             totals["schemas"] += 1
             command = [str(args.glrmask), "generate", "--json-schema", str(schema_path),
                        "--tokenizer", args.tokenizer, "--engine", args.engine,
                        "--seed", str(args.seed), "--count", str(args.walks),
                        "--max-tokens", str(args.max_tokens), "--eos-bias", "0.5",
                        "--close-bias", "0.5", "--max-token-bytes", "4",
-                       "--json-property-order", args.property_order, "--json-lines"]
+                       "--json-property-order", args.property_order, "--json-lines"] + prefix
             run = subprocess.run(command, capture_output=True, text=True)
             if run.returncode != 0:
                 reason = (run.stderr.strip().splitlines() or ["?"])[-1]
@@ -74,7 +90,9 @@ def main() -> int:
             cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft7Validator)
             validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
             eos = valid = 0
-            for line in run.stdout.splitlines():
+            for line in run.stdout.split("\n"):
+                if not line:
+                    continue
                 walk = json.loads(line)
                 totals["walks"] += 1
                 if walk["end"] != "eos":
