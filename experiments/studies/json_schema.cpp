@@ -227,47 +227,54 @@ int run_json_schema(const StudyOptions& options) {
     row.rss_mib = resident_mib();
     row.rss_growth_mib = row.rss_mib - rss_before;
 
-    // Acceptance: schema order, then any order for what schema order refuses.
-    std::shared_ptr<const glr::CompiledGrammar> unordered;
-    std::vector<std::vector<TokenId>> texts;
-    for (const JsonValue& instance : valid) {
-      texts.push_back(encoder.encode(json_schema::to_json_text(instance)));
-      if (accepts(grammar, vocabulary, texts.back())) {
-        ++row.valid_accepted;
-        continue;
+    // An error past the compile (a session's limit, docs/limits.md) ends this schema's row, not the
+    // study: the row keeps what was measured before it and names the error.
+    try {
+      // Acceptance: schema order, then any order for what schema order refuses.
+      std::shared_ptr<const glr::CompiledGrammar> unordered;
+      std::vector<std::vector<TokenId>> texts;
+      for (const JsonValue& instance : valid) {
+        texts.push_back(encoder.encode(json_schema::to_json_text(instance)));
+        if (accepts(grammar, vocabulary, texts.back())) {
+          ++row.valid_accepted;
+          continue;
+        }
+        try {
+          if (!unordered)
+            unordered = glr::CompiledGrammar::compile(
+                json_schema::compile_json_schema_text(schema_text, row.id, any_order));
+          if (accepts(unordered, vocabulary, texts.back())) ++row.valid_any_order;
+        } catch (const Error& e) {
+          if (row.reason.empty()) row.reason = fmt::format("any order: {}", e.what());
+        }
       }
-      try {
-        if (!unordered)
-          unordered = glr::CompiledGrammar::compile(
-              json_schema::compile_json_schema_text(schema_text, row.id, any_order));
-        if (accepts(unordered, vocabulary, texts.back())) ++row.valid_any_order;
-      } catch (const Error& e) {
-        if (row.reason.empty()) row.reason = fmt::format("any order: {}", e.what());
+      for (const JsonValue& instance : invalid) {
+        texts.push_back(encoder.encode(json_schema::to_json_text(instance)));
+        if (!accepts(grammar, vocabulary, texts.back())) ++row.invalid_rejected;
       }
-    }
-    for (const JsonValue& instance : invalid) {
-      texts.push_back(encoder.encode(json_schema::to_json_text(instance)));
-      if (!accepts(grammar, vocabulary, texts.back())) ++row.invalid_rejected;
-    }
 
-    // get_mask: the switched engine, then the lazy one from cold; the oracle on valid instances.
-    wfa::LazyWalkEngine lazy(grammar, vocabulary, tables.trie, &tables.plain);
-    for (std::size_t i = 0; i < texts.size(); ++i) {
-      const bool compare = oracle && i < valid.size();
-      std::size_t* mismatches = compare ? &row.oracle_mismatches : nullptr;
-      std::size_t wfa_steps = 0;
-      if (row.wfa_built) {
-        wfa_steps = force(*engine, grammar, vocabulary, texts[i], row.wfa_us, row.disagreements,
-                          scratch, compare ? oracle.get() : nullptr, mismatches);
-        row.steps += wfa_steps;
+      // get_mask: the switched engine, then the lazy one from cold; the oracle on valid instances.
+      wfa::LazyWalkEngine lazy(grammar, vocabulary, tables.trie, &tables.plain);
+      for (std::size_t i = 0; i < texts.size(); ++i) {
+        const bool compare = oracle && i < valid.size();
+        std::size_t* mismatches = compare ? &row.oracle_mismatches : nullptr;
+        std::size_t wfa_steps = 0;
+        if (row.wfa_built) {
+          wfa_steps = force(*engine, grammar, vocabulary, texts[i], row.wfa_us, row.disagreements,
+                            scratch, compare ? oracle.get() : nullptr, mismatches);
+          row.steps += wfa_steps;
+        }
+        const std::size_t lazy_steps = force(
+            lazy, grammar, vocabulary, texts[i], row.lazy_us, row.disagreements, scratch,
+            compare ? oracle.get() : nullptr, mismatches, &row.lazy_warm_us, &row.lazy_cpu_us);
+        if (!row.wfa_built) row.steps += lazy_steps;
+        if (compare) row.oracle_steps += wfa_steps + lazy_steps;
       }
-      const std::size_t lazy_steps =
-          force(lazy, grammar, vocabulary, texts[i], row.lazy_us, row.disagreements, scratch,
-                compare ? oracle.get() : nullptr, mismatches, &row.lazy_warm_us, &row.lazy_cpu_us);
-      if (!row.wfa_built) row.steps += lazy_steps;
-      if (compare) row.oracle_steps += wfa_steps + lazy_steps;
+      row.lazy_forks = lazy.dwa().stats().forks_built;
+    } catch (const Error& e) {
+      row.status = "error";
+      row.reason = e.what();
     }
-    row.lazy_forks = lazy.dwa().stats().forks_built;
     progress("json_schema",
              fmt::format("{}: first mask {} ms, full {} ms, valid {}/{}(+{}), invalid {}/{}, "
                          "disagreements {}, oracle mismatches {}/{}",
