@@ -18,6 +18,7 @@
 #include "lib/core/error.h"
 #include "lib/core/mapped_file.h"
 #include "lib/grammar/lark_writer.h"
+#include "lib/token_set/dense_sources.h"
 #include "lib/token_set/frozen.h"
 
 namespace glrmask::wfa {
@@ -46,7 +47,8 @@ std::uint64_t vocabulary_fingerprint(const Vocabulary& vocabulary) {
 
 namespace {
 
-constexpr std::uint32_t kTokenSetSectionTag = 0x54455354;  // "TSET"
+constexpr std::uint32_t kTokenSetSectionTag = 0x54455354;      // "TSET"
+constexpr std::uint32_t kExportRecordSectionTag = 0x45585052;  // "EXPR"
 
 // The file ends in a trailer: where the token set images lie (byte offsets [begin, end); both 0
 // when there are none) and the checksum of every other byte — the header, the image table with
@@ -132,40 +134,90 @@ struct FrozenImageRef {
   std::uint64_t checksum;
 };
 
+// One export record of a weight (lib/token_set/dense_sources.h) as the artifact stores it: where
+// the container's data lies, as an offset from the start of its set's frozen image, so that a
+// load rebases the records instead of reading every set's layout to make them.
+struct StoredSegment {
+  std::uint64_t offset;
+  std::uint32_t set;  // the stored id
+  std::uint32_t key;
+  std::int32_t count;
+  std::uint32_t kind;  // DenseSegment::Kind
+};
+static_assert(sizeof(StoredSegment) == 24);  // no implicit padding reaches the file
+
+// The bytes a segment's data takes in its image.
+std::uint64_t segment_bytes(DenseSegment::Kind kind, std::int32_t count) {
+  switch (kind) {
+    case DenseSegment::Kind::kBitset:
+      return 1024 * sizeof(std::uint64_t);
+    case DenseSegment::Kind::kArray:
+      return std::uint64_t(count) * sizeof(std::uint16_t);
+    case DenseSegment::Kind::kRun:
+      return std::uint64_t(count) * 2 * sizeof(std::uint16_t);
+  }
+  return 0;
+}
+
+struct TokenSetSection {
+  std::uint64_t area_begin = 0, area_end = 0;  // where the images lie in the file
+  std::vector<StoredSegment> weight_segments;  // of the stored sets is_weight() names
+};
+
 // The token sets section: sets 2.. of the artifact's numbering (0 and 1 are the empty and the
 // full set, which every pool has), each as a CRoaring frozen image, 32-byte aligned. Returns
-// where the images lie in `out`: [begin, end).
-std::pair<std::uint64_t, std::uint64_t> write_token_sets(BinaryWriter& out,
-                                                         const TokenSetPool& pool,
-                                                         std::span<const TokenSetId> sets) {
+// where the images lie in `out`, and the export records of the sets `is_weight` names, made from
+// the images as a load will view them.
+template <typename IsWeight>
+TokenSetSection write_token_sets(BinaryWriter& out, const TokenSetPool& pool,
+                                 std::span<const TokenSetId> sets, IsWeight is_weight) {
   out.put(kTokenSetSectionTag);
   // The table precedes the images and holds their checksums, so each image is made twice (once
-  // for its checksum) rather than all of them held at once.
+  // for its checksum) rather than all of them held at once. Each is made 32-byte aligned inside
+  // `buffer`, as FrozenBitmap::view_layout wants it.
   std::vector<FrozenImageRef> images;
   images.reserve(sets.size());
-  std::string image;
+  std::string buffer;
   auto make_image = [&](TokenSetId id) {
     const RoaringBitmap& set = pool.get(id);
-    image.assign(frozen_size(set), '\0');
-    write_frozen(set, image.data());
+    const std::size_t size = frozen_size(set);
+    buffer.assign(size + kFrozenImageAlignment, '\0');
+    const std::size_t pad =
+        (kFrozenImageAlignment -
+         reinterpret_cast<std::uintptr_t>(buffer.data()) % kFrozenImageAlignment) %
+        kFrozenImageAlignment;
+    write_frozen(set, buffer.data() + pad);
+    return std::string_view(buffer.data() + pad, size);
   };
   std::uint64_t area = 0;
   for (std::size_t i = 2; i < sets.size(); ++i) {
     area = (area + kFrozenImageAlignment - 1) / kFrozenImageAlignment * kFrozenImageAlignment;
-    make_image(sets[i]);
+    const std::string_view image = make_image(sets[i]);
     images.push_back({area, image.size(), checksum64(image)});
     area += image.size();
   }
   out.put_array<FrozenImageRef>(images);
   out.put<std::uint64_t>(area);
   out.align(kFrozenImageAlignment);
-  const std::uint64_t begin = out.size();
+  TokenSetSection section;
+  section.area_begin = out.size();
+  std::vector<DenseSegment> segments;
   for (std::size_t i = 2; i < sets.size(); ++i) {
     out.align(kFrozenImageAlignment);
-    make_image(sets[i]);
+    const std::string_view image = make_image(sets[i]);
     out.put_bytes(image);
+    if (!is_weight(sets[i])) continue;
+    const FrozenBitmap view = FrozenBitmap::view_layout(image);
+    segments.clear();
+    append_dense_segments(view.bitmap(), segments);
+    for (const DenseSegment& segment : segments)
+      section.weight_segments.push_back(
+          {static_cast<std::uint64_t>(static_cast<const char*>(segment.data) - image.data()),
+           static_cast<std::uint32_t>(i), segment.key, segment.count,
+           static_cast<std::uint32_t>(segment.kind)});
   }
-  return {begin, out.size()};
+  section.area_end = out.size();
+  return section;
 }
 
 Error token_set_error(const std::string& name, std::size_t at, const std::string& message) {
@@ -175,36 +227,93 @@ Error token_set_error(const std::string& name, std::size_t at, const std::string
                std::move(where));
 }
 
-// What the first use of a loaded token set checks (TokenSetPool::from_frozen): the checksum of
-// its image, then that the set is well formed for the vocabulary (FrozenBitmap::defect).
-struct TokenSetCheck {
-  std::string name;         // the artifact, for errors
-  std::size_t area_offset;  // where the images begin in the file
-  std::string_view area;    // into the mapping, which the pool keeps alive
-  std::vector<FrozenImageRef> images;
-  std::uint32_t universe;
+bool same_segment(const DenseSegment& a, const DenseSegment& b) {
+  return a.data == b.data && a.key == b.key && a.count == b.count && a.kind == b.kind;
+}
 
-  void operator()(std::size_t index, const FrozenBitmap& view) const {
-    const FrozenImageRef& ref = images[index];
-    const std::size_t at = area_offset + ref.offset;
-    if (checksum64(area.substr(ref.offset, ref.size)) != ref.checksum)
-      throw token_set_error(name, at,
+// A loaded artifact's token sets, read in place (TokenSetPool::FrozenSetSource). A load reads
+// only the table of images; a set's layout (CRoaring's container table at the end of its image)
+// is made on its first use, and its contents checked then: the checksum of its image, its
+// well-formedness for the vocabulary (FrozenBitmap::defect) and, for a weight, that the export
+// records the artifact stores for it are exactly those its layout gives.
+class ArtifactTokenSets final : public TokenSetPool::FrozenSetSource {
+ public:
+  ArtifactTokenSets(std::string name, std::shared_ptr<const MappedFile> file,
+                    std::size_t area_offset, std::string_view area,
+                    std::vector<FrozenImageRef> images, std::uint32_t universe)
+      : name_(std::move(name)),
+        file_(std::move(file)),
+        area_offset_(area_offset),
+        area_(area),
+        images_(std::move(images)),
+        universe_(universe) {}
+
+  std::size_t size() const override { return images_.size(); }
+
+  FrozenBitmap layout(std::size_t index) const override {
+    const std::string_view image = bytes(index);
+    try {
+      return FrozenBitmap::view_layout(image);
+    } catch (const Error& e) {
+      throw token_set_error(name_, area_offset_ + images_[index].offset,
+                            fmt::format("token set {} is malformed: {}", index + 2, e.what()));
+    }
+  }
+
+  void check(std::size_t index, const FrozenBitmap& view) const override {
+    const FrozenImageRef& ref = images_[index];
+    const std::size_t at = area_offset_ + ref.offset;
+    if (checksum64(bytes(index)) != ref.checksum)
+      throw token_set_error(name_, at,
                             fmt::format("token set {} ({} bytes) is corrupt: its checksum does not "
                                         "match; compile the artifact again",
                                         index + 2, ref.size));
-    if (const std::string defect = view.defect(universe); !defect.empty())
-      throw token_set_error(name, at,
+    if (const std::string defect = view.defect(universe_); !defect.empty())
+      throw token_set_error(name_, at,
                             fmt::format("token set {} is malformed: {}", index + 2, defect));
+    const TokenSetId set{static_cast<std::uint32_t>(index + 2)};
+    if (sources_ == nullptr || !sources_->contains(set)) return;
+    std::vector<DenseSegment> expected;
+    append_dense_segments(view.bitmap(), expected);
+    const std::span<const DenseSegment> stored = sources_->segments(set);
+    if (!std::equal(expected.begin(), expected.end(), stored.begin(), stored.end(), same_segment))
+      throw token_set_error(name_, at,
+                            fmt::format("the export records stored for token set {} do not "
+                                        "describe its image; compile the artifact again",
+                                        index + 2));
   }
+
+  // Image i's bytes; throws glrmask::Error when the table places it outside the area.
+  std::string_view bytes(std::size_t index) const {
+    const FrozenImageRef& ref = images_[index];
+    if (ref.offset > area_.size() || ref.size > area_.size() - ref.offset)
+      throw token_set_error(name_, area_offset_ + ref.offset,
+                            fmt::format("token set {} ({} bytes) lies outside the {} bytes of "
+                                        "token sets",
+                                        index + 2, ref.size, area_.size()));
+    return area_.substr(ref.offset, ref.size);
+  }
+
+  // The stored export records check() compares with, once they are read; they live as long as
+  // the pool that holds this source (both are members of one CompiledMask).
+  void expect_sources(const DenseSources* sources) { sources_ = sources; }
+
+ private:
+  std::string name_;                        // the artifact, for errors
+  std::shared_ptr<const MappedFile> file_;  // keeps the images mapped
+  std::size_t area_offset_;                 // where the images begin in the file
+  std::string_view area_;                   // into the mapping
+  std::vector<FrozenImageRef> images_;
+  std::uint32_t universe_;
+  const DenseSources* sources_ = nullptr;
 };
 
-// Views the token sets section in place; `file` keeps the images alive for the pool. Only the
-// layout of each set is read here (CRoaring's header at the end of its image); its checksum and
-// well-formedness are checked on its first use. The images must lie at [area_begin, area_end)
-// of the file, as its trailer says.
-TokenSetPool read_token_sets(BinaryReader& in, std::uint32_t universe,
-                             std::shared_ptr<const MappedFile> file, std::uint64_t area_begin,
-                             std::uint64_t area_end) {
+// Reads the token sets section's table; the images are not touched (ArtifactTokenSets). They
+// must lie at [area_begin, area_end) of the file, as its trailer says.
+std::shared_ptr<ArtifactTokenSets> read_token_sets(BinaryReader& in, std::uint32_t universe,
+                                                   std::shared_ptr<const MappedFile> file,
+                                                   std::uint64_t area_begin,
+                                                   std::uint64_t area_end) {
   if (in.get<std::uint32_t>("token set section tag") != kTokenSetSectionTag)
     in.fail("expected the token set section");
   std::vector<FrozenImageRef> images = in.get_array<FrozenImageRef>("token set table");
@@ -215,25 +324,51 @@ TokenSetPool read_token_sets(BinaryReader& in, std::uint32_t universe,
     in.fail(fmt::format("the token sets lie at [{}, {}), the trailer says [{}, {})", area_offset,
                         area_offset + area_size, area_begin, area_end));
   const std::string_view area = in.get_bytes(area_size, "token sets");
-  std::vector<FrozenBitmap> views;
-  views.reserve(images.size());
-  for (std::size_t i = 0; i < images.size(); ++i) {
-    const FrozenImageRef& ref = images[i];
-    const std::size_t at = area_offset + ref.offset;
-    if (ref.offset > area.size() || ref.size > area.size() - ref.offset)
-      throw token_set_error(in.what(), at,
-                            fmt::format("token set {} ({} bytes) lies outside the {} bytes of "
-                                        "token sets",
-                                        i + 2, ref.size, area.size()));
-    try {
-      views.push_back(FrozenBitmap::view_layout(area.substr(ref.offset, ref.size)));
-    } catch (const Error& e) {
-      throw token_set_error(in.what(), at,
-                            fmt::format("token set {} is malformed: {}", i + 2, e.what()));
-    }
+  return std::make_shared<ArtifactTokenSets>(in.what(), std::move(file), area_offset, area,
+                                             std::move(images), universe);
+}
+
+// The weights' export records (write_token_sets), rebased onto the mapped images. The full set
+// (id 1) lives in the pool, not in an image: its records are made here when it is a weight.
+// Each record must lie inside its set's image; that they describe the image is checked on the
+// set's first use (ArtifactTokenSets::check), before its data is read.
+DenseSources read_weight_segments(BinaryReader& in, const ArtifactTokenSets& sets,
+                                  const TokenSetPool& pool, bool full_is_weight) {
+  if (in.get<std::uint32_t>("export record section tag") != kExportRecordSectionTag)
+    in.fail("expected the weights' export records");
+  const std::size_t records_at = in.offset();
+  const std::vector<StoredSegment> stored = in.get_array<StoredSegment>("export records");
+  const std::size_t num_sets = pool.distinct_sets();
+  std::vector<DenseSegment> segments;
+  if (full_is_weight) append_dense_segments(pool.layout(TokenSetPool::full()), segments);
+  std::vector<std::uint32_t> begin(num_sets + 1, 0);
+  std::fill(begin.begin() + 2, begin.end(), static_cast<std::uint32_t>(segments.size()));
+  segments.reserve(segments.size() + stored.size());
+  std::uint32_t previous = 2;
+  std::string_view image;
+  for (std::size_t r = 0; r < stored.size(); ++r) {
+    const StoredSegment& record = stored[r];
+    auto bad = [&](std::string_view what) {
+      throw token_set_error(
+          in.what(), records_at + 8 + r * sizeof(StoredSegment),
+          fmt::format("export record {} (token set {}): {}", r, record.set, what));
+    };
+    if (record.set < previous || record.set >= num_sets) bad("not a stored set in ascending order");
+    if (record.kind > static_cast<std::uint32_t>(DenseSegment::Kind::kRun)) bad("unknown kind");
+    const auto kind = static_cast<DenseSegment::Kind>(record.kind);
+    if (kind != DenseSegment::Kind::kBitset && record.count <= 0) bad("no values");
+    if (r == 0 || record.set != previous) image = sets.bytes(record.set - 2);
+    if (record.offset > image.size() ||
+        segment_bytes(kind, record.count) > image.size() - record.offset)
+      bad("its data lies outside the set's image");
+    for (std::uint32_t id = previous + 1; id <= record.set; ++id)
+      begin[id] = static_cast<std::uint32_t>(segments.size());
+    previous = record.set;
+    segments.push_back({image.data() + record.offset, record.key, record.count, kind});
   }
-  TokenSetCheck check{in.what(), area_offset, area, std::move(images), universe};
-  return TokenSetPool::from_frozen(universe, std::move(views), std::move(file), std::move(check));
+  for (std::size_t id = std::size_t{previous} + 1; id <= num_sets; ++id)
+    begin[id] = static_cast<std::uint32_t>(segments.size());
+  return DenseSources(std::move(begin), std::move(segments));
 }
 
 }  // namespace
@@ -252,7 +387,7 @@ std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMa
   out.put<std::uint64_t>(vocabulary.size());
   out.put_string(source);
   out.put<std::uint32_t>(compiled != nullptr ? 1 : 0);
-  std::pair<std::uint64_t, std::uint64_t> area{0, 0};
+  TokenSetSection section;
   if (compiled != nullptr) {
     // Number the token sets the automata use, in first-use order after the empty and the full
     // set (which keep their ids 0 and 1, as in every pool), so the loaded pool's ids are the
@@ -274,11 +409,14 @@ std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMa
     static_assert(sizeof(CompileStats) ==
                   3 * sizeof(double) + 2 * sizeof(std::uint32_t) + 2 * sizeof(std::size_t));
     automata.put(compiled->stats());
-    area = write_token_sets(out, pool, sets);
+    section = write_token_sets(
+        out, pool, sets, [&](TokenSetId set) { return compiled->weight_sources().contains(set); });
     out.put_bytes(automata.bytes());
+    out.put(kExportRecordSectionTag);
+    out.put_array<StoredSegment>(section.weight_segments);
   }
   std::string bytes = out.take();
-  Trailer trailer{area.first, area.second, 0};
+  Trailer trailer{section.area_begin, section.area_end, 0};
   const std::string_view offsets(reinterpret_cast<const char*>(&trailer),
                                  2 * sizeof(std::uint64_t));
   trailer.checksum = checksum_outside(bytes, trailer.area_begin, trailer.area_end, offsets);
@@ -419,8 +557,9 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
         "engine)");
   in.get_bytes(artifact.mask_offset_, "header");
   const auto universe = static_cast<std::uint32_t>(artifact.vocabulary_size_);
-  TokenSetPool pool =
+  const std::shared_ptr<ArtifactTokenSets> stored_sets =
       read_token_sets(in, universe, artifact.file_, artifact.area_begin_, artifact.area_end_);
+  TokenSetPool pool = TokenSetPool::from_frozen(universe, stored_sets);
   const std::size_t token_sets = pool.distinct_sets();
   auto pool_id = [&](std::uint32_t stored) {
     if (stored >= token_sets)
@@ -438,18 +577,27 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
       result->weight_classes_.num_classes() > universe)
     in.fail(fmt::format("{} mask classes for {} tokens", result->weight_classes_.num_classes(),
                         universe));
-  // Transition by transition (mask_weights() would sort a million of them on every load).
+  // The distinct weights, marked transition by transition (mask_weights() would sort a million
+  // of them on every load); each must have its class row and its export records (a weight
+  // without them would export as empty). Whether the records describe the set is checked on its
+  // first use.
+  std::vector<char> is_weight(token_sets, 0);
   for (const ParserDwaTransition& t : result->parser_dwa_.all_transitions())
-    if (!t.weight.is_empty() && result->weight_classes_.row(t.weight) == nullptr)
-      in.fail(fmt::format("token set {} weighs a Parser DWA transition but has no class row",
-                          t.weight.value()));
+    is_weight[t.weight.value()] = 1;
   for (const TokenSetId weight : branch_mask_weights(result->parser_dwa_))
-    if (result->weight_classes_.row(weight) == nullptr)
-      in.fail(fmt::format("token set {} weighs a Parser DWA branch but has no class row",
-                          weight.value()));
+    is_weight[weight.value()] = 1;
+  is_weight[TokenSetPool::empty().value()] = 0;
+  for (std::uint32_t set = 0; set < token_sets; ++set)
+    if (is_weight[set] != 0 && result->weight_classes_.row(TokenSetId{set}) == nullptr)
+      in.fail(fmt::format("token set {} weighs the Parser DWA but has no class row", set));
   result->stats_ = in.get<CompileStats>("compile statistics");
+  result->weight_sources_ = read_weight_segments(in, *stored_sets, result->pool_,
+                                                 is_weight[TokenSetPool::full().value()] != 0);
   if (!in.at_end()) in.fail("unexpected bytes after the last section");
-  result->index_weights();
+  for (std::uint32_t set = 0; set < token_sets; ++set)
+    if (is_weight[set] != 0 && !result->weight_sources_.contains(TokenSetId{set}))
+      in.fail(fmt::format("token set {} weighs the Parser DWA but has no export records", set));
+  stored_sets->expect_sources(&result->weight_sources_);
   return result;
 }
 

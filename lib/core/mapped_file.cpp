@@ -48,9 +48,10 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path& 
   std::shared_ptr<MappedFile> file(new MappedFile());
   file->size_ = static_cast<std::size_t>(status.st_size);
   if (file->size_ == 0) return file;
-  // MAP_POPULATE: the loader checksums every byte anyway, and building the page table in one go
-  // is cheaper than a fault per page.
-  void* mapped = ::mmap(nullptr, file->size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.get(), 0);
+  // Pages are mapped as they are first read, not all up front (no MAP_POPULATE): a compiled
+  // artifact's loader reads its tables (a tenth of the file) and leaves each token set's image
+  // to that set's first use, so populating would map ten times the pages a load touches.
+  void* mapped = ::mmap(nullptr, file->size_, PROT_READ, MAP_PRIVATE, fd.get(), 0);
   if (mapped != MAP_FAILED) {
     file->data_ = static_cast<const char*>(mapped);
     file->mapped_ = true;

@@ -1,6 +1,7 @@
 #include "lib/token_set/dense_sources.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace glrmask {
 
@@ -18,5 +19,8 @@ DenseSources::DenseSources(const TokenSetPool& pool, std::span<const TokenSetId>
   begin_[std::size_t{highest} + 1] = static_cast<std::uint32_t>(segments_.size());
   segments_.shrink_to_fit();
 }
+
+DenseSources::DenseSources(std::vector<std::uint32_t> begin, std::vector<DenseSegment> segments)
+    : begin_(std::move(begin)), segments_(std::move(segments)) {}
 
 }  // namespace glrmask

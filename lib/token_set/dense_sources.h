@@ -28,6 +28,10 @@ class DenseSources {
   // (TokenSetPool::layout), so a loaded artifact's sets are not read here: call pool.verify(s)
   // before reading the data of s's segments.
   DenseSources(const TokenSetPool& pool, std::span<const TokenSetId> sets);
+  // The table as given: set id s has records [begin[s], begin[s + 1]) of `segments` (a compiled
+  // artifact stores them, mask_artifact.cpp). `begin` must be non-decreasing and end at
+  // segments.size(); the caller vouches for the records.
+  DenseSources(std::vector<std::uint32_t> begin, std::vector<DenseSegment> segments);
 
   bool contains(TokenSetId s) const {
     return s.value() + std::size_t{1} < begin_.size() && begin_[s.value()] != begin_[s.value() + 1];

@@ -41,6 +41,8 @@ class FrozenBitmap {
   // What view() would refuse in a view_layout() view for a universe of `universe` ids, or "".
   std::string defect(std::uint32_t universe) const;
 
+  // No set: the placeholder a pool keeps until the view is made (token_set.h).
+  FrozenBitmap() = default;
   FrozenBitmap(FrozenBitmap&& other) noexcept;
   FrozenBitmap& operator=(FrozenBitmap&& other) noexcept;
   FrozenBitmap(const FrozenBitmap&) = delete;
@@ -50,7 +52,6 @@ class FrozenBitmap {
   const RoaringBitmap& bitmap() const { return bitmap_; }
 
  private:
-  FrozenBitmap() = default;
   void release();
 
   // A shallow copy of view_'s header: RoaringBitmap's destructor would free containers it does

@@ -23,26 +23,39 @@ TokenSetPool::TokenSetPool(std::uint32_t universe_size, ContentHasher hasher)
   static_assert(full().value() == 1);
 }
 
-TokenSetPool TokenSetPool::from_frozen(std::uint32_t universe_size, std::vector<FrozenBitmap> views,
-                                       std::shared_ptr<const void> storage, FrozenViewCheck check) {
+TokenSetPool TokenSetPool::from_frozen(std::uint32_t universe_size,
+                                       std::shared_ptr<const FrozenSetSource> source) {
   TokenSetPool pool(universe_size);
-  if (views.size() >= std::uint64_t{UINT32_MAX} - kFirstView)
+  const std::size_t views = source->size();
+  if (views >= std::uint64_t{UINT32_MAX} - kFirstView)
     throw Error("TokenSetPool: more than 2^32 sets");
-  pool.view_storage_ = std::move(storage);
-  pool.views_ = std::move(views);
-  if (check) {
-    pool.view_check_ = std::move(check);
-    pool.view_checked_ = std::make_unique<std::atomic<bool>[]>(pool.views_.size());
-    pool.view_check_mutex_ = std::make_unique<std::mutex>();
-  }
+  pool.frozen_source_ = std::move(source);
+  pool.num_views_ = views;
+  pool.views_ = std::make_unique<FrozenBitmap[]>(views);
+  pool.view_state_ = std::make_unique<std::atomic<std::uint8_t>[]>(views);  // all kViewUnmade
+  pool.view_mutex_ = std::make_unique<std::mutex>();
   return pool;
 }
 
+void TokenSetPool::make_layout(std::uint32_t view) const {
+  const std::lock_guard<std::mutex> lock(*view_mutex_);
+  if (view_state_[view].load(std::memory_order_relaxed) != kViewUnmade) return;  // another thread's
+  // A throw leaves the view unmade: every use throws again.
+  views_[view] = frozen_source_->layout(view);
+  view_state_[view].store(kViewMade, std::memory_order_release);
+}
+
 void TokenSetPool::check_view(std::uint32_t view) const {
-  const std::lock_guard<std::mutex> lock(*view_check_mutex_);
-  if (view_checked_[view].load(std::memory_order_relaxed)) return;  // another thread's first use
-  view_check_(view, views_[view]);  // a throw leaves the view unchecked: every use throws again
-  view_checked_[view].store(true, std::memory_order_release);
+  const std::lock_guard<std::mutex> lock(*view_mutex_);
+  const std::uint8_t state = view_state_[view].load(std::memory_order_relaxed);
+  if (state == kViewChecked) return;  // another thread's first use
+  // A throw leaves the view unchecked: every use throws again.
+  if (state == kViewUnmade) {
+    views_[view] = frozen_source_->layout(view);
+    view_state_[view].store(kViewMade, std::memory_order_release);
+  }
+  frozen_source_->check(view, views_[view]);
+  view_state_[view].store(kViewChecked, std::memory_order_release);
 }
 
 const RoaringBitmap& TokenSetPool::layout(TokenSetId s) const {

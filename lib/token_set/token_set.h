@@ -19,7 +19,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -44,21 +43,30 @@ class TokenSetPool {
   // `hasher` is replaceable so tests can force hash collisions; keep the default otherwise.
   explicit TokenSetPool(std::uint32_t universe_size, ContentHasher hasher = &content_hash);
 
-  // Checks frozen view `index` (set kFirstView + index) before its contents are first read, and
-  // throws glrmask::Error naming what is wrong.
-  using FrozenViewCheck = std::function<void(std::size_t index, const FrozenBitmap& view)>;
+  // Where a pool's frozen sets come from: set kFirstView + i is frozen image i of a compiled
+  // artifact (mask_artifact.h), read in place. The source keeps the images alive.
+  class FrozenSetSource {
+   public:
+    virtual ~FrozenSetSource() = default;
+    virtual std::size_t size() const = 0;
+    // The layout of image i (FrozenBitmap::view_layout), made on the set's first use, so a load
+    // touches none of the images. Throws glrmask::Error naming the set when CRoaring refuses it.
+    virtual FrozenBitmap layout(std::size_t index) const = 0;
+    // Checks image i's contents (made by layout(i)) before they are first read; throws
+    // glrmask::Error naming what is wrong.
+    virtual void check(std::size_t index, const FrozenBitmap& view) const = 0;
+  };
 
-  // A pool whose sets 2, 3, ... are `views` in that order (after empty() and full()), read in
-  // place from frozen images that `storage` keeps alive: a compiled artifact's token sets
-  // (mask_artifact.h). Nothing is hashed or copied — the views are trusted to be distinct and
-  // neither empty nor full, as the sets of the pool that wrote them were. The first interning
-  // into such a pool hashes them (once), so it then behaves like any other.
-  // With `check`, the views may be layouts not yet checked (FrozenBitmap::view_layout): each one
-  // is checked on its first use — the first call that reads its contents, or verify() — once,
-  // under a lock, and never again once it passed; a view whose check threw throws again on every
-  // later use, so a damaged set is never read. After the first use the cost is one atomic load.
-  static TokenSetPool from_frozen(std::uint32_t universe_size, std::vector<FrozenBitmap> views,
-                                  std::shared_ptr<const void> storage, FrozenViewCheck check = {});
+  // A pool whose sets 2, 3, ... are `source`'s images in that order (after empty() and full()).
+  // Nothing is hashed, copied or even looked at here — the images are trusted to be distinct and
+  // neither empty nor full, as the sets of the pool that wrote them were. Each set's layout is
+  // made, and its contents checked, on its first use (the first call that reads its contents,
+  // or verify(); layout() makes the layout only), once, under a lock; a set whose layout or
+  // check threw throws again on every later use, so a damaged set is never read. After the first
+  // use the cost is one atomic load. The first interning into such a pool hashes every set
+  // (once), so it then behaves like any other.
+  static TokenSetPool from_frozen(std::uint32_t universe_size,
+                                  std::shared_ptr<const FrozenSetSource> source);
 
   TokenSetPool(const TokenSetPool&) = delete;  // ids are only meaningful in the pool that made them
   TokenSetPool& operator=(const TokenSetPool&) = delete;
@@ -106,8 +114,7 @@ class TokenSetPool {
   // this returned. Throws what the check throws. Free for sets that need no check.
   void verify(TokenSetId s) const {
     const std::uint32_t view = s.value() - kFirstView;
-    if (view_checked_ != nullptr && view < views_.size() &&
-        !view_checked_[view].load(std::memory_order_acquire))
+    if (view < num_views_ && view_state_[view].load(std::memory_order_acquire) != kViewChecked)
       check_view(view);
   }
   // The stored set without its first-use check: only where its containers lie (keys, kinds,
@@ -133,7 +140,7 @@ class TokenSetPool {
   const std::uint32_t* cached_dense_words(TokenSetId s) const;
 
   std::uint32_t universe_size() const { return universe_size_; }
-  std::size_t distinct_sets() const { return sets_.size() + views_.size(); }
+  std::size_t distinct_sets() const { return sets_.size() + num_views_; }
   std::size_t memo_entries() const;
   std::size_t memo_bytes() const;
   std::size_t dense_cache_bytes() const;
@@ -151,7 +158,7 @@ class TokenSetPool {
   void grow_index();
   void index_frozen_views();
 
-  // Set `id`: ids below kFirstView and from kFirstView + views_.size() on live in sets_, the ids
+  // Set `id`: ids below kFirstView and from kFirstView + num_views_ on live in sets_, the ids
   // between in views_.
   static constexpr std::uint32_t kFirstView = 2;
   const RoaringBitmap& set_of(std::uint32_t id) const {
@@ -159,22 +166,28 @@ class TokenSetPool {
     return layout_of(id);
   }
   const RoaringBitmap& layout_of(std::uint32_t id) const {
-    if (id - kFirstView < views_.size()) return views_[id - kFirstView].bitmap();
-    return sets_[id < kFirstView ? id : id - views_.size()];
+    if (const std::uint32_t view = id - kFirstView; view < num_views_) {
+      if (view_state_[view].load(std::memory_order_acquire) == kViewUnmade) make_layout(view);
+      return views_[view].bitmap();
+    }
+    return sets_[id < kFirstView ? id : id - num_views_];
   }
-  void check_view(std::uint32_t view) const;  // verify()'s first use of a view
+  void make_layout(std::uint32_t view) const;  // layout_of()'s first use of a view
+  void check_view(std::uint32_t view) const;   // verify()'s first use of a view
 
   std::uint32_t universe_size_;
   ContentHasher hasher_;
   // A deque, so references from get() survive later insertions.
   std::deque<RoaringBitmap> sets_;
-  std::shared_ptr<const void> view_storage_;  // the frozen images views_ read
-  std::vector<FrozenBitmap> views_;           // never grows once the pool is made
-  // The first-use check of the views and, per view, whether it passed; null when the views need
-  // none. The mutex serializes first uses (later ones only load the flag).
-  FrozenViewCheck view_check_;
-  std::unique_ptr<std::atomic<bool>[]> view_checked_;
-  std::unique_ptr<std::mutex> view_check_mutex_;
+  // The frozen sets (from_frozen): their source, and per set its view (a placeholder until the
+  // first use) and how far its first use got. The mutex serializes first uses; later ones only
+  // load the state, and a view is written only before its state says it is made.
+  static constexpr std::uint8_t kViewUnmade = 0, kViewMade = 1, kViewChecked = 2;
+  std::shared_ptr<const FrozenSetSource> frozen_source_;
+  std::size_t num_views_ = 0;
+  std::unique_ptr<FrozenBitmap[]> views_;
+  std::unique_ptr<std::atomic<std::uint8_t>[]> view_state_;
+  std::unique_ptr<std::mutex> view_mutex_;
   // hasher_ of set id, for the ids below hashes_.size(): all of them, except frozen views
   // before the first interning.
   std::vector<std::uint64_t> hashes_;

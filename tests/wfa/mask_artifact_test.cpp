@@ -7,9 +7,11 @@
 // both the file and the set) raises an error naming it the first time it is read, every time.
 #include "wfa/mask_artifact.h"
 
+#include <fmt/format.h>
 #include <roaring/roaring.h>
 
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -314,10 +316,42 @@ TEST_CASE("artifact: a damaged token set is caught on its first use, not read") 
     write_bytes(path, bytes);
     caught_on_first_use("is corrupt: its checksum does not match");
   }
-  // A damaged layout (an unknown container type) is refused at load: the load reads it.
+  // A damaged layout (an unknown container type): the load does not view the set either.
   damaged([&](char* image) { image[frozen_size(set) - 5] = 9; });
-  CHECK_THROWS_WITH(load(),
-                    Catch::Contains("is malformed") && Catch::Contains("CRoaring does not accept"));
+  caught_on_first_use("is malformed: CRoaring does not accept");
+  // The weights' export records (the last section, after the statistics): one that no longer
+  // describes its set's image is refused on that set's first use, before its data is read; one
+  // that points outside the image is refused at load.
+  {
+    const std::size_t tag = good.rfind("RPXE");  // kExportRecordSectionTag, little-endian
+    REQUIRE(tag != std::string::npos);
+    std::uint64_t records = 0;
+    std::memcpy(&records, good.data() + tag + 4, sizeof records);
+    REQUIRE(records > 0);
+    const std::size_t first = tag + 4 + 8;
+    std::uint32_t stored_set = 0, key = 0;
+    std::memcpy(&stored_set, good.data() + first + 8, 4);
+    std::memcpy(&key, good.data() + first + 12, 4);
+    std::string bytes = good;
+    key ^= 1;  // the next 65,536 ids: still inside the image
+    std::memcpy(bytes.data() + first + 12, &key, 4);
+    REQUIRE(reseal_artifact_file(bytes));
+    write_bytes(path, bytes);
+    const auto loaded = load();
+    std::vector<std::string> errors;
+    CHECK(read_every_set(*loaded, errors) == 1);
+    REQUIRE(errors.size() == 1);
+    CHECK_THAT(errors[0], Catch::Contains(fmt::format("the export records stored for token set {} "
+                                                      "do not describe its image",
+                                                      stored_set)));
+    bytes = good;
+    const std::uint64_t far = std::uint64_t{1} << 40;
+    std::memcpy(bytes.data() + first, &far, 8);
+    REQUIRE(reseal_artifact_file(bytes));
+    write_bytes(path, bytes);
+    CHECK_THROWS_WITH(load(), Catch::Contains("export record 0") &&
+                                  Catch::Contains("its data lies outside the set's image"));
+  }
   // A weight's class row emptied (the last section before the statistics; the checksum resealed):
   // the dense-mask cache would take that weight's unions for other ones.
   {

@@ -3,6 +3,7 @@
 // container encoding, and a damaged image — one CRoaring's frozen reader would accept as it is —
 // is refused with a message naming the defect. Run under ASan+UBSan: none of the damaged images
 // may be read out of bounds.
+#include <fmt/format.h>
 #include <roaring/roaring.h>
 
 #include <catch2/catch.hpp>
@@ -11,7 +12,9 @@
 #include <cstring>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lib/core/error.h"
@@ -220,16 +223,38 @@ TEST_CASE("frozen: damaged images are refused with the defect, never read") {
   }
 }
 
+// Frozen images as a pool's source: counts the layouts made and the checks run, and refuses
+// the images named in `damaged` at their check.
+class ImageSource final : public TokenSetPool::FrozenSetSource {
+ public:
+  explicit ImageSource(std::vector<Image> images) : images_(std::move(images)) {}
+  std::size_t size() const override { return images_.size(); }
+  FrozenBitmap layout(std::size_t index) const override {
+    ++layouts;
+    return FrozenBitmap::view_layout(images_[index].bytes());
+  }
+  void check(std::size_t index, const FrozenBitmap& view) const override {
+    ++checks;
+    if (damaged.count(index) != 0) throw Error(fmt::format("set {} is damaged", index + 2));
+    if (const std::string defect = view.defect(kUniverse); !defect.empty()) throw Error(defect);
+  }
+  std::set<std::size_t> damaged;
+  mutable int layouts = 0, checks = 0;
+
+ private:
+  std::vector<Image> images_;
+};
+
 TEST_CASE("frozen: a pool of views numbers them 2, 3, ... and stays a full pool") {
   std::mt19937 rng(11);
   const std::vector<RoaringBitmap> sets = {array_set(), bitset_set(), run_set(), mixed_set(rng)};
-  auto storage = std::make_shared<std::vector<Image>>();
-  for (const RoaringBitmap& set : sets) storage->emplace_back(set);
-  std::vector<FrozenBitmap> views;
-  for (const Image& image : *storage) views.push_back(FrozenBitmap::view(image.bytes(), kUniverse));
-  TokenSetPool moved = TokenSetPool::from_frozen(kUniverse, std::move(views), storage);
+  std::vector<Image> images;
+  for (const RoaringBitmap& set : sets) images.emplace_back(set);
+  auto source = std::make_shared<ImageSource>(std::move(images));
+  TokenSetPool moved = TokenSetPool::from_frozen(kUniverse, source);
   TokenSetPool pool = std::move(moved);
-  storage.reset();  // the pool keeps the images alive
+  // Nothing is viewed before a set's first use.
+  CHECK(source->layouts == 0);
 
   REQUIRE(pool.distinct_sets() == 2 + sets.size());
   CHECK(pool.cardinality(TokenSetPool::empty()) == 0);
@@ -251,6 +276,35 @@ TEST_CASE("frozen: a pool of views numbers them 2, 3, ... and stays a full pool"
   CHECK(pool.intern(sets[0] | sets[2]) == both);
   CHECK(pool.complement(TokenSetPool::full()) == TokenSetPool::empty());
   CHECK_THROWS_WITH(pool.cardinality(TokenSetId{7}), Catch::Contains("not made by this pool"));
+  // Each view was made and checked once, however often it was used.
+  CHECK(source->layouts == 4);
+  CHECK(source->checks == 4);
+}
+
+TEST_CASE("frozen: a pool's view is made on first use and a damaged one throws on every use") {
+  std::mt19937 rng(12);
+  const std::vector<RoaringBitmap> sets = {array_set(), bitset_set(), run_set(), mixed_set(rng)};
+  std::vector<Image> images;
+  for (const RoaringBitmap& set : sets) images.emplace_back(set);
+  auto source = std::make_shared<ImageSource>(std::move(images));
+  source->damaged = {1};
+  const TokenSetPool pool = TokenSetPool::from_frozen(kUniverse, source);
+  // layout() makes the view without checking its contents.
+  CHECK(pool.layout(TokenSetId{4}).cardinality() == sets[2].cardinality());
+  CHECK(source->layouts == 1);
+  CHECK(source->checks == 0);
+  // The first read of the contents checks the view, once.
+  CHECK(pool.get(TokenSetId{4}) == sets[2]);
+  CHECK(pool.get(TokenSetId{4}) == sets[2]);
+  CHECK(source->layouts == 1);
+  CHECK(source->checks == 1);
+  // Set 3's check throws on each use; the other sets stay usable.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    CHECK_THROWS_WITH(pool.get(TokenSetId{3}), Catch::Contains("set 3 is damaged"));
+    CHECK_THROWS_WITH(pool.verify(TokenSetId{3}), Catch::Contains("set 3 is damaged"));
+  }
+  CHECK(source->checks == 5);
+  CHECK(pool.cardinality(TokenSetId{2}) == sets[0].cardinality());
 }
 
 }  // namespace glrmask
