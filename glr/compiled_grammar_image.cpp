@@ -172,6 +172,8 @@ Lr0Automaton CompiledGrammarImage::read_lr0(BinaryReader& in, const LrGrammar& g
   const RuleId accept_rule = g.accept_rule();
   const auto is_nonterminal = [&](SymbolId s) { return s >= g.num_terminals() && s < accept; };
 
+  std::vector<StateId> predicted_in(g.num_symbols(), kNoState);
+  std::vector<StateId> transition_in(g.num_symbols(), kNoState);
   // Per state: the symbols, items and targets are in range, the kernel is reached on the
   // accessing symbol, predicted holds the closure, and every item with a symbol after the dot has
   // the transition on it (so a goto after a reduction always exists).
@@ -205,11 +207,14 @@ Lr0Automaton CompiledGrammarImage::read_lr0(BinaryReader& in, const LrGrammar& g
                         "on it",
                         s, t.symbol, t.target));
     }
+    // Stamps instead of searches: the predicted rules are visited once per state predicting them.
+    for (const SymbolId nonterminal : predicted) predicted_in[nonterminal] = s;
+    for (const Transition t : transitions) transition_in[t.symbol] = s;
     const auto needs = [&](SymbolId next) {
       if (next == end) return;
-      if (is_nonterminal(next) && !contains_sorted(predicted, next))
+      if (is_nonterminal(next) && predicted_in[next] != s)
         in.fail(fmt::format("LR(0) state {} does not predict nonterminal {}", s, next));
-      if (a.transition(s, next) == kNoState)
+      if (transition_in[next] != s)
         in.fail(fmt::format("LR(0) state {} has no transition on symbol {}", s, next));
     };
     for (const Item item : kernel)
@@ -223,11 +228,12 @@ Lr0Automaton CompiledGrammarImage::read_lr0(BinaryReader& in, const LrGrammar& g
   // Every kernel item of a target comes from an item of the source one symbol earlier: a
   // reduction by a rule of length n then always finds n states below it on the stack.
   for (StateId s = 0; s < states; ++s) {
+    for (const SymbolId nonterminal : a.predicted(s)) predicted_in[nonterminal] = s;
     for (const Transition t : a.transitions(s)) {
       for (const Item item : a.kernel(t.target)) {
-        const bool from_kernel = contains_sorted(a.kernel(s), Item{item.rule, item.dot - 1});
-        const bool from_closure =
-            item.dot == 1 && contains_sorted(a.predicted(s), g.lhs(item.rule));
+        const bool from_closure = item.dot == 1 && predicted_in[g.lhs(item.rule)] == s;
+        const bool from_kernel =
+            !from_closure && contains_sorted(a.kernel(s), Item{item.rule, item.dot - 1});
         if (!from_kernel && !from_closure)
           in.fail(
               fmt::format("LR(0) state {} reaches state {}, whose kernel item on rule {} has "
@@ -350,18 +356,26 @@ LrTable CompiledGrammarImage::read_table(BinaryReader& in, ConflictPolicy policy
 
   t.actions_.reserve(action_bits.size());
   for (StateId s = 0; s < states; ++s) {
+    // Cells and transitions both ascend by symbol: one cursor finds each shift's transition.
+    const auto transitions = lr0.transitions(s);
+    std::size_t cursor = 0;
     for (std::uint32_t c = t.row_begin_[s]; c < t.row_begin_[s + 1]; ++c) {
       const SymbolId terminal = t.cells_[c].terminal;
       if (terminal >= g.num_terminals() ||
           (c > t.row_begin_[s] && terminal <= t.cells_[c - 1].terminal))
         in.fail(fmt::format("LR table row {} has terminals out of order or range", s));
+      while (cursor < transitions.size() && transitions[cursor].symbol < terminal) ++cursor;
+      const StateId shift_target =
+          cursor < transitions.size() && transitions[cursor].symbol == terminal
+              ? transitions[cursor].target
+              : kNoState;
       for (std::uint32_t i = t.cells_[c].first_action; i < t.cells_[c + 1].first_action; ++i) {
         const std::uint32_t bits = action_bits[i];
         const std::uint32_t operand = bits >> 2;
         bool valid = false;
         switch (bits & 3u) {
           case 0:
-            valid = terminal != g.end_of_input() && lr0.transition(s, terminal) == operand;
+            valid = terminal != g.end_of_input() && shift_target == operand;
             t.actions_.push_back(Action::shift(operand));
             break;
           case 1: {
