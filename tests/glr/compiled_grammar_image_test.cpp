@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "glr/compiled_grammar.h"
@@ -202,18 +203,48 @@ Case small_case() {
 }
 
 // Runs a short session on a grammar read from damaged bytes; it must not crash (glrmask::Error is
-// an allowed answer, anything else fails).
-void exercise(const std::shared_ptr<const glr::CompiledGrammar>& grammar) {
+// an allowed answer, anything else fails). `pieces` are committed one by one; each is also tried.
+void exercise(const std::shared_ptr<const glr::CompiledGrammar>& grammar,
+              const std::vector<std::string>& pieces) {
   try {
     glr::Session session(grammar);
-    for (const std::string text : {"c", "d", "cd", "dd", " ", "x"})
-      (void)session.accepts_bytes(text);
-    for (const std::string text : {"c", "c", "d", "d"})
-      if (!session.try_commit_bytes(text)) break;
+    for (const std::string& piece : pieces) (void)session.accepts_bytes(piece);
+    (void)session.accepts_bytes("\x01 x");
+    for (const std::string& piece : pieces)
+      if (!session.try_commit_bytes(piece)) break;
     (void)session.is_accepting();
     (void)session.can_continue();
   } catch (const Error&) {
   }
+}
+
+// Flips each byte of the grammar's image at a stride (xor 0x01, then xor 0xff), reads it and runs
+// a session on what reads. Returns {refused, read}.
+std::pair<std::size_t, std::size_t> damage(const Case& c, const std::vector<std::string>& pieces,
+                                           std::size_t stride) {
+  const std::string image = image_of(*glr::CompiledGrammar::compile(load_model(c), c.options));
+  const Grammar model = load_model(c);
+  std::size_t refused = 0;
+  std::size_t read = 0;
+  for (const std::uint8_t mask : {std::uint8_t{0x01}, std::uint8_t{0xff}}) {
+    for (std::size_t at = 0; at < image.size(); at += stride) {
+      std::string damaged = image;
+      damaged[at] = static_cast<char>(static_cast<std::uint8_t>(damaged[at]) ^ mask);
+      INFO(c.path.string() << ": byte " << at << " of " << image.size() << " xor " << int{mask});
+      BinaryReader in(damaged, "damaged image");
+      std::shared_ptr<const glr::CompiledGrammar> grammar;
+      try {
+        grammar = glr::read_compiled_grammar(in, model, c.options);
+      } catch (const Error& e) {
+        REQUIRE(e.code() == ErrorCode::kArtifact);
+        ++refused;
+        continue;
+      }
+      ++read;
+      exercise(grammar, pieces);
+    }
+  }
+  return {refused, read};
 }
 
 }  // namespace
@@ -306,34 +337,19 @@ TEST_CASE("grammar image: a truncated image is refused at every length", "[glr][
 
 TEST_CASE("grammar image: a damaged image is refused or reads as an in-bounds grammar",
           "[glr][image]") {
-  const Case c = small_case();
-  const std::string image = image_of(*glr::CompiledGrammar::compile(load_model(c)));
-  const Grammar model = load_model(c);
-  // Every byte when the image is small enough, else a stride that keeps this to about a second.
-  const std::size_t stride = std::max<std::size_t>(1, image.size() / 6000);
-  std::size_t refused = 0;
-  std::size_t read = 0;
-  for (const std::uint8_t mask : {std::uint8_t{0x01}, std::uint8_t{0xff}}) {
-    for (std::size_t at = 0; at < image.size(); at += stride) {
-      std::string damaged = image;
-      damaged[at] = static_cast<char>(static_cast<std::uint8_t>(damaged[at]) ^ mask);
-      INFO("byte " << at << " of " << image.size() << " xor " << int{mask});
-      BinaryReader in(damaged, "damaged image");
-      std::shared_ptr<const glr::CompiledGrammar> grammar;
-      try {
-        grammar = glr::read_compiled_grammar(in, model, c.options);
-      } catch (const Error& e) {
-        REQUIRE(e.code() == ErrorCode::kArtifact);
-        ++refused;
-        continue;
-      }
-      ++read;
-      exercise(grammar);
-    }
-  }
-  // Both outcomes occur: statistics and strings read as another grammar, offsets are refused.
+  // Every byte of the smallest fixture's image (about 6 kB).
+  const auto [refused, read] = damage(small_case(), {"c", "c", "d", "cd"}, 1);
+  // Both outcomes occur: statistics, strings and some table entries read as another grammar,
+  // offsets and ids out of range are refused.
   CHECK(refused > 0);
   CHECK(read > 0);
+  // A grammar with the indenter, ignored terminals and a lexer tie, at a stride.
+  glr::ParseOptions python;
+  python.postlex = glr::PostLexer::kPythonIndenter;
+  const auto [refused_python, read_python] =
+      damage(fixture("indenter/blocks.lark", python), {"a:\n", "  b # c\n", "  (d,\ne)\n"}, 13);
+  CHECK(refused_python > 0);
+  CHECK(read_python > 0);
 }
 
 }  // namespace grammar_image_test
