@@ -282,14 +282,14 @@ TEST_CASE("grammar image: the SynCode grammars round trip with identical session
     const std::string parses = read_file(programs / language / "parses.txt");
     return read_file(programs / language / parses.substr(0, parses.find('\n'))).substr(0, limit);
   };
-  check_round_trip({grammars / "java_grammar.lark", {}}, first_program("java", 700), 7);
+  check_round_trip({grammars / "java_grammar.lark", {}}, first_program("java", 400), 7);
   glr::ParseOptions python;
   python.postlex = glr::PostLexer::kPythonIndenter;
-  check_round_trip({grammars / "python_grammar.lark", python}, first_program("python", 700), 7);
+  check_round_trip({grammars / "python_grammar.lark", python}, first_program("python", 400), 7);
   glr::ParseOptions go;
   go.policy = glr::ConflictPolicy::kLark;
   go.skippable = {"EOS"};
-  check_round_trip({grammars / "go_grammar.lark", go}, first_program("go", 700), 7);
+  check_round_trip({grammars / "go_grammar.lark", go}, first_program("go", 400), 7);
   check_round_trip({grammars / "json_grammar.lark", {}},
                    "{\"name\": [1, -2.5e3, true, null, {\"x\": \"y\\n\"}], \"b\": {}}", 3);
   // The first query the corpus says the grammar accepts.
@@ -347,7 +347,7 @@ TEST_CASE("grammar image: a damaged image is refused or reads as an in-bounds gr
   glr::ParseOptions python;
   python.postlex = glr::PostLexer::kPythonIndenter;
   const auto [refused_python, read_python] =
-      damage(fixture("indenter/blocks.lark", python), {"a:\n", "  b # c\n", "  (d,\ne)\n"}, 13);
+      damage(fixture("indenter/blocks.lark", python), {"a:\n", "  b # c\n", "  (d,\ne)\n"}, 31);
   CHECK(refused_python > 0);
   CHECK(read_python > 0);
 }
