@@ -12,6 +12,9 @@
 // grammar without them. Under the Lark policy the resolved table, not the grammar, defines the
 // language, so the rules stay as written; normalization() says what was done.
 //
+// A compiled grammar's derived tables can be stored and read back instead of compiled again
+// (compiled_grammar_image.h).
+//
 // Ids line up across the three: grammar terminal i is lexer terminal i is parser terminal i; the
 // parser's end-of-input terminal is num_terminals() (LrGrammar::end_of_input()).
 #pragma once
