@@ -26,8 +26,8 @@ CompiledGrammar::CompiledGrammar(Grammar grammar, lexer::LexerDfa dfa, LalrAutom
       normalization_(std::move(normalization)),
       fork_futures_(std::move(fork_futures)) {}
 
-std::shared_ptr<const CompiledGrammar> CompiledGrammar::compile(Grammar grammar,
-                                                                const ParseOptions& options) {
+std::vector<SymbolId> CompiledGrammar::resolve_skippable(const Grammar& grammar,
+                                                         const ParseOptions& options) {
   std::vector<SymbolId> skippable;
   for (const std::string& name : options.skippable) {
     auto id = grammar.find_symbol(name);
@@ -37,19 +37,26 @@ std::shared_ptr<const CompiledGrammar> CompiledGrammar::compile(Grammar grammar,
   }
   std::sort(skippable.begin(), skippable.end());
   skippable.erase(std::unique(skippable.begin(), skippable.end()), skippable.end());
+  return skippable;
+}
 
-  std::optional<IndenterSpec> indenter;
-  if (options.postlex == PostLexer::kPythonIndenter) {
-    indenter = python_indenter_spec(grammar);
-  } else {
-    for (const Terminal& terminal : grammar.terminals()) {
-      if (!terminal.declared) continue;
-      throw Error(fmt::format(
-          "{}: terminal {} is %declare'd: only a post-lexer can produce it; glrmask has Python's "
-          "indenter, enabled with --postlex python (ParseOptions::postlex)",
-          terminal.origin.str(), terminal.name));
-    }
+std::optional<IndenterSpec> CompiledGrammar::resolve_post_lexer(const Grammar& grammar,
+                                                                const ParseOptions& options) {
+  if (options.postlex == PostLexer::kPythonIndenter) return python_indenter_spec(grammar);
+  for (const Terminal& terminal : grammar.terminals()) {
+    if (!terminal.declared) continue;
+    throw Error(fmt::format(
+        "{}: terminal {} is %declare'd: only a post-lexer can produce it; glrmask has Python's "
+        "indenter, enabled with --postlex python (ParseOptions::postlex)",
+        terminal.origin.str(), terminal.name));
   }
+  return std::nullopt;
+}
+
+std::shared_ptr<const CompiledGrammar> CompiledGrammar::compile(Grammar grammar,
+                                                                const ParseOptions& options) {
+  std::vector<SymbolId> skippable = resolve_skippable(grammar, options);
+  std::optional<IndenterSpec> indenter = resolve_post_lexer(grammar, options);
 
   auto specs = lexer::terminal_specs(grammar);
   // Lark accepts `start:` alone (its language is the empty text only); the lexer, the Terminal

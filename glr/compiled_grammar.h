@@ -12,6 +12,9 @@
 // grammar without them. Under the Lark policy the resolved table, not the grammar, defines the
 // language, so the rules stay as written; normalization() says what was done.
 //
+// A compiled grammar's derived tables can be stored and read back instead of compiled again
+// (compiled_grammar_image.h).
+//
 // Ids line up across the three: grammar terminal i is lexer terminal i is parser terminal i; the
 // parser's end-of-input terminal is num_terminals() (LrGrammar::end_of_input()).
 #pragma once
@@ -81,6 +84,15 @@ class CompiledGrammar {
   const IndenterSpec* indenter() const { return indenter_ ? &*indenter_ : nullptr; }
 
  private:
+  // Compiled grammar images (compiled_grammar_image.h) store and read back the arrays.
+  friend class CompiledGrammarImage;
+  // The terminal ids options.skippable names, sorted; the indenter options.postlex asks for.
+  // Both throw glrmask::Error naming what does not fit the grammar.
+  static std::vector<SymbolId> resolve_skippable(const Grammar& grammar,
+                                                 const ParseOptions& options);
+  static std::optional<IndenterSpec> resolve_post_lexer(const Grammar& grammar,
+                                                        const ParseOptions& options);
+
   CompiledGrammar(Grammar grammar, lexer::LexerDfa dfa, LalrAutomaton lalr, ParseOptions options,
                   std::vector<SymbolId> skippable, UnrealizableRules unrealizable,
                   CfgNormalization normalization, lexer::ForkFutures fork_futures);

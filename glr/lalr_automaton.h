@@ -27,6 +27,12 @@ class LalrAutomaton {
   }
 
  private:
+  // Compiled grammar images (compiled_grammar_image.h) store and read back the arrays.
+  friend class CompiledGrammarImage;
+  // From parts read back; the symbol facts are recomputed (cheap, and never trusted from bytes).
+  LalrAutomaton(LrGrammar grammar, Lr0Automaton lr0, LalrLookaheads lookaheads, LrTable glr_table,
+                LrTable lark_table);
+
   LrGrammar grammar_;
   GrammarSets sets_;
   Lr0Automaton lr0_;

@@ -43,6 +43,10 @@ class LalrLookaheads {
   }
 
  private:
+  // Compiled grammar images (compiled_grammar_image.h) store and read back the arrays.
+  friend class CompiledGrammarImage;
+  LalrLookaheads() = default;
+
   std::vector<std::uint32_t> begin_;
   std::vector<Reduction> reductions_;
 };

@@ -69,6 +69,10 @@ class Lr0Automaton {
   std::size_t size_in_bytes() const;
 
  private:
+  // Compiled grammar images (compiled_grammar_image.h) store and read back the arrays.
+  friend class CompiledGrammarImage;
+  Lr0Automaton() = default;
+
   template <typename T>
   static std::span<const T> slice(const std::vector<std::uint32_t>& begin,
                                   const std::vector<T>& data, StateId state) {

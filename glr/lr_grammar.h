@@ -21,6 +21,8 @@
 
 namespace glrmask::glr {
 
+class CompiledGrammarImage;
+
 class LrGrammar {
  public:
   // Validates the Cfg (see validate()) and throws glrmask::Error when it is malformed.
@@ -72,6 +74,9 @@ class LrGrammar {
   std::string item_text(RuleId rule, std::uint32_t dot) const;
 
  private:
+  // Compiled grammar images (compiled_grammar_image.h) store and read back the arrays.
+  friend class CompiledGrammarImage;
+  LrGrammar() = default;
   std::uint32_t num_terminals_ = 0;
   std::vector<std::string> names_;
   std::vector<SymbolId> lhs_;

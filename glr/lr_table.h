@@ -69,6 +69,9 @@ class LrTable {
   std::size_t size_in_bytes() const;
 
  private:
+  // Compiled grammar images (compiled_grammar_image.h) store and read back the arrays.
+  friend class CompiledGrammarImage;
+
   struct Cell {
     SymbolId terminal = 0;
     std::uint32_t first_action = 0;

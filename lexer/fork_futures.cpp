@@ -65,16 +65,30 @@ ForkFutures::ForkFutures(const LexerDfa& dfa, std::span<const LexerFork> roots) 
   }
 
   const NextTerminalsResult next = fork_next_terminals(dfa, forks_);
-  num_terminals_ = static_cast<std::uint32_t>(dfa.terminals().size());
-  words_ = (num_terminals_ + 63) / 64;
-  next_bits_.assign(forks_.size() * words_, 0);
   for (Id id = 0; id < forks_.size(); ++id) {
     const std::vector<std::uint32_t>& terminals = next.terminals[id];
     next_terminals_.insert(next_terminals_.end(), terminals.begin(), terminals.end());
     next_begin_.push_back(static_cast<std::uint32_t>(next_terminals_.size()));
-    for (const std::uint32_t t : terminals)
-      next_bits_[std::size_t{id} * words_ + t / 64] |= std::uint64_t{1} << (t % 64);
   }
+  index(dfa);
+
+  stats_.forks = forks_.size();
+  stats_.product_states = next.product_states;
+  stats_.build_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+void ForkFutures::index(const LexerDfa& dfa) {
+  if (ids_.empty()) {
+    ids_.reserve(forks_.size());
+    for (Id id = 0; id < forks_.size(); ++id) ids_.emplace(forks_[id], id);
+  }
+  num_terminals_ = static_cast<std::uint32_t>(dfa.terminals().size());
+  words_ = (num_terminals_ + 63) / 64;
+  next_bits_.assign(forks_.size() * words_, 0);
+  for (Id id = 0; id < forks_.size(); ++id)
+    for (const std::uint32_t t : next_terminals(id))
+      next_bits_[std::size_t{id} * words_ + t / 64] |= std::uint64_t{1} << (t % 64);
 
   uninhibited_.assign(dfa.num_states(), kUnknown);
   emitted_early_.assign(dfa.num_states(), kUnknown);
@@ -85,11 +99,6 @@ ForkFutures::ForkFutures(const LexerDfa& dfa, std::span<const LexerFork> roots) 
         (fork.inhibitors.front() & kHeldEmission) == 0)
       emitted_early_[fork.inhibitors.front()] = id;
   }
-
-  stats_.forks = forks_.size();
-  stats_.product_states = next.product_states;
-  stats_.build_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }
 
 std::optional<ForkFutures::Id> ForkFutures::find(const LexerFork& fork) const {

@@ -68,7 +68,18 @@ class ForkFutures {
 
   const ForkFuturesStats& stats() const { return stats_; }
 
+  // The forks and their answers as flat arrays, for compiled grammar images
+  // (fork_futures_io.cpp); read() rebuilds the lookup index and the per-state tables from them
+  // and checks every stored state, inhibitor and terminal against `dfa`, so damaged bytes end in
+  // glrmask::Error (ErrorCode::kArtifact).
+  void write(BinaryWriter& out) const;
+  static ForkFutures read(BinaryReader& in, const LexerDfa& dfa);
+
  private:
+  ForkFutures() = default;
+  // Fills ids_, next_bits_, uninhibited_ and emitted_early_ from forks_ and next_terminals_.
+  void index(const LexerDfa& dfa);
+
   std::vector<LexerFork> forks_;
   std::unordered_map<LexerFork, Id, LexerForkHash> ids_;
   std::vector<Id> uninhibited_;    // per DFA state

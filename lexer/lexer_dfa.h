@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lexer/terminal_spec.h"
+#include "lib/core/binary_io.h"
 #include "lib/core/check.h"
 
 namespace glrmask::lexer {
@@ -87,6 +88,14 @@ class LexerDfa {
   // The smallest byte of every class of bytes that no state tells apart (byte_classes.h),
   // ascending: computed once with the DFA, for the analyses that try one byte per class.
   const std::vector<uint8_t>& byte_classes() const { return byte_classes_; }
+
+  // The tables as flat arrays, for compiled grammar images (lexer_dfa_io.cpp). The terminal
+  // specs are not stored: read() takes them from the caller (terminal_specs() of the same
+  // grammar) and refuses tables over another number of terminals. Every value used as an index
+  // is checked, so damaged bytes end in glrmask::Error (ErrorCode::kArtifact), never in a read
+  // out of bounds.
+  void write(BinaryWriter& out) const;
+  static LexerDfa read(BinaryReader& in, std::vector<TerminalSpec> terminals);
 
  private:
   friend class LexerDfaAssembler;
