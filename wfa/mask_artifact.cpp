@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "glr/compiled_grammar_image.h"
 #include "lib/core/binary_io.h"
 #include "lib/core/error.h"
 #include "lib/core/mapped_file.h"
@@ -386,6 +387,11 @@ std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMa
   out.put_string(vocabulary.name());
   out.put<std::uint64_t>(vocabulary.size());
   out.put_string(source);
+  {
+    BinaryWriter image;
+    glr::write_compiled_grammar(grammar, image);
+    out.put_string(image.bytes());
+  }
   out.put<std::uint32_t>(compiled != nullptr ? 1 : 0);
   TokenSetSection section;
   if (compiled != nullptr) {
@@ -510,6 +516,9 @@ ArtifactFile ArtifactFile::open(const std::filesystem::path& path) {
   artifact.vocabulary_size_ = in.get<std::uint64_t>("vocabulary size");
   const auto source_size = in.get<std::uint64_t>("source size");
   artifact.source_ = in.get_bytes(source_size, "source");
+  const auto grammar_image_size = in.get<std::uint64_t>("grammar image size");
+  artifact.grammar_image_offset_ = in.offset();
+  artifact.grammar_image_size_ = in.get_bytes(grammar_image_size, "grammar image").size();
   const auto has_mask = in.get<std::uint32_t>("compiled mask flag");
   if (has_mask > 1) in.fail("the compiled mask flag is neither 0 nor 1");
   // The images lie after the header (and are absent without automata): the bytes read so far
@@ -521,6 +530,18 @@ ArtifactFile ArtifactFile::open(const std::filesystem::path& path) {
   artifact.mask_offset_ = has_mask != 0 ? in.offset() : 0;
   if (has_mask == 0 && !in.at_end()) in.fail("unexpected bytes after the source section");
   return artifact;
+}
+
+std::shared_ptr<const glr::CompiledGrammar> ArtifactFile::compiled_grammar(
+    Grammar model, const glr::ParseOptions& options) const {
+  const std::string_view bytes = file_->bytes();
+  // The reader spans the whole file, so that its errors name file offsets.
+  BinaryReader in(bytes.substr(0, grammar_image_offset_ + grammar_image_size_), name_);
+  in.get_bytes(grammar_image_offset_, "header");
+  std::shared_ptr<const glr::CompiledGrammar> grammar =
+      glr::read_compiled_grammar(in, std::move(model), options);
+  if (!in.at_end()) in.fail("unexpected bytes after the grammar image");
+  return grammar;
 }
 
 void ArtifactFile::check_fingerprints(const glr::CompiledGrammar& grammar,

@@ -38,7 +38,7 @@
 namespace glrmask::wfa {
 
 // Bump when the construction or the layout changes: older artifacts are then refused.
-inline constexpr std::uint32_t kMaskArtifactVersion = 9;
+inline constexpr std::uint32_t kMaskArtifactVersion = 10;
 
 std::uint64_t grammar_fingerprint(const glr::CompiledGrammar& grammar);
 std::uint64_t vocabulary_fingerprint(const Vocabulary& vocabulary);
@@ -85,6 +85,14 @@ class ArtifactFile {
   bool has_compiled_mask() const { return mask_offset_ != 0; }
   const std::string& tokenizer_name() const { return tokenizer_; }
 
+  // The compiled grammar the artifact stores (glr/compiled_grammar_image.h), for `model` and
+  // `options`, which must be what it was compiled from (the source() of the library's artifacts
+  // rebuilds them): no lexer DFA, LR table or fork analysis is built again. Throws glrmask::Error
+  // (kArtifact) naming the byte offset for a damaged image or one of another grammar. Check the
+  // fingerprints against the result (compiled_mask() does) before trusting it.
+  std::shared_ptr<const glr::CompiledGrammar> compiled_grammar(
+      Grammar model, const glr::ParseOptions& options) const;
+
   // Throws glrmask::Error (kArtifact) unless the artifact was written for `grammar` (the same
   // grammar model and parse options) and `vocabulary` (the same token bytes, special tokens, EOS).
   void check_fingerprints(const glr::CompiledGrammar& grammar, const Vocabulary& vocabulary) const;
@@ -105,7 +113,9 @@ class ArtifactFile {
   std::uint64_t vocabulary_fingerprint_ = 0;
   std::string tokenizer_;
   std::uint64_t vocabulary_size_ = 0;
-  std::string_view source_;       // into the mapping
+  std::string_view source_;               // into the mapping
+  std::size_t grammar_image_offset_ = 0;  // the compiled grammar's image: file offset, size
+  std::size_t grammar_image_size_ = 0;
   std::size_t mask_offset_ = 0;   // where the automata begin; 0: none
   std::uint64_t area_begin_ = 0;  // where the token set images lie: [begin, end)
   std::uint64_t area_end_ = 0;

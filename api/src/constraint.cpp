@@ -253,7 +253,12 @@ Constraint Constraint::load(const std::filesystem::path& path, const Tokenizer& 
   auto impl = std::make_shared<Constraint::Impl>(tokenizer);
   impl->source = std::move(stored.source);
   impl->limits = limits;
-  impl->grammar = impl->source.compile(lexer_limits(limits), limits.max_compile_memory_mib << 20);
+  // The grammar model is rebuilt from the stored source (its fingerprint is checked below); its
+  // lexer DFA, LR tables and fork analysis are read from the artifact, not built again.
+  glr::ParseOptions parse = impl->source.parse_options();
+  parse.lexer_limits = lexer_limits(limits);
+  parse.max_lookahead_bytes = limits.max_compile_memory_mib << 20;
+  impl->grammar = file.compiled_grammar(impl->source.build(), parse);
   impl->recognizer =
       std::make_shared<const glr::IncrementalRecognizer>(impl->grammar, parser_limits(limits));
   impl->statistics.grammar_seconds = seconds_since(start);

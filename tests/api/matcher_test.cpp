@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,7 @@
 #include "glrmask/glrmask.hpp"
 #include "lib/core/file_io.h"
 #include "lib/token_set/dense_mask.h"
+#include "tests/support/artifact_reseal.h"
 #include "tests/support/test_support.h"
 #include "tests/support/wfa_test_support.h"
 #include "wfa/oracle_engine.h"
@@ -221,6 +224,57 @@ TEST_CASE(
     }
   }
   std::filesystem::remove(path);
+}
+
+TEST_CASE("api: a saved constraint damaged behind valid checksums is refused or stays in bounds") {
+  // Every 5th byte of a small saved constraint (header, source, grammar image, token sets,
+  // automata, export records) changed, the checksums recomputed (each token set's and the
+  // file's): Constraint::load refuses it with a kArtifact error, or what it loads fills masks and
+  // accepts bytes without reading out of bounds (the sanitizer build runs this too); a damaged
+  // token set or lexer state may throw on its use. The masks of such a constraint may differ:
+  // only the checksums guard against a change that keeps everything well formed.
+  const FixtureVocab vocab = fixture_vocab("ab: \n");
+  const Tokenizer tokenizer = fixture_tokenizer(vocab);
+  const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("glrmask_api_damaged_" + std::to_string(::getpid()));
+  Constraint::from_lark("start: \"a\"+ \" \"? \"b\"\n", tokenizer, {}, {.engine = Engine::kWfa})
+      .save(path);
+  const std::string good = read_text_file(path);
+  std::size_t refused = 0, loaded = 0, threw_in_use = 0;
+  for (std::size_t at = 0; at < good.size(); at += 5) {
+    std::string bytes = good;
+    bytes[at] = static_cast<char>(bytes[at] ^ 0x5a);
+    testing::reseal_artifact_images(bytes);
+    testing::reseal_artifact_file(bytes);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+    INFO("byte " << at);
+    std::optional<Constraint> constraint;
+    try {
+      constraint.emplace(Constraint::load(path, tokenizer));
+    } catch (const Error& e) {
+      // kArtifact, or the stored grammar text's own error where the damage hit the source.
+      INFO(e.what());
+      CHECK((e.code() == ErrorCode::kArtifact || e.code() == ErrorCode::kGrammar));
+      ++refused;
+      continue;
+    }
+    ++loaded;
+    try {
+      Matcher matcher(*constraint);
+      std::vector<std::uint32_t> row(matcher.bitmask_words());
+      for (const std::string piece : {"", "a", "a", " ", "b"}) {
+        if (!matcher.accept_bytes(piece)) break;
+        matcher.fill_next_token_bitmask(row);
+      }
+    } catch (const Error& e) {
+      CHECK(e.code() != ErrorCode::kInternal);
+      ++threw_in_use;
+    }
+  }
+  std::filesystem::remove(path);
+  INFO(refused << " refused, " << loaded << " loaded, " << threw_in_use << " threw in use");
+  CHECK(refused > 0);
+  CHECK(loaded > 0);
 }
 
 TEST_CASE("api: accepting, refusing without a change, rollback, reset and clone") {
