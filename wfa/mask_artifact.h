@@ -9,12 +9,15 @@
 // images, so an artifact of another grammar or tokenizer, of another build of the construction,
 // or a truncated or corrupt file is refused with an error that says which.
 //
-// Why loading is fast: the file is mapped, and the token sets — nearly all of its bytes — are
-// CRoaring frozen images that the loaded pool reads in place (lib/token_set/frozen.h), numbered
-// as the pool numbers them, so nothing is decoded, hashed or renumbered. A load reads only each
-// image's layout (CRoaring's container table at its end); each image has its own checksum in the
-// image table, and a set is checked — that checksum, then its well-formedness for the vocabulary
-// — on its first use (TokenSetPool::from_frozen), once, thread-safely. A set found damaged then
+// Why loading is fast: the file is mapped (pages come in as they are read), the compiled grammar
+// is read from its image (glr/compiled_grammar_image.h) rather than built, and the token sets —
+// nearly all of the file's bytes — are CRoaring frozen images that the loaded pool reads in place
+// (lib/token_set/frozen.h), numbered as the pool numbers them, so nothing is decoded, hashed or
+// renumbered. A load reads no image at all: the weights' export records (dense_sources.h) are
+// stored and rebased, and each set's layout (CRoaring's container table at the end of its image)
+// is made on its first use, when the set is also checked — its checksum from the image table, its
+// well-formedness for the vocabulary, and for a weight that its stored export records are the
+// ones its layout gives (TokenSetPool::from_frozen), once, thread-safely. A set found damaged then
 // raises glrmask::Error (kArtifact) naming the file, the byte offset of its image and the set, on
 // that use and every later one: the mask call that met it throws (a Matcher's next_token_mask,
 // fill_next_token_bitmask), nothing damaged is ever read, and masks that need only sound sets
