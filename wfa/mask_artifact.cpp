@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <span>
 #include <string>
 #include <string_view>
@@ -69,6 +70,50 @@ std::uint64_t checksum_outside(std::string_view body, std::uint64_t area_begin,
   const std::uint64_t after = checksum64(body.substr(area_end));
   return (before * kMix + after) * kMix + checksum64(trailer_offsets);
 }
+
+}  // namespace
+
+// The file's checksum (over every byte but the token set images), computed on a second thread
+// while the load parses the file: on two cores the load then costs about the larger of the two
+// instead of their sum. verify() waits for it and throws when it does not match; every result a
+// load hands out, and every error it raises, goes through verify() first.
+class ArtifactChecksum {
+ public:
+  ArtifactChecksum(std::shared_ptr<const MappedFile> file, std::string name, const Trailer& trailer)
+      : name_(std::move(name)) {
+    const std::string_view bytes = file->bytes();
+    const std::size_t body_size = bytes.size() - sizeof(Trailer);
+    area_fits_ = trailer.area_begin <= trailer.area_end && trailer.area_end <= body_size;
+    checked_bytes_ = body_size - (area_fits_ ? trailer.area_end - trailer.area_begin : 0);
+    if (!area_fits_) return;
+    // The task holds the mapping, so the bytes outlive an ArtifactFile dropped before the result.
+    matches_ =
+        std::async(std::launch::async, [file, trailer] {
+          const std::string_view all = file->bytes();
+          const std::string_view body = all.substr(0, all.size() - sizeof(Trailer));
+          const std::string_view offsets(all.data() + body.size(), 2 * sizeof(std::uint64_t));
+          return checksum_outside(body, trailer.area_begin, trailer.area_end, offsets) ==
+                 trailer.checksum;
+        }).share();
+  }
+
+  void verify() const {
+    if (area_fits_ && matches_.get()) return;
+    throw Error(fmt::format("{}: checksum mismatch over {} bytes (all but the token set images, "
+                            "which are checked on first use): the artifact is truncated or "
+                            "corrupt; compile it again",
+                            name_, checked_bytes_),
+                ErrorCode::kArtifact, ErrorLocation::in_file(name_));
+  }
+
+ private:
+  std::string name_;
+  bool area_fits_ = false;
+  std::size_t checked_bytes_ = 0;
+  std::shared_future<bool> matches_;
+};
+
+namespace {
 
 // The post-lexer the artifact was compiled with, and its settings (glr/indenter.h): the kind,
 // tab length, the newline, _INDENT and _DEDENT terminals, the opening and closing brackets.
@@ -466,6 +511,14 @@ std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& 
   return write_artifact(compiled.grammar(), &compiled, vocabulary, "", path);
 }
 
+class MaskArtifactReader {
+ public:
+  static void read_header(ArtifactFile& artifact, BinaryReader& in, const Trailer& trailer);
+  static std::shared_ptr<const CompiledMask> read(
+      const ArtifactFile& artifact, std::shared_ptr<const glr::CompiledGrammar> grammar,
+      const Vocabulary& vocabulary);
+};
+
 ArtifactFile ArtifactFile::open(const std::filesystem::path& path) {
   ArtifactFile artifact;
   artifact.name_ = path.string();
@@ -497,16 +550,20 @@ ArtifactFile ArtifactFile::open(const std::filesystem::path& path) {
     in.fail("written on a machine with another byte order");
   Trailer trailer{};
   std::memcpy(&trailer, bytes.data() + body.size(), sizeof trailer);
-  const std::string_view offsets(bytes.data() + body.size(), 2 * sizeof(std::uint64_t));
-  const bool area_fits = trailer.area_begin <= trailer.area_end && trailer.area_end <= body.size();
-  if (!area_fits ||
-      checksum_outside(body, trailer.area_begin, trailer.area_end, offsets) != trailer.checksum)
-    throw Error(
-        fmt::format("{}: checksum mismatch over {} bytes (all but the token set images, "
-                    "which are checked on first use): the artifact is truncated or "
-                    "corrupt; compile it again",
-                    name, body.size() - (area_fits ? trailer.area_end - trailer.area_begin : 0)),
-        ErrorCode::kArtifact, ErrorLocation::in_file(name));
+  artifact.checksum_ = std::make_shared<const ArtifactChecksum>(artifact.file_, name, trailer);
+  // From here on every error waits for the checksum first: a corrupt file is reported as corrupt,
+  // not by whichever structure the damage reached first.
+  try {
+    MaskArtifactReader::read_header(artifact, in, trailer);
+  } catch (const Error&) {
+    artifact.checksum_->verify();
+    throw;
+  }
+  return artifact;
+}
+
+void MaskArtifactReader::read_header(ArtifactFile& artifact, BinaryReader& in,
+                                     const Trailer& trailer) {
   artifact.area_begin_ = trailer.area_begin;
   artifact.area_end_ = trailer.area_end;
   artifact.post_lexer_ = read_post_lexer(in);
@@ -529,7 +586,10 @@ ArtifactFile ArtifactFile::open(const std::filesystem::path& path) {
                         artifact.area_end_));
   artifact.mask_offset_ = has_mask != 0 ? in.offset() : 0;
   if (has_mask == 0 && !in.at_end()) in.fail("unexpected bytes after the source section");
-  return artifact;
+}
+
+void ArtifactFile::verify_checksum() const {
+  checksum_->verify();
 }
 
 std::shared_ptr<const glr::CompiledGrammar> ArtifactFile::compiled_grammar(
@@ -538,14 +598,21 @@ std::shared_ptr<const glr::CompiledGrammar> ArtifactFile::compiled_grammar(
   // The reader spans the whole file, so that its errors name file offsets.
   BinaryReader in(bytes.substr(0, grammar_image_offset_ + grammar_image_size_), name_);
   in.get_bytes(grammar_image_offset_, "header");
-  std::shared_ptr<const glr::CompiledGrammar> grammar =
-      glr::read_compiled_grammar(in, std::move(model), options);
-  if (!in.at_end()) in.fail("unexpected bytes after the grammar image");
+  std::shared_ptr<const glr::CompiledGrammar> grammar;
+  try {
+    grammar = glr::read_compiled_grammar(in, std::move(model), options);
+    if (!in.at_end()) in.fail("unexpected bytes after the grammar image");
+  } catch (const Error&) {
+    verify_checksum();
+    throw;
+  }
+  verify_checksum();
   return grammar;
 }
 
 void ArtifactFile::check_fingerprints(const glr::CompiledGrammar& grammar,
                                       const Vocabulary& vocabulary) const {
+  verify_checksum();
   BinaryReader in(file_->bytes(), name_);
   check_post_lexer(in, post_lexer_, grammar);
   if (grammar_fingerprint_ != grammar_fingerprint(grammar))
@@ -557,13 +624,6 @@ void ArtifactFile::check_fingerprints(const glr::CompiledGrammar& grammar,
                         vocabulary.name(), vocabulary.size()));
   if (vocabulary_size_ != vocabulary.size()) in.fail("vocabulary size differs");
 }
-
-class MaskArtifactReader {
- public:
-  static std::shared_ptr<const CompiledMask> read(
-      const ArtifactFile& artifact, std::shared_ptr<const glr::CompiledGrammar> grammar,
-      const Vocabulary& vocabulary);
-};
 
 std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
     const ArtifactFile& artifact, std::shared_ptr<const glr::CompiledGrammar> grammar,
@@ -624,7 +684,12 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
 
 std::shared_ptr<const CompiledMask> ArtifactFile::compiled_mask(
     std::shared_ptr<const glr::CompiledGrammar> grammar, const Vocabulary& vocabulary) const {
-  return MaskArtifactReader::read(*this, std::move(grammar), vocabulary);
+  try {
+    return MaskArtifactReader::read(*this, std::move(grammar), vocabulary);
+  } catch (const Error&) {
+    verify_checksum();
+    throw;
+  }
 }
 
 std::shared_ptr<const CompiledMask> read_mask_artifact(

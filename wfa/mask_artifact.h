@@ -72,6 +72,8 @@ struct PostLexerRecord {
   std::vector<glr::SymbolId> close_brackets;
 };
 
+class ArtifactChecksum;
+
 // An artifact file, mapped read-only and checked (header, format version, byte order, checksum
 // of all but the token set images) once. The automata are read from it, in place, by
 // compiled_mask(). The mapping lives as long as the ArtifactFile and every CompiledMask read from
@@ -96,6 +98,13 @@ class ArtifactFile {
   std::shared_ptr<const glr::CompiledGrammar> compiled_grammar(
       Grammar model, const glr::ParseOptions& options) const;
 
+  // The file's checksum is computed on a second thread from open() on; what open() read (source(),
+  // tokenizer_name()) is unverified until this returns. It waits for the checksum and throws
+  // glrmask::Error (kArtifact) when it does not match. compiled_grammar(), compiled_mask() and
+  // check_fingerprints() call it, and call it before they throw anything else, so that a corrupt
+  // file is reported as corrupt; a caller that parses source() first does the same.
+  void verify_checksum() const;
+
   // Throws glrmask::Error (kArtifact) unless the artifact was written for `grammar` (the same
   // grammar model and parse options) and `vocabulary` (the same token bytes, special tokens, EOS).
   void check_fingerprints(const glr::CompiledGrammar& grammar, const Vocabulary& vocabulary) const;
@@ -111,6 +120,7 @@ class ArtifactFile {
 
   std::string name_;
   std::shared_ptr<const MappedFile> file_;
+  std::shared_ptr<const ArtifactChecksum> checksum_;
   PostLexerRecord post_lexer_;
   std::uint64_t grammar_fingerprint_ = 0;
   std::uint64_t vocabulary_fingerprint_ = 0;

@@ -244,7 +244,17 @@ Constraint Constraint::load(const std::filesystem::path& path, const Tokenizer& 
                             const Limits& limits) {
   const Clock::time_point start = Clock::now();
   const wfa::ArtifactFile file = wfa::ArtifactFile::open(path);
-  StoredConstraint stored = StoredConstraint::parse(file.source(), path.string());
+  // The file's checksum is computed on a second thread meanwhile (ArtifactFile::verify_checksum):
+  // the stored source is parsed, and the grammar model built from it, before it returns, so an
+  // error from either waits for it, and a corrupt file is reported as such.
+  StoredConstraint stored = [&] {
+    try {
+      return StoredConstraint::parse(file.source(), path.string());
+    } catch (const Error&) {
+      file.verify_checksum();
+      throw;
+    }
+  }();
   const Engine engine = stored.engine;
   if ((engine == Engine::kWfa) != file.has_compiled_mask())
     throw Error(fmt::format("{}: the artifact's automata do not match its engine ({})",
@@ -258,7 +268,15 @@ Constraint Constraint::load(const std::filesystem::path& path, const Tokenizer& 
   glr::ParseOptions parse = impl->source.parse_options();
   parse.lexer_limits = lexer_limits(limits);
   parse.max_lookahead_bytes = limits.max_compile_memory_mib << 20;
-  impl->grammar = file.compiled_grammar(impl->source.build(), parse);
+  Grammar model = [&] {
+    try {
+      return impl->source.build();
+    } catch (const Error&) {
+      file.verify_checksum();
+      throw;
+    }
+  }();
+  impl->grammar = file.compiled_grammar(std::move(model), parse);
   impl->recognizer =
       std::make_shared<const glr::IncrementalRecognizer>(impl->grammar, parser_limits(limits));
   impl->statistics.grammar_seconds = seconds_since(start);
