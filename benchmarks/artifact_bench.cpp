@@ -11,6 +11,16 @@
 //                              set, which a load defers to each set's first use.
 //   BM_Checksum/<MiB>          checksum64 over a buffer in memory: what a set's first-use check
 //                              costs per byte.
+//   GrammarCompile/<grammar>, GrammarImageRead/<grammar>  the part of a load that gives the
+//                              parser its tables: CompiledGrammar::compile against reading the
+//                              same tables back from the artifact's grammar image
+//                              (read_compiled_grammar), both from a loaded Grammar model, which
+//                              both copy alike. Java, Python (--postlex python) and Go (the Lark
+//                              policy, EOS skippable). For instruction counts run one iteration
+//                              under callgrind, e.g. valgrind --tool=callgrind
+//                              --toggle-collect='glrmask::glr::read_compiled_grammar*'
+//                              artifact_bench --benchmark_filter=GrammarImageRead/java
+//                              --benchmark_min_time=0
 // Each grammar is compiled once (seconds for Java and SQL) and its artifact kept in the temporary
 // folder under the format version, so reruns skip the compile; a stale file is rebuilt.
 #include <benchmark/benchmark.h>
@@ -23,9 +33,11 @@
 #include <string>
 
 #include "glr/compiled_grammar.h"
+#include "glr/compiled_grammar_image.h"
 #include "lib/core/binary_io.h"
 #include "lib/core/error.h"
 #include "lib/core/settings.h"
+#include "lib/grammar/lark_loader.h"
 #include "lib/tokenizer/vocabulary.h"
 #include "wfa/mask_artifact.h"
 
@@ -130,5 +142,63 @@ void BM_Checksum(benchmark::State& state) {
                           static_cast<std::int64_t>(bytes.size()));
 }
 BENCHMARK(BM_Checksum)->Arg(100)->Unit(benchmark::kMillisecond);
+
+struct GrammarCase {
+  Grammar model;
+  glr::ParseOptions options;
+};
+
+GrammarCase load_case(const std::string& language) {
+  glr::ParseOptions options;
+  if (language == "python") options.postlex = glr::PostLexer::kPythonIndenter;
+  if (language == "go") {
+    options.policy = glr::ConflictPolicy::kLark;
+    options.skippable = {"EOS"};
+  }
+  LarkOptions lark;
+  lark.declared_terminals = options.postlex != glr::PostLexer::kNone;
+  return {load_lark_file(data_dir() / "grammars" / "syncode" / (language + "_grammar.lark"), lark),
+          options};
+}
+
+void BM_CompileGrammar(benchmark::State& state, const std::string& language) {
+  const GrammarCase c = load_case(language);
+  for (auto _ : state) {
+    Grammar model = c.model;
+    benchmark::DoNotOptimize(glr::CompiledGrammar::compile(std::move(model), c.options));
+  }
+}
+
+void BM_ReadGrammarImage(benchmark::State& state, const std::string& language) {
+  const GrammarCase c = load_case(language);
+  BinaryWriter out;
+  glr::write_compiled_grammar(*glr::CompiledGrammar::compile(c.model, c.options), out);
+  const std::string image = out.take();
+  for (auto _ : state) {
+    BinaryReader in(image, "image");
+    Grammar model = c.model;
+    benchmark::DoNotOptimize(glr::read_compiled_grammar(in, std::move(model), c.options));
+  }
+  state.counters["image_bytes"] = static_cast<double>(image.size());
+}
+
+BENCHMARK_CAPTURE(BM_CompileGrammar, java, std::string("java"))
+    ->Name("GrammarCompile/java")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ReadGrammarImage, java, std::string("java"))
+    ->Name("GrammarImageRead/java")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_CompileGrammar, python, std::string("python"))
+    ->Name("GrammarCompile/python")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ReadGrammarImage, python, std::string("python"))
+    ->Name("GrammarImageRead/python")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_CompileGrammar, go, std::string("go"))
+    ->Name("GrammarCompile/go")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ReadGrammarImage, go, std::string("go"))
+    ->Name("GrammarImageRead/go")
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
