@@ -462,6 +462,9 @@ std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMa
     automata.put(compiled->stats());
     section = write_token_sets(
         out, pool, sets, [&](TokenSetId set) { return compiled->weight_sources().contains(set); });
+    // The automata start 8-byte aligned in the file, so that what their writer aligned to 8
+    // (the Parser DWA's large arrays, viewed in place) is aligned in the mapping too.
+    out.align(8);
     out.put_bytes(automata.bytes());
     out.put(kExportRecordSectionTag);
     out.put_array<StoredSegment>(section.weight_segments);
@@ -642,6 +645,7 @@ std::shared_ptr<const CompiledMask> MaskArtifactReader::read(
       read_token_sets(in, universe, artifact.file_, artifact.area_begin_, artifact.area_end_);
   TokenSetPool pool = TokenSetPool::from_frozen(universe, stored_sets);
   const std::size_t token_sets = pool.distinct_sets();
+  in.align(8, "automata alignment");
   auto pool_id = [&](std::uint32_t stored) {
     if (stored >= token_sets)
       in.fail(fmt::format("token set {} of {} does not exist", stored, token_sets));

@@ -26,6 +26,7 @@
 #include "lexer/terminal_dwa.h"
 #include "lib/core/binary_io.h"
 #include "lib/core/check.h"
+#include "lib/core/mapped_array.h"
 #include "lib/core/strong_id.h"
 #include "lib/token_set/token_set_id.h"
 #include "wfa/indenter_condition.h"
@@ -155,11 +156,12 @@ class ParserDwa {
  private:
   friend class ParserDwaBuilder;
 
-  std::vector<DwaStateId> start_states_;               // per lexer fork
-  std::vector<EarlyStart> early_starts_;               // ascending (label, fork)
-  std::vector<std::uint32_t> transition_begin_ = {0};  // per state, into transitions_
-  std::vector<ParserDwaTransition> transitions_;       // per state, ascending `read`
-  std::vector<std::uint32_t> branch_begin_ = {0};      // per branch group, into branches_
+  std::vector<DwaStateId> start_states_;  // per lexer fork
+  std::vector<EarlyStart> early_starts_;  // ascending (label, fork)
+  // The two large arrays: viewed in place in a loaded artifact's mapping (mapped_array.h).
+  MappedArray<std::uint32_t> transition_begin_ = std::vector<std::uint32_t>{0};  // per state
+  MappedArray<ParserDwaTransition> transitions_;   // per state, ascending `read`
+  std::vector<std::uint32_t> branch_begin_ = {0};  // per branch group, into branches_
   std::vector<ParserDwaBranch> branches_;
   std::vector<IndenterCondition> conditions_;
   std::vector<std::uint32_t> condition_set_begin_ = {0, 0};  // set 0: empty

@@ -2288,8 +2288,9 @@ void ParserDwaBuilder::assemble(ParserDwa& result, std::vector<FoundTransition> 
         static_cast<std::uint32_t>(result.condition_atoms_.size()));
     return at->second;
   };
-  result.transitions_.reserve(by_state.size());
-  result.transition_begin_.assign(1, 0);
+  std::vector<ParserDwaTransition> transitions;
+  std::vector<std::uint32_t> transition_begin(1, 0);
+  transitions.reserve(by_state.size());
   for (const DwaStateId state : order) {
     for (std::uint32_t i = begin[state.value()]; i < begin[state.value() + 1]; ++i) {
       const FoundTransition& t = by_state[i];
@@ -2309,10 +2310,12 @@ void ParserDwaBuilder::assemble(ParserDwa& result, std::vector<FoundTransition> 
       } else if (t.target != ParserDwa::kDeadState) {
         target = canonical[t.target.value()];
       }
-      result.transitions_.push_back({t.read, target, t.weight});
+      transitions.push_back({t.read, target, t.weight});
     }
-    result.transition_begin_.push_back(static_cast<std::uint32_t>(result.transitions_.size()));
+    transition_begin.push_back(static_cast<std::uint32_t>(transitions.size()));
   }
+  result.transitions_ = std::move(transitions);
+  result.transition_begin_ = std::move(transition_begin);
   for (DwaStateId& state : result.start_states_) state = canonical[state.value()];
   for (EarlyStart& start : result.early_starts_) start.state = canonical[start.state.value()];
 }

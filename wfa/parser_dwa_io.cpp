@@ -18,10 +18,10 @@ void ParserDwa::write(BinaryWriter& out,
   out.put(kParserDwaSectionTag);
   out.put_array<DwaStateId>(start_states_);
   out.put_array<EarlyStart>(early_starts_);
-  out.put_array<std::uint32_t>(transition_begin_);
-  std::vector<ParserDwaTransition> transitions = transitions_;
+  out.put_aligned_array<std::uint32_t>(transition_begin_);
+  std::vector<ParserDwaTransition> transitions(transitions_.begin(), transitions_.end());
   for (ParserDwaTransition& t : transitions) t.weight = TokenSetId{stored_id(t.weight)};
-  out.put_array<ParserDwaTransition>(transitions);
+  out.put_aligned_array<ParserDwaTransition>(transitions);
   out.put_array<std::uint32_t>(branch_begin_);
   std::vector<ParserDwaBranch> branches = branches_;
   for (ParserDwaBranch& b : branches) b.weight = TokenSetId{stored_id(b.weight)};
@@ -41,8 +41,12 @@ ParserDwa ParserDwa::read(BinaryReader& in, std::uint32_t lr_states, std::size_t
   ParserDwa dwa;
   dwa.start_states_ = in.get_array<DwaStateId>("start states");
   dwa.early_starts_ = in.get_array<EarlyStart>("early-label start states");
-  dwa.transition_begin_ = in.get_array<std::uint32_t>("transition offsets");
-  dwa.transitions_ = in.get_array<ParserDwaTransition>("transitions");
+  // The two large arrays are viewed in the artifact's mapping, not copied (the CompiledMask that
+  // holds this automaton keeps the mapping alive).
+  dwa.transition_begin_ =
+      MappedArray<std::uint32_t>::view(in.get_view<std::uint32_t>("transition offsets"));
+  dwa.transitions_ =
+      MappedArray<ParserDwaTransition>::view(in.get_view<ParserDwaTransition>("transitions"));
   dwa.branch_begin_ = in.get_array<std::uint32_t>("branch offsets");
   dwa.branches_ = in.get_array<ParserDwaBranch>("branches");
   dwa.conditions_ = in.get_array<IndenterCondition>("indenter conditions");

@@ -31,6 +31,16 @@ class BinaryWriter {
     if (!values.empty())
       buffer_.append(reinterpret_cast<const char*>(values.data()), values.size_bytes());
   }
+  // put_array with the elements aligned to 8 bytes in the buffer, so that a reader of an equally
+  // aligned copy (a mapped file) can view them in place (BinaryReader::get_view).
+  template <typename T>
+  void put_aligned_array(std::span<const T> values) {
+    static_assert(std::is_trivially_copyable_v<T> && alignof(T) <= 8);
+    put<std::uint64_t>(values.size());
+    align(8);
+    if (!values.empty())
+      buffer_.append(reinterpret_cast<const char*>(values.data()), values.size_bytes());
+  }
   void put_string(std::string_view text) {
     put<std::uint64_t>(text.size());
     buffer_.append(text);
@@ -74,6 +84,19 @@ class BinaryReader {
     if (count != 0) std::memcpy(values.data(), bytes_.data() + offset_, count * sizeof(T));
     offset_ += count * sizeof(T);
     return values;
+  }
+  // What put_aligned_array wrote, viewed in place: the span points into the bytes the reader was
+  // given, which must start 8-byte aligned (a mapped file's do) and outlive the span.
+  template <typename T>
+  std::span<const T> get_view(const char* field) {
+    static_assert(std::is_trivially_copyable_v<T> && alignof(T) <= 8);
+    const auto count = get<std::uint64_t>(field);
+    align(8, field);
+    if (count > (bytes_.size() - offset_) / sizeof(T)) fail(field, count * sizeof(T));
+    const char* at = bytes_.data() + offset_;
+    if (reinterpret_cast<std::uintptr_t>(at) % alignof(T) != 0) fail("misaligned array");
+    offset_ += count * sizeof(T);
+    return {reinterpret_cast<const T*>(at), count};
   }
   std::string get_string(const char* field) {
     const auto size = get<std::uint64_t>(field);
