@@ -67,6 +67,13 @@ std::string first_difference(const ConstraintSource& stored, const ConstraintSou
   if (stored.json.lenient != asked.json.lenient)
     return differs("--json-schema-lenient", stored.json.lenient ? "it" : "without it",
                    asked.json.lenient ? "it" : "without it");
+  if (stored.json.property_order != asked.json.property_order) {
+    const auto order = [](JsonPropertyOrder o) {
+      return o == JsonPropertyOrder::kAny ? "any" : "schema";
+    };
+    return differs("--json-property-order", order(stored.json.property_order),
+                   order(asked.json.property_order));
+  }
   return "";
 }
 
@@ -88,6 +95,9 @@ ConstraintSource constraint_source(const GrammarSource& source, const std::strin
   ConstraintSource result;
   result.grammar = grammar_options(options);
   result.json.lenient = source.schema.lenient;
+  result.json.property_order = source.schema.property_order == json_schema::PropertyOrder::kAny
+                                   ? JsonPropertyOrder::kAny
+                                   : JsonPropertyOrder::kSchema;
   result.json.whitespace =
       source.schema.whitespace == json_schema::Whitespace::kCompact    ? JsonWhitespace::kCompact
       : source.schema.whitespace == json_schema::Whitespace::kFlexible ? JsonWhitespace::kFlexible

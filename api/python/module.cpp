@@ -68,7 +68,8 @@ Engine engine_of(const std::string& name) {
               ErrorCode::kInvalidArgument);
 }
 
-JsonOptions json_options(const std::string& whitespace, bool lenient) {
+JsonOptions json_options(const std::string& whitespace, bool lenient,
+                         const std::string& property_order = "schema") {
   JsonOptions options;
   if (whitespace == "default") {
     options.whitespace = JsonWhitespace::kDefault;
@@ -81,6 +82,12 @@ JsonOptions json_options(const std::string& whitespace, bool lenient) {
                 ErrorCode::kInvalidArgument);
   }
   options.lenient = lenient;
+  if (property_order == "any") {
+    options.property_order = JsonPropertyOrder::kAny;
+  } else if (property_order != "schema") {
+    throw Error("unknown property order '" + property_order + "' (expected schema or any)",
+                ErrorCode::kInvalidArgument);
+  }
   return options;
 }
 
@@ -220,16 +227,17 @@ PYBIND11_MODULE(_glrmask, m) {
       .def_static(
           "from_json_schema",
           [](const std::string& schema, const Tokenizer& tokenizer, const std::string& whitespace,
-             bool lenient, const std::string& engine, std::size_t build_threads,
-             const std::string& name, const Limits& limits) {
-            const JsonOptions options = json_options(whitespace, lenient);
+             bool lenient, const std::string& property_order, const std::string& engine,
+             std::size_t build_threads, const std::string& name, const Limits& limits) {
+            const JsonOptions options = json_options(whitespace, lenient, property_order);
             py::gil_scoped_release release;
             return Constraint::from_json_schema(schema, tokenizer, options,
                                                 {engine_of(engine), build_threads, limits}, name);
           },
           py::arg("schema"), py::arg("tokenizer"), py::kw_only(), py::arg("whitespace") = "default",
-          py::arg("lenient") = false, py::arg("engine") = "auto", py::arg("build_threads") = 0,
-          py::arg("name") = "<schema>", py::arg("limits") = Limits{})
+          py::arg("lenient") = false, py::arg("property_order") = "schema",
+          py::arg("engine") = "auto", py::arg("build_threads") = 0, py::arg("name") = "<schema>",
+          py::arg("limits") = Limits{})
       .def_static(
           "any_json",
           [](const Tokenizer& tokenizer, const std::string& whitespace, const std::string& engine,

@@ -112,6 +112,12 @@ glrmask::JsonOptions json_options(const glrmask_json_options* options) {
       "glrmask_json_options.whitespace is not a known mode");
   result.whitespace = static_cast<glrmask::JsonWhitespace>(options->whitespace);
   result.lenient = options->lenient;
+  require(options->property_order == GLRMASK_JSON_SCHEMA_ORDER ||
+              options->property_order == GLRMASK_JSON_ANY_ORDER,
+          "glrmask_json_options.property_order is not a known order");
+  result.property_order = options->property_order == GLRMASK_JSON_ANY_ORDER
+                              ? glrmask::JsonPropertyOrder::kAny
+                              : glrmask::JsonPropertyOrder::kSchema;
   return result;
 }
 

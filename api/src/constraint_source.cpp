@@ -11,7 +11,8 @@
 namespace glrmask {
 namespace {
 
-constexpr std::uint32_t kSourceVersion = 1;
+// Version 2 added the JSON property order; version 1 sources (schema order) are still read.
+constexpr std::uint32_t kSourceVersion = 2;
 
 json_schema::SchemaOptions schema_options(const JsonOptions& json) {
   json_schema::SchemaOptions options;
@@ -20,6 +21,9 @@ json_schema::SchemaOptions schema_options(const JsonOptions& json) {
       : json.whitespace == JsonWhitespace::kFlexible ? json_schema::Whitespace::kFlexible
                                                      : json_schema::Whitespace::kDefault;
   options.lenient = json.lenient;
+  options.property_order = json.property_order == JsonPropertyOrder::kAny
+                               ? json_schema::PropertyOrder::kAny
+                               : json_schema::PropertyOrder::kSchema;
   return options;
 }
 
@@ -112,12 +116,14 @@ std::string ConstraintSource::serialize() const {
   out.put(static_cast<std::uint8_t>(grammar.postlex));
   out.put(static_cast<std::uint8_t>(json.whitespace));
   out.put<std::uint8_t>(json.lenient ? 1 : 0);
+  out.put(static_cast<std::uint8_t>(json.property_order));
   return out.take();
 }
 
 ConstraintSource ConstraintSource::parse(std::string_view bytes, const std::string& file) {
   BinaryReader in(bytes, file + " (constraint source)");
-  if (in.get<std::uint32_t>("source version") != kSourceVersion)
+  const auto version = in.get<std::uint32_t>("source version");
+  if (version != 1 && version != kSourceVersion)
     in.fail("unknown constraint source version; save the constraint again");
   ConstraintSource source;
   const auto small = [&](const char* field, std::uint8_t limit) {
@@ -136,6 +142,8 @@ ConstraintSource ConstraintSource::parse(std::string_view bytes, const std::stri
   source.grammar.postlex = static_cast<PostLexer>(small("post-lexer", 1));
   source.json.whitespace = static_cast<JsonWhitespace>(small("JSON whitespace", 2));
   source.json.lenient = small("JSON lenient flag", 1) != 0;
+  if (version >= 2)
+    source.json.property_order = static_cast<JsonPropertyOrder>(small("JSON property order", 1));
   if (!in.at_end()) in.fail("unexpected bytes after the constraint source");
   return source;
 }
@@ -175,8 +183,9 @@ std::string ConstraintSource::description() const {
       break;
     case Kind::kJsonSchema:
     case Kind::kAnyJson:
-      text_options = fmt::format("whitespace {}{}", whitespace_name(json.whitespace),
-                                 json.lenient ? ", lenient" : "");
+      text_options = fmt::format(
+          "whitespace {}{}{}", whitespace_name(json.whitespace), json.lenient ? ", lenient" : "",
+          json.property_order == JsonPropertyOrder::kAny ? ", properties in any order" : "");
       break;
     case Kind::kRegex:
       break;

@@ -91,6 +91,49 @@ static int self_checks(void) {
                                             &none) == GLRMASK_SCHEMA);
   CHECK(strstr(glrmask_last_error_location().json_pointer, "/properties/x") != NULL);
 
+  /* The property order: {"b": 1, "a": 2} is taken only with GLRMASK_JSON_ANY_ORDER; an order
+   * the header does not name is refused. A tokenizer of the 256 single bytes spells it. */
+  {
+    char bytes[256];
+    const char* byte_tokens[257];
+    size_t byte_lengths[257];
+    for (int b = 0; b < 256; ++b) {
+      bytes[b] = (char)b;
+      byte_tokens[b] = &bytes[b];
+      byte_lengths[b] = 1;
+    }
+    byte_tokens[256] = "<eos>";
+    byte_lengths[256] = 5;
+    const int32_t eos = 256;
+    glrmask_tokenizer* byte_tokenizer = NULL;
+    CHECK_OK(glrmask_tokenizer_from_vocab(byte_tokens, byte_lengths, 257, GLRMASK_VOCAB_RAW, &eos,
+                                          1, NULL, 0, &byte_tokenizer));
+    const char* two =
+        "{\"type\": \"object\", \"required\": [\"a\", \"b\"], \"properties\": "
+        "{\"a\": {\"type\": \"integer\"}, \"b\": {\"type\": \"integer\"}}}";
+    const char* reordered = "{\"b\": 1, \"a\": 2}";
+    for (int any = 0; any < 2; ++any) {
+      const glrmask_json_options json = {GLRMASK_JSON_DEFAULT, false,
+                                         any ? GLRMASK_JSON_ANY_ORDER : GLRMASK_JSON_SCHEMA_ORDER};
+      glrmask_constraint* ordered = NULL;
+      CHECK_OK(glrmask_constraint_from_json_schema(two, strlen(two), "two.json", byte_tokenizer,
+                                                   &json, NULL, &ordered));
+      glrmask_matcher* matcher = NULL;
+      CHECK_OK(glrmask_matcher_new(ordered, 0, &matcher));
+      bool taken = true;
+      CHECK_OK(glrmask_matcher_accept_bytes(matcher, reordered, strlen(reordered), &taken));
+      CHECK(taken == (any == 1));
+      glrmask_matcher_free(matcher);
+      glrmask_constraint_free(ordered);
+    }
+    const glrmask_json_options unknown = {GLRMASK_JSON_DEFAULT, false,
+                                          (glrmask_json_property_order)7};
+    CHECK(glrmask_constraint_from_json_schema(two, strlen(two), "two.json", byte_tokenizer,
+                                              &unknown, NULL, &none) == GLRMASK_INVALID_ARGUMENT);
+    CHECK(strstr(glrmask_last_error(), "property_order") != NULL);
+    glrmask_tokenizer_free(byte_tokenizer);
+  }
+
   /* Budgets: a Parser DWA budget of one state fails naming it; an ambiguous grammar's step over
    * its work budget fails naming that, and leaves the matcher where it was. */
   glrmask_limits limits = glrmask_limits_default();

@@ -41,6 +41,32 @@ TEST_CASE("check --json-schema: every positional argument is an instance") {
   CHECK(result.exit_code == 0);
 }
 
+TEST_CASE(
+    "mask and compile keep --json-property-order, and an artifact of the other order names it") {
+  if (!testing::require_tokenizer("llama3")) return testing::skip_test_case();
+  testing::ScratchDir scratch;
+  const fs::path schema = scratch.write("s.json", R"({"type": "object", "required": ["a", "b"],
+                                  "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}})");
+  const fs::path reordered = scratch.write("reordered.json", R"({"b": 1, "a": 2})");
+  const std::string mask =
+      "mask --json-schema " + schema.string() + " --tokenizer llama3 --input " + reordered.string();
+  auto result = glrmask(mask);
+  CHECK(result.exit_code == 1);
+  result = glrmask(mask + " --json-property-order any");
+  INFO(result.output);
+  CHECK(result.exit_code == 0);
+  CHECK_THAT(result.output, Contains("properties in any order") && Contains("result       ok"));
+  const fs::path artifact = scratch.path / "any.glrmask";
+  result = glrmask("compile --json-schema " + schema.string() +
+                   " --json-property-order any --tokenizer llama3 -o " + artifact.string());
+  REQUIRE(result.exit_code == 0);
+  CHECK(glrmask(mask + " --json-property-order any --artifact " + artifact.string()).exit_code ==
+        0);
+  result = glrmask(mask + " --artifact " + artifact.string());
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.output, Contains("--json-property-order"));
+}
+
 TEST_CASE("check --regex and --any-json") {
   testing::ScratchDir scratch;
   const fs::path date = scratch.write("date.txt", "2024-05-06");

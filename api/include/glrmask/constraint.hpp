@@ -67,10 +67,17 @@ enum class JsonWhitespace : std::uint8_t {
   kFlexible,  // any JSON whitespace, bounded runs
 };
 
+// The order an object's declared properties may come in.
+enum class JsonPropertyOrder : std::uint8_t {
+  kSchema,  // the order of the schema's `properties` (what most generators emit; smaller grammars)
+  kAny,     // any order, each property at most once
+};
+
 struct JsonOptions {
   JsonWhitespace whitespace = JsonWhitespace::kDefault;
   // Keywords the compiler cannot enforce exactly are ignored (with a warning) instead of refused.
   bool lenient = false;
+  JsonPropertyOrder property_order = JsonPropertyOrder::kSchema;
 };
 
 // Budgets: what compiling a constraint and running its matchers may cost, so that a server

@@ -82,10 +82,16 @@ typedef struct glrmask_grammar_options {
   glrmask_postlex postlex;
 } glrmask_grammar_options;
 
-/* Options of a JSON constraint; zeroed (or NULL): default whitespace, strict. */
+typedef enum glrmask_json_property_order {
+  GLRMASK_JSON_SCHEMA_ORDER = 0, /* an object's properties in the order the schema declares */
+  GLRMASK_JSON_ANY_ORDER = 1,    /* in any order, each at most once */
+} glrmask_json_property_order;
+
+/* Options of a JSON constraint; zeroed (or NULL): default whitespace, strict, schema order. */
 typedef struct glrmask_json_options {
   glrmask_json_whitespace whitespace;
   bool lenient;
+  glrmask_json_property_order property_order;
 } glrmask_json_options;
 
 /* Budgets (glrmask::Limits in constraint.hpp, docs/limits.md): exceeding one fails with

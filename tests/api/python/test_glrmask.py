@@ -149,6 +149,27 @@ def test_jump_forward_and_clone():
     assert branch.byte_offset == 10 and matcher.byte_offset == 0
 
 
+def test_json_property_order(tmp_path):
+    pieces = [bytes([b]) for b in range(256)] + [b"<eos>"]
+    tokenizer = glrmask.Tokenizer.from_vocab(pieces, "raw", stop_ids=[256])
+    schema = json.dumps({"type": "object", "required": ["a", "b"],
+                         "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}})
+    reordered = b'{"b": 1, "a": 2}'
+    in_order = glrmask.Constraint.from_json_schema(schema, tokenizer)
+    assert not glrmask.Matcher(in_order).accept_string(reordered)
+    any_order = glrmask.Constraint.from_json_schema(schema, tokenizer, property_order="any")
+    path = tmp_path / "any.glrmask"
+    any_order.save(str(path))
+    for constraint in (any_order, glrmask.Constraint.load(str(path), tokenizer)):
+        assert "any order" in constraint.description
+        matcher = glrmask.Matcher(constraint)
+        assert matcher.accept_string(reordered) and matcher.is_accepting()
+        assert not glrmask.Matcher(constraint).accept_string(b'{"b": 1, "b": 2}')
+    with pytest.raises(glrmask.Error) as error:
+        glrmask.Constraint.from_json_schema(schema, tokenizer, property_order="sorted")
+    assert error.value.code == "invalid argument"
+
+
 def test_save_load(tmp_path):
     tokenizer, pieces = small_tokenizer()
     constraint = glrmask.Constraint.from_lark('start: "a"+ "b"\n', tokenizer)
