@@ -225,6 +225,10 @@ Constraint Constraint::from_regex(std::string_view pattern, const Tokenizer& tok
 }
 
 void Constraint::save(const std::filesystem::path& path) const {
+  if (impl_->external_engine)
+    throw Error(fmt::format("{}: a constraint over the caller's engine cannot be saved",
+                            impl_->source.name),
+                ErrorCode::kUnsupported);
   StoredConstraint stored{impl_->source, impl_->engine};
   std::shared_ptr<const wfa::CompiledMask> compiled = impl_->compiled;
   if (impl_->engine == Engine::kStaged) {
@@ -319,6 +323,7 @@ const Limits& Constraint::limits() const {
 }
 
 std::string Constraint::description() const {
+  if (impl_->external_engine) return impl_->source.name;
   return fmt::format("{}; engine {}", impl_->source.description(), engine_name(impl_->engine));
 }
 

@@ -31,6 +31,9 @@ struct Constraint::Impl {
   std::shared_ptr<wfa::BackgroundMaskBuild> staged_build;
   CompileStatistics statistics;
   Limits limits;
+  // Made by constraint_over_engine() (engine_constraint.h): `source` is only a name and the
+  // engine is the caller's, so the constraint cannot be saved.
+  bool external_engine = false;
   mutable std::unique_ptr<EnginePool> engines;
 
   explicit Impl(Tokenizer tokenizer_in) : tokenizer(std::move(tokenizer_in)) {}

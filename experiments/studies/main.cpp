@@ -19,7 +19,8 @@ constexpr std::string_view kUsage =
     "usage: studies STUDY [--size small|full] [--engines a,b] [--grammars "
     "go,java,sql,json,python]\n"
     "               [--tokenizers llama2,llama3,...] [--out DIR] [--policy glr|lark]\n"
-    "               [--max-programs N] [--max-steps N] [--grammar-file G.lark --inputs F1,F2]\n"
+    "               [--max-programs N] [--skip-programs N] [--max-steps N]\n"
+    "               [--grammar-file G.lark --inputs F1,F2]\n"
     "               [--reference ENGINE] (exactness: what the engines are compared with)\n"
     "               [--mask-output view|buffer] (get_mask timed as mask_view, the default,\n"
     "               or as fill_mask into the caller's buffer)\n"
@@ -87,6 +88,8 @@ StudyOptions parse_options(int argc, char** argv) {
       options.policy = value;
     } else if (option == "--max-programs") {
       options.max_programs = parse_count(option, value);
+    } else if (option == "--skip-programs") {
+      options.skip_programs = parse_count(option, value);
     } else if (option == "--max-steps") {
       options.max_steps = parse_count(option, value);
     } else if (option == "--reference") {

@@ -58,18 +58,18 @@ int run_preprocessing_child(int argc, char** argv) {
     started = std::chrono::steady_clock::now();
     // Called directly, not through make_engine(), so an engine's refusal reaches the table with
     // its reason.
-    const auto engine =
+    auto engine =
         app::make_mask_engine(engine_name, {grammar, &tokenizer->vocabulary}, "--engines");
     const double build_seconds = seconds_since(started);
     const double offline_cpu_seconds = process_cpu_seconds() - cpu_started;
     const double built_mib = peak_memory_mib();
     stage = "teacher forcing";
-    const ForcingSetup setup{grammar, &tokenizer->vocabulary, tokenizer->eos, nullptr,
-                             options.max_steps};
+    const ForcingSetup setup{nullptr, options.max_steps};
+    const Constraint constraint = study_constraint(*tokenizer, grammar, std::move(engine));
     std::vector<double> mask_us, commit_us;
     std::size_t failures = 0;
     for (const EncodedText& text : texts) {
-      const ForcedRun run = force_text(setup, text.tokens, *engine);
+      const ForcedRun run = force_text(setup, text.tokens, constraint);
       for (const StepRecord& step : run.steps) {
         mask_us.push_back(step.mask_us);
         commit_us.push_back(step.commit_us);

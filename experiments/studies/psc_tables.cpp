@@ -383,7 +383,7 @@ int run_psc_tables(const StudyOptions& options) {
                                             : EngineRun{EngineRun::End::kAllowedAll, 0};
         reference.tally.add(unit.samples[s].kind, exact, verdicts[s]);
       }
-      const ForcingSetup setup{grammar, &tokenizer->vocabulary, tokenizer->eos, nullptr, 0};
+      const ForcingSetup setup{nullptr, 0};
       for (const std::string& engine_name : engines) {
         EngineCell& cell = engine_cells[{unit.column, tok, engine_name}];
         ++cell.units;
@@ -410,13 +410,14 @@ int run_psc_tables(const StudyOptions& options) {
             cell.tally.add(unit.samples[s].kind, {EngineRun::End::kRefusedGrammar, 0}, verdicts[s]);
           continue;
         }
+        const Constraint constraint = study_constraint(*tokenizer, grammar, std::move(engine));
         for (std::size_t s = 0; s < unit.samples.size(); ++s) {
           const Sample& sample = unit.samples[s];
           if (unit.samples.size() <= 20 || s % 10 == 0)
             progress(study, fmt::format("{} / {} / {}: {} ({} of {}, {} tokens)", tok, unit.column,
                                         engine_name, sample.name, s + 1, unit.samples.size(),
                                         tokens[s].size()));
-          const ForcedRun run = force_text(setup, tokens[s], *engine);
+          const ForcedRun run = force_text(setup, tokens[s], constraint);
           for (const StepRecord& step : run.steps) cell.mask_us.push_back(step.mask_us);
           const EngineRun outcome = engine_run_of(run);
           const std::size_t disagreements = cell.tally.engine_disagreements;

@@ -6,6 +6,7 @@
 #include <ctime>
 #include <fstream>
 
+#include "api/src/tokenizer_impl.h"
 #include "lib/core/error.h"
 #include "lib/core/settings.h"
 #include "lib/tokenizer/tokenizer_choice.h"
@@ -26,14 +27,19 @@ std::string tokenizer_label(const std::string& name_or_path) {
   return folder.filename().string();
 }
 
-std::unique_ptr<TokenizerInputs> load_tokenizer(const std::string& name) {
-  const TokenizerSpec spec = TokenizerSpec::load(resolve_encoder_tokenizer(name));
-  Vocabulary vocabulary = vocabulary_for(name, spec);
-  const auto eos = vocabulary.eos();
-  if (!eos)
+TokenizerInputs::TokenizerInputs(std::string name_in, Tokenizer handle_in)
+    : name(std::move(name_in)),
+      handle(std::move(handle_in)),
+      vocabulary(handle.impl().vocabulary),
+      encoder(*handle.impl().encoder) {
+  const auto first_eos = vocabulary.eos();
+  if (!first_eos)
     throw Error(fmt::format("tokenizer {}: no EOS token ({})", name, vocabulary.description()));
-  return std::make_unique<TokenizerInputs>(
-      TokenizerInputs{tokenizer_label(name), std::move(vocabulary), Encoder(spec), *eos});
+  eos = *first_eos;
+}
+
+std::unique_ptr<TokenizerInputs> load_tokenizer(const std::string& name) {
+  return std::make_unique<TokenizerInputs>(tokenizer_label(name), Tokenizer::load(name));
 }
 
 std::vector<EncodedText> encode_corpus(const Corpus& corpus, const TokenizerInputs& tokenizer) {
@@ -55,9 +61,15 @@ std::vector<Corpus> load_corpora(const StudyOptions& options,
   if (!options.grammar_file.empty())
     return {corpus_from_files(options.grammar_file, options.input_files)};
   const std::size_t programs = options.max_programs != 0 ? options.max_programs : default_programs;
+  const std::size_t skip = options.skip_programs;
   std::vector<Corpus> corpora;
-  for (const std::string& name : options.grammars.empty() ? default_grammars : options.grammars)
-    corpora.push_back(load_named_corpus(name, programs));
+  for (const std::string& name : options.grammars.empty() ? default_grammars : options.grammars) {
+    Corpus corpus = load_named_corpus(name, programs == 0 ? 0 : skip + programs);
+    corpus.texts.erase(
+        corpus.texts.begin(),
+        corpus.texts.begin() + static_cast<std::ptrdiff_t>(std::min(skip, corpus.texts.size())));
+    corpora.push_back(std::move(corpus));
+  }
   return corpora;
 }
 
@@ -132,13 +144,6 @@ bool mask_has_any(std::span<const std::uint32_t> words, const std::vector<TokenI
   for (const TokenId token : tokens)
     if (token / 32 < words.size() && ((words[token / 32] >> (token % 32)) & 1u)) return true;
   return false;
-}
-
-std::uint64_t mask_count(std::span<const std::uint32_t> words) {
-  std::uint64_t count = 0;
-  for (const std::uint32_t word : words)
-    count += static_cast<std::uint64_t>(__builtin_popcount(word));
-  return count;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {

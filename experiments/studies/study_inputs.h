@@ -11,6 +11,7 @@
 #include "experiments/studies/study_options.h"
 #include "experiments/support/corpus.h"
 #include "glr/compiled_grammar.h"
+#include "glrmask/tokenizer.hpp"
 #include "lib/core/token_id.h"
 #include "lib/tokenizer/encoder.h"
 #include "lib/tokenizer/vocabulary.h"
@@ -18,10 +19,16 @@
 
 namespace glrmask::experiments {
 
+// The library's tokenizer (what the studies' matchers run on) and views of what it holds.
 struct TokenizerInputs {
+  TokenizerInputs(std::string name_in, Tokenizer handle_in);
+  TokenizerInputs(const TokenizerInputs&) = delete;
+  TokenizerInputs& operator=(const TokenizerInputs&) = delete;
+
   std::string name;  // tokenizer_label() of the command-line name
-  Vocabulary vocabulary;
-  Encoder encoder;
+  Tokenizer handle;
+  const Vocabulary& vocabulary;  // handle's
+  const Encoder& encoder;        // handle's
   TokenId eos = 0;
 };
 
@@ -74,7 +81,6 @@ std::vector<TokenId> hyphen_run_tokens(const Vocabulary& vocabulary);
 
 // Whether any of `tokens` is set in the dense mask.
 bool mask_has_any(std::span<const std::uint32_t> words, const std::vector<TokenId>& tokens);
-std::uint64_t mask_count(std::span<const std::uint32_t> words);
 
 double seconds_since(std::chrono::steady_clock::time_point start);
 // CPU time of the whole process (every thread) and of the calling thread, in seconds: on a machine

@@ -27,6 +27,9 @@ struct StudyOptions {
   // Caps the teacher-forced programs per grammar and steps per program (0: the size's default).
   std::size_t max_programs = 0;
   std::size_t max_steps = 0;
+  // `--skip-programs N`: leave out each corpus's first N programs (list order), so a long study
+  // can be split into ranges run by separate processes or resumed where an earlier run stopped.
+  std::size_t skip_programs = 0;
   // The engine the exactness study compares against (the oracle unless --reference names a
   // cheaper engine that was itself checked against the oracle).
   std::string reference = "oracle";

@@ -69,14 +69,14 @@ int run_tail_latency(const StudyOptions& options) {
       const std::string& tokenizer_name = tokenizer->name;
       const std::vector<EncodedText> texts = encode_corpus(corpus, *tokenizer);
       const std::vector<TokenId> hyphen_tokens = hyphen_run_tokens(tokenizer->vocabulary);
-      const ForcingSetup setup{
-          grammar,           &tokenizer->vocabulary,   tokenizer->eos,         &hyphen_tokens,
-          options.max_steps, options.mask_into_buffer, options.read_whole_mask};
+      const ForcingSetup setup{&hyphen_tokens, options.max_steps, options.mask_into_buffer,
+                               options.read_whole_mask};
       for (const std::string& engine_name : engines) {
         const auto build_started = std::chrono::steady_clock::now();
-        const auto engine = make_engine(engine_name, grammar, tokenizer->vocabulary);
+        auto engine = make_engine(engine_name, grammar, tokenizer->vocabulary);
         if (!engine) continue;
         const double build_seconds = seconds_since(build_started);
+        const Constraint constraint = study_constraint(*tokenizer, grammar, std::move(engine));
         std::vector<double> mask_us, commit_us, hyphen_mask_us, other_mask_us;
         CounterSamples counter_samples;
         std::size_t failure_count = 0;
@@ -85,7 +85,7 @@ int run_tail_latency(const StudyOptions& options) {
           progress(study, fmt::format("{} / {} / {}: {} ({} of {}, {} tokens)", corpus.name,
                                       tokenizer_name, engine_name, text.text->name, i + 1,
                                       texts.size(), text.tokens.size()));
-          const ForcedRun run = force_text(setup, text.tokens, *engine);
+          const ForcedRun run = force_text(setup, text.tokens, constraint);
           for (const StepRecord& step : run.steps) {
             mask_us.push_back(step.mask_us);
             (step.hyphen_run_allowed ? hyphen_mask_us : other_mask_us).push_back(step.mask_us);

@@ -4,29 +4,22 @@
 
 #include <chrono>
 
-#include "experiments/studies/study_inputs.h"
-#include "glr/session.h"
-#include "lib/core/error.h"
+#include "api/src/engine_constraint.h"
+#include "api/src/teacher_forcing.h"
 #include "lib/token_set/dense_mask.h"
 
 namespace glrmask::experiments {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double micros_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
-}
-
-bool has(std::span<const std::uint32_t> words, TokenId token) {
-  return token / 32 < words.size() && ((words[token / 32] >> (token % 32)) & 1u);
+double micros(std::chrono::nanoseconds time) {
+  return std::chrono::duration<double, std::micro>(time).count();
 }
 
 }  // namespace
 
-std::string format_counters(std::span<const wfa::EngineCounter> counters) {
+std::string format_counters(std::span<const MaskCounter> counters) {
   std::string text;
-  for (const wfa::EngineCounter& counter : counters) {
+  for (const MaskCounter& counter : counters) {
     if (!text.empty()) text += ';';
     text += fmt::format("{}={:.6g}", counter.name, counter.value);
   }
@@ -43,50 +36,44 @@ RunHeader with_mask_output(RunHeader header, const StudyOptions& options) {
   return header;
 }
 
+Constraint study_constraint(const TokenizerInputs& tokenizer,
+                            std::shared_ptr<const glr::CompiledGrammar> grammar,
+                            std::unique_ptr<wfa::MaskEngine> engine) {
+  return constraint_over_engine(tokenizer.handle, std::move(grammar), std::move(engine));
+}
+
 ForcedRun force_text(const ForcingSetup& setup, const std::vector<TokenId>& tokens,
-                     wfa::MaskEngine& engine) {
+                     const Constraint& constraint) {
   ForcedRun run;
-  std::size_t steps = tokens.size() + 1;  // EOS is the last step
-  if (setup.max_steps != 0 && setup.max_steps < steps) steps = setup.max_steps;
-  run.steps.reserve(steps);
-  glr::Session session(setup.grammar, setup.vocabulary);
-  DenseMask mask(static_cast<std::uint32_t>(setup.vocabulary->size()));
-  for (std::size_t step = 0; step < steps; ++step) {
-    const TokenId token = step < tokens.size() ? tokens[step] : setup.eos;
-    StepRecord record;
-    record.step = static_cast<std::uint32_t>(step);
-    record.byte_offset = session.byte_offset();
-    auto start = Clock::now();
-    std::span<const std::uint32_t> words = mask.words();
-    if (setup.into_buffer)
-      engine.fill_mask(session, mask.words());
-    else
-      words = engine.mask_view(session, mask.words());
-    record.mask_us = micros_since(start);
-    if (setup.read_whole_mask) record.mask_tokens = mask_count(words);
-    if (setup.hyphen_run_tokens)
-      record.hyphen_run_allowed = mask_has_any(words, *setup.hyphen_run_tokens);
-    record.counters = format_counters(engine.last_step_counters());
-    const auto fail = [&](std::string_view why) {
-      run.failure =
-          fmt::format("step {}, byte {}, token {}: {}", step, record.byte_offset, token, why);
-      run.steps.push_back(std::move(record));
-    };
-    run.failure_step = step;
-    if (!has(words, token)) {
-      run.failure_masked = true;
-      fail(token == setup.eos ? "EOS is not in the mask" : "the token is not in the mask");
-      break;
-    }
-    try {
-      start = Clock::now();
-      session.commit(token);
-      record.commit_us = micros_since(start);
-    } catch (const Error& e) {
-      fail(fmt::format("in the mask, but the session refused it: {}", e.what()));
-      break;
-    }
-    run.steps.push_back(std::move(record));
+  TeacherForcingOptions options;
+  if (setup.max_steps != 0) options.max_steps = setup.max_steps;
+  options.mask_call = setup.into_buffer ? MaskCall::kFill : MaskCall::kView;
+  const std::vector<std::int32_t> ids(tokens.begin(), tokens.end());
+  run.steps.reserve(std::min(ids.size() + 1, options.max_steps));
+  Matcher matcher(constraint);
+  const glrmask::ForcedRun forced =
+      teacher_force(matcher, ids, options, {}, [&](const ForcedStep& step) {
+        StepRecord record;
+        record.step = static_cast<std::uint32_t>(step.step);
+        record.byte_offset = step.byte_offset;
+        record.mask_us = micros(step.mask_time);
+        if (setup.read_whole_mask) record.mask_tokens = mask_count(step.mask);
+        if (setup.hyphen_run_tokens)
+          record.hyphen_run_allowed = mask_has_any(step.mask, *setup.hyphen_run_tokens);
+        record.counters = format_counters(step.matcher->last_mask_counters());
+        run.steps.push_back(std::move(record));
+        return true;
+      });
+  // The commit of step i was timed when it succeeded: the steps before a failure, all of them
+  // otherwise.
+  for (std::size_t i = 0; i < forced.commit_times.size() && i < run.steps.size(); ++i)
+    run.steps[i].commit_us = micros(forced.commit_times[i]);
+  if (forced.failure) {
+    const glrmask::ForcedRun::Failure& failure = *forced.failure;
+    run.failure = fmt::format("step {}, byte {}, token {}: {}", failure.step, failure.byte_offset,
+                              failure.token, failure.reason);
+    run.failure_step = failure.step;
+    run.failure_masked = failure.masked;
   }
   return run;
 }

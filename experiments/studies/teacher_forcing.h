@@ -1,6 +1,7 @@
-// Teacher forcing with per-step measurements: the engine masks every step of a real text (its
-// tokens, then EOS), each mask and commit is timed on its own, and the engine's counters and
-// whether a long hyphen-run token was allowed are kept per step.
+// Teacher forcing with per-step measurements, on the library's teacher-forcing loop
+// (api/src/teacher_forcing.h) and a matcher over the study's engine: the engine masks every step
+// of a real text (its tokens, then EOS), each mask and commit is timed on its own, and the
+// engine's counters and whether a long hyphen-run token was allowed are kept per step.
 #pragma once
 
 #include <cstdint>
@@ -9,10 +10,12 @@
 #include <vector>
 
 #include "experiments/studies/run_header.h"
+#include "experiments/studies/study_inputs.h"
 #include "experiments/studies/study_options.h"
 #include "glr/compiled_grammar.h"
+#include "glrmask/constraint.hpp"
+#include "glrmask/matcher.hpp"
 #include "lib/core/token_id.h"
-#include "lib/tokenizer/vocabulary.h"
 #include "wfa/mask_engine.h"
 
 namespace glrmask::experiments {
@@ -39,9 +42,6 @@ struct ForcedRun {
 };
 
 struct ForcingSetup {
-  std::shared_ptr<const glr::CompiledGrammar> grammar;
-  const Vocabulary* vocabulary = nullptr;
-  TokenId eos = 0;
   const std::vector<TokenId>* hyphen_run_tokens = nullptr;  // optional
   std::size_t max_steps = 0;                                // 0: every token and EOS
   // Time fill_mask(), which writes the mask into the caller's buffer, instead of mask_view(),
@@ -52,14 +52,22 @@ struct ForcingSetup {
   bool read_whole_mask = true;
 };
 
+// A constraint of the library over `grammar` whose matchers run `engine` (from make_engine()),
+// for force_text(). `engine` is moved from.
+Constraint study_constraint(const TokenizerInputs& tokenizer,
+                            std::shared_ptr<const glr::CompiledGrammar> grammar,
+                            std::unique_ptr<wfa::MaskEngine> engine);
+
+// Teacher-forces `tokens` (then EOS) through a matcher of `constraint` with the library's loop
+// (api/src/teacher_forcing.h), keeping a StepRecord per step.
 ForcedRun force_text(const ForcingSetup& setup, const std::vector<TokenId>& tokens,
-                     wfa::MaskEngine& engine);
+                     const Constraint& constraint);
 
 // `header` with "mask output" and "mask read" fields saying how force_text() timed get_mask and
 // what it read of each mask between steps.
 RunHeader with_mask_output(RunHeader header, const StudyOptions& options);
 
 // "name=value;name=value" (values with up to 6 significant digits).
-std::string format_counters(std::span<const wfa::EngineCounter> counters);
+std::string format_counters(std::span<const MaskCounter> counters);
 
 }  // namespace glrmask::experiments

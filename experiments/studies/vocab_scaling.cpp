@@ -42,18 +42,18 @@ int run_vocab_scaling(const StudyOptions& options) {
     plot_rows[t].push_back(std::to_string(vocabulary_size));
     for (std::size_t g = 0; g < corpora.size(); ++g) {
       const std::vector<EncodedText> texts = encode_corpus(corpora[g], *tokenizer);
-      const ForcingSetup setup{
-          grammars[g],       &tokenizer->vocabulary,   tokenizer->eos,         nullptr,
-          forcing.max_steps, options.mask_into_buffer, options.read_whole_mask};
+      const ForcingSetup setup{nullptr, forcing.max_steps, options.mask_into_buffer,
+                               options.read_whole_mask};
       for (const std::string& engine_name : engines) {
         progress(study, fmt::format("{} / {} ({} tokens) / {}", corpora[g].name, tokenizer->name,
                                     vocabulary_size, engine_name));
-        const auto engine = make_engine(engine_name, grammars[g], tokenizer->vocabulary);
+        auto engine = make_engine(engine_name, grammars[g], tokenizer->vocabulary);
         if (!engine) continue;
+        const Constraint constraint = study_constraint(*tokenizer, grammars[g], std::move(engine));
         std::vector<double> mask_us;
         std::size_t failures = 0;
         for (const EncodedText& text : texts) {
-          const ForcedRun run = force_text(setup, text.tokens, *engine);
+          const ForcedRun run = force_text(setup, text.tokens, constraint);
           for (const StepRecord& step : run.steps) mask_us.push_back(step.mask_us);
           if (run.failure) ++failures;
         }

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "api/src/constraint_impl.h"
+#include "api/src/engine_constraint.h"
+#include "api/src/tokenizer_impl.h"
 #include "glr/session.h"
 #include "glrmask/glrmask.hpp"
 #include "lib/core/file_io.h"
@@ -224,6 +226,74 @@ TEST_CASE(
     }
   }
   std::filesystem::remove(path);
+}
+
+TEST_CASE(
+    "api: a JSON constraint keeps its property order through save and load, and a version 1 source "
+    "reads as schema order") {
+  std::vector<std::string> pieces;
+  for (int b = 0; b < 256; ++b) pieces.emplace_back(1, static_cast<char>(b));
+  pieces.push_back("<eos>");
+  const Tokenizer tokenizer = Tokenizer::from_vocab(pieces, VocabType::kRaw, {256});
+  const std::string schema =
+      R"({"type": "object", "required": ["a", "b"],
+          "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}})";
+  const std::string reordered = R"({"b": 1, "a": 2})";
+  const Constraint schema_order = Constraint::from_json_schema(schema, tokenizer);
+  CHECK_FALSE(Matcher(schema_order).accept_bytes(reordered));
+  const Constraint any_order =
+      Constraint::from_json_schema(schema, tokenizer, {.property_order = JsonPropertyOrder::kAny});
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("glrmask_api_order_" + std::to_string(::getpid()));
+  any_order.save(path);
+  for (const Constraint& constraint : {any_order, Constraint::load(path, tokenizer)}) {
+    CHECK(constraint.description().find("any order") != std::string::npos);
+    Matcher matcher(constraint);
+    CHECK(matcher.accept_bytes(reordered));
+    CHECK(matcher.is_accepting());
+    CHECK_FALSE(Matcher(constraint).accept_bytes(R"({"b": 1, "b": 2})"));
+  }
+  std::filesystem::remove(path);
+
+  // What version 1 wrote: the same fields without the property order.
+  ConstraintSource source = any_order.impl().source;
+  std::string bytes = source.serialize();
+  REQUIRE(bytes.substr(0, 4) == std::string("\x02\0\0\0", 4));
+  bytes[0] = 1;
+  bytes.pop_back();
+  CHECK(ConstraintSource::parse(bytes, "v1").json.property_order == JsonPropertyOrder::kSchema);
+  bytes.push_back(2);  // an order past kAny
+  bytes[0] = 2;
+  CHECK_THROWS_AS(ConstraintSource::parse(bytes, "v2"), Error);
+}
+
+TEST_CASE("api: a constraint over the caller's engine serves its masks through a matcher") {
+  const FixtureVocab vocab = fixture_vocab("ab ");
+  const Tokenizer tokenizer = fixture_tokenizer(vocab);
+  const Constraint reference = Constraint::from_lark("start: \"a\"+ \" \"? \"b\"\n", tokenizer, {},
+                                                     {.engine = Engine::kOracle});
+  const Constraint over = constraint_over_engine(
+      tokenizer, reference.impl().grammar,
+      std::make_unique<wfa::OracleEngine>(tokenizer.impl().vocabulary,
+                                          wfa::OracleOptions{.sequential = true}));
+  for (const std::string prefix : {"", "a", "aa ", "ab"}) {
+    Matcher matcher(over);
+    REQUIRE(matcher.accept_bytes(prefix));
+    const std::span<const std::uint32_t> view = matcher.next_token_mask();
+    CHECK(std::vector<std::uint32_t>(view.begin(), view.end()) ==
+          oracle_mask(reference, vocab, prefix));
+  }
+  // One engine: a second matcher's call while the first holds the view is refused cleanly.
+  Matcher holder(over), other(over);
+  (void)holder.next_token_mask();
+  std::vector<std::uint32_t> row(other.bitmask_words());
+  CHECK_THROWS_AS(other.fill_next_token_bitmask(row), Error);
+  try {
+    over.save(std::filesystem::temp_directory_path() / "glrmask_api_never_written");
+    FAIL("a constraint over the caller's engine was saved");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::kUnsupported);
+  }
 }
 
 TEST_CASE("api: a saved constraint damaged behind valid checksums is refused or stays in bounds") {

@@ -1,0 +1,26 @@
+// Constraints over engines the caller builds: the studies and tests that drive every engine of the
+// registry (apps/mask_engines.h), or Parser DWA variants CompileOptions does not choose, through
+// the same matchers and teacher-forcing loop (teacher_forcing.h) as the library's users.
+#pragma once
+
+#include <memory>
+
+#include "glr/compiled_grammar.h"
+#include "glrmask/constraint.hpp"
+#include "glrmask/tokenizer.hpp"
+#include "wfa/mask_engine.h"
+
+namespace glrmask {
+
+// A constraint over `grammar` (compiled elsewhere, with the recognizer's default limits) whose
+// matchers run `engine`, which must read `tokenizer`'s vocabulary and support `grammar`. The
+// constraint has that one engine: it serves one mask call at a time (one matcher driven on one
+// thread; a second concurrent call throws glrmask::Error). `kind` is what engine() reports.
+// Such a constraint cannot be saved (save() throws kUnsupported): its engine is not one the
+// artifact format records.
+Constraint constraint_over_engine(const Tokenizer& tokenizer,
+                                  std::shared_ptr<const glr::CompiledGrammar> grammar,
+                                  std::unique_ptr<wfa::MaskEngine> engine,
+                                  Engine kind = Engine::kOracle);
+
+}  // namespace glrmask
