@@ -12,7 +12,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::size_t kMismatchesKept = 5;
+constexpr std::size_t kMismatchesKeptPerFollower = 5;
 constexpr std::size_t kTokensPerMismatch = 8;
 
 bool has(std::span<const std::uint32_t> words, std::int32_t token) {
@@ -83,6 +83,7 @@ ForcedRun teacher_force(Matcher& leader, std::span<const std::int32_t> tokens,
   run.mask_times.reserve(run.planned_steps);
   run.commit_times.reserve(run.planned_steps);
   run.follower_times.resize(followers.size());
+  run.follower_mismatch_steps.assign(followers.size(), 0);
   std::vector<std::uint32_t> buffer(leader.bitmask_words());
   std::vector<std::uint32_t> follower_buffer(leader.bitmask_words());
 
@@ -106,7 +107,7 @@ ForcedRun teacher_force(Matcher& leader, std::span<const std::int32_t> tokens,
       run.follower_times[f].push_back(time);
       if (!std::equal(current.mask.begin(), current.mask.end(), other.begin(), other.end())) {
         mismatched = true;
-        if (run.mismatches.size() < kMismatchesKept)
+        if (run.follower_mismatch_steps[f]++ < kMismatchesKeptPerFollower)
           run.mismatches.push_back(compare(current.mask, other, step, f, current.byte_offset));
       }
     }

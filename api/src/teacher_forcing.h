@@ -64,8 +64,10 @@ struct ForcedRun {
   std::vector<std::chrono::nanoseconds> mask_times, commit_times;
   // Per follower, its mask times.
   std::vector<std::vector<std::chrono::nanoseconds>> follower_times;
-  std::uint64_t mismatch_steps = 0;      // steps where some follower differed
-  std::vector<MaskMismatch> mismatches;  // the first few
+  std::uint64_t mismatch_steps = 0;  // steps where some follower differed
+  // Per follower, the steps where it differed from the leader.
+  std::vector<std::uint64_t> follower_mismatch_steps;
+  std::vector<MaskMismatch> mismatches;  // the first few of each follower, in step order
 
   // Set when the leader's mask lacked the real token (or the stop id at the end), or its
   // matcher refused a token the mask allowed.

@@ -1,7 +1,9 @@
 // exactness: on every teacher-forced step of every corpus program, each engine's mask against the
-// oracle's (or --reference's), bit for bit, EOS step included. Programs run in parallel (TBB);
-// every worker thread builds its own engines, since an engine keeps per-call scratch state (the
-// wfa's compilation is built once per (grammar, tokenizer) and shared by the workers' engines).
+// oracle's (or --reference's), bit for bit, EOS step included, with the library's teacher-forcing
+// loop (api/src/teacher_forcing.h: the reference's matcher leads, one matcher per engine follows).
+// Programs run in parallel (TBB); every worker thread builds its own engines, since an engine
+// keeps per-call scratch state (the wfa's compilation is built once per (grammar, tokenizer) and
+// shared by the workers' engines).
 //
 // Runs against the oracle take hours on the full corpora, so nothing waits for the end: each
 // program's row is appended to programs.csv (and flushed) as it finishes, and the tables are
@@ -17,13 +19,13 @@
 #include <mutex>
 #include <optional>
 
+#include "api/src/teacher_forcing.h"
 #include "experiments/studies/studies.h"
 #include "experiments/studies/study_inputs.h"
 #include "experiments/studies/study_report.h"
-#include "glr/session.h"
+#include "experiments/studies/teacher_forcing.h"
 #include "lib/core/error.h"
 #include "lib/core/escape.h"
-#include "lib/token_set/dense_mask.h"
 #include "wfa/compiled_mask.h"
 
 namespace glrmask::experiments {
@@ -70,25 +72,17 @@ struct EngineTally {
   }
 };
 
-std::string describe_mismatch(const Vocabulary& vocabulary, std::span<const std::uint32_t> engine,
-                              std::span<const std::uint32_t> reference, const std::string& program,
-                              std::size_t step, std::uint64_t offset) {
-  std::uint64_t differing = 0;
+std::string describe_mismatch(const Vocabulary& vocabulary, const MaskMismatch& mismatch,
+                              const std::string& program) {
   std::string listed;
-  std::size_t count = 0;
-  for (std::size_t word = 0; word < engine.size(); ++word) {
-    std::uint32_t diff = engine[word] ^ reference[word];
-    differing += static_cast<std::uint64_t>(__builtin_popcount(diff));
-    for (; diff != 0 && count < kTokensListed; diff &= diff - 1, ++count) {
-      const auto bit = static_cast<std::uint32_t>(__builtin_ctz(diff));
-      const auto token = static_cast<TokenId>(word * 32 + bit);
-      listed += fmt::format("{}{} {} ({})", count == 0 ? "" : "; ", token,
-                            printable_bytes(vocabulary.bytes(token)),
-                            ((engine[word] >> bit) & 1u) ? "only engine" : "only reference");
-    }
+  for (std::size_t i = 0; i < mismatch.first.size() && i < kTokensListed; ++i) {
+    const MaskMismatch::Token& token = mismatch.first[i];
+    listed += fmt::format("{}{} {} ({})", i == 0 ? "" : "; ", token.id,
+                          printable_bytes(vocabulary.bytes(static_cast<TokenId>(token.id))),
+                          token.in_leader ? "only reference" : "only engine");
   }
-  return fmt::format("{} step {} byte {}: {} tokens differ: {}", program, step, offset, differing,
-                     listed);
+  return fmt::format("{} step {} byte {}: {} tokens differ: {}", program, mismatch.step,
+                     mismatch.byte_offset, mismatch.differing, listed);
 }
 
 }  // namespace
@@ -156,24 +150,35 @@ int run_exactness(const StudyOptions& options) {
                                          : make_engine(name, grammar, vocabulary);
       };
 
-      struct WorkerEngines {
-        std::unique_ptr<wfa::MaskEngine> reference;
-        std::vector<std::unique_ptr<wfa::MaskEngine>> compared;
+      // Each worker thread's matchers run its own engines (an engine keeps per-call scratch); a
+      // constraint over each lends it to the library's matchers and teacher-forcing loop.
+      struct WorkerConstraints {
+        std::optional<Constraint> reference;
+        std::vector<std::optional<Constraint>> compared;  // empty where the engine refused
       };
       std::mutex build_mutex;
-      tbb::enumerable_thread_specific<WorkerEngines> workers([&] {
+      tbb::enumerable_thread_specific<WorkerConstraints> workers([&] {
         const auto build_started = std::chrono::steady_clock::now();
-        WorkerEngines w;
-        w.reference = build(reference);
-        if (!w.reference)
+        WorkerConstraints w;
+        auto reference_engine = build(reference);
+        if (!reference_engine)
           throw Error(fmt::format("the reference engine {} refuses the {} grammar", reference,
                                   corpus.name));
-        for (const std::string& name : engines) w.compared.push_back(build(name));
+        w.reference = study_constraint(*tokenizer, grammar, std::move(reference_engine));
+        for (const std::string& name : engines) {
+          auto engine = build(name);
+          w.compared.push_back(engine ? std::optional<Constraint>(study_constraint(
+                                            *tokenizer, grammar, std::move(engine)))
+                                      : std::nullopt);
+        }
         std::lock_guard lock(build_mutex);
         build_seconds += seconds_since(build_started);
         return w;
       });
 
+      TeacherForcingOptions forcing;
+      forcing.mask_call = MaskCall::kFill;
+      if (options.max_steps != 0) forcing.max_steps = options.max_steps;
       const auto started = std::chrono::steady_clock::now();
       tbb::parallel_for(std::size_t{0}, texts.size(), [&](std::size_t index) {
         // The oracle runs a parallel loop of its own; isolation keeps this thread from taking
@@ -181,65 +186,58 @@ int run_exactness(const StudyOptions& options) {
         tbb::this_task_arena::isolate([&] {
           const auto program_started = std::chrono::steady_clock::now();
           const EncodedText& text = texts[index];
-          WorkerEngines& w = workers.local();
-          glr::Session session(grammar, &vocabulary);
-          DenseMask reference_mask(static_cast<std::uint32_t>(vocabulary.size()));
-          DenseMask engine_mask(static_cast<std::uint32_t>(vocabulary.size()));
-          std::vector<std::uint64_t> program_steps(engines.size(), 0);
-          std::vector<std::uint64_t> program_mismatches(engines.size(), 0);
+          WorkerConstraints& w = workers.local();
+          Matcher leader(*w.reference);
+          std::vector<Matcher> matchers;
+          std::vector<std::size_t> engine_of;  // follower -> index in `engines`
+          for (std::size_t e = 0; e < engines.size(); ++e) {
+            if (!w.compared[e]) continue;  // the engine refused the grammar
+            matchers.emplace_back(*w.compared[e]);
+            engine_of.push_back(e);
+          }
+          std::vector<Matcher*> followers;
+          for (Matcher& matcher : matchers) followers.push_back(&matcher);
           std::vector<std::vector<std::pair<std::string, std::pair<double, std::uint64_t>>>>
               program_counters(engines.size());
-          std::size_t steps_done = 0;
-          for (std::size_t step = 0; step <= text.tokens.size(); ++step) {
-            if (options.max_steps != 0 && step >= options.max_steps) break;
-            const TokenId token = step < text.tokens.size() ? text.tokens[step] : tokenizer->eos;
-            w.reference->fill_mask(session, reference_mask.words());
-            for (std::size_t e = 0; e < engines.size(); ++e) {
-              if (!w.compared[e]) continue;  // the engine refused the grammar
-              w.compared[e]->fill_mask(session, engine_mask.words());
-              const auto step_counters = w.compared[e]->last_step_counters();
-              auto& sums = program_counters[e];
-              if (sums.empty())
-                for (const wfa::EngineCounter& counter : step_counters)
-                  sums.push_back({std::string(counter.name), {0.0, 0}});
-              for (std::size_t c = 0; c < step_counters.size() && c < sums.size(); ++c) {
-                sums[c].second.first += step_counters[c].value;
-                if (step_counters[c].value != 0) ++sums[c].second.second;
-              }
-              ++program_steps[e];
-              tallies[e].steps.fetch_add(1, std::memory_order_relaxed);
-              if (!(engine_mask == reference_mask)) {
-                ++program_mismatches[e];
-                tallies[e].mismatch_steps.fetch_add(1, std::memory_order_relaxed);
-                tallies[e].note(
-                    {index, step,
-                     describe_mismatch(vocabulary, engine_mask.words(), reference_mask.words(),
-                                       text.text->name, step, session.byte_offset())});
-              }
-            }
-            steps_done = step + 1;
-            // The corpus texts parse, so the oracle must allow their tokens; if it does not, the
-            // program stops here and the reason is reported (a corpus or session problem).
-            std::string refused;
-            if (!reference_mask.test(token)) {
-              refused = "the reference's mask lacks the token";
-            } else {
-              try {
-                session.commit(token);
-              } catch (const Error& e) {
-                refused = e.what();
-              }
-            }
-            if (!refused.empty()) {
-              reference_rejections.fetch_add(1);
-              std::lock_guard lock(rejection_mutex);
-              rejection_notes.emplace_back(
-                  index,
-                  fmt::format("step {}, byte {}, token {} {}: {}", step, session.byte_offset(),
-                              token, printable_bytes(vocabulary.bytes(token)),
-                              portable_message(refused)));
-              break;
-            }
+          const std::vector<std::int32_t> ids(text.tokens.begin(), text.tokens.end());
+          const glrmask::ForcedRun run =
+              teacher_force(leader, ids, forcing, followers, [&](const ForcedStep&) {
+                for (std::size_t f = 0; f < followers.size(); ++f) {
+                  const auto step_counters = followers[f]->last_mask_counters();
+                  auto& sums = program_counters[engine_of[f]];
+                  if (sums.empty())
+                    for (const MaskCounter& counter : step_counters)
+                      sums.push_back({std::string(counter.name), {0.0, 0}});
+                  for (std::size_t c = 0; c < step_counters.size() && c < sums.size(); ++c) {
+                    sums[c].second.first += step_counters[c].value;
+                    if (step_counters[c].value != 0) ++sums[c].second.second;
+                  }
+                }
+                return true;
+              });
+          std::vector<std::uint64_t> program_mismatches(engines.size(), 0);
+          for (std::size_t f = 0; f < followers.size(); ++f) {
+            const std::size_t e = engine_of[f];
+            program_mismatches[e] = run.follower_mismatch_steps[f];
+            tallies[e].steps.fetch_add(run.steps, std::memory_order_relaxed);
+            tallies[e].mismatch_steps.fetch_add(program_mismatches[e], std::memory_order_relaxed);
+          }
+          for (const MaskMismatch& mismatch : run.mismatches)
+            tallies[engine_of[mismatch.follower]].note(
+                {index, mismatch.step, describe_mismatch(vocabulary, mismatch, text.text->name)});
+          // The corpus texts parse, so the reference must allow their tokens; if it does not, the
+          // program stops there and the reason is reported (a corpus or session problem).
+          if (run.failure) {
+            reference_rejections.fetch_add(1);
+            const glrmask::ForcedRun::Failure& failure = *run.failure;
+            std::lock_guard lock(rejection_mutex);
+            rejection_notes.emplace_back(
+                index,
+                fmt::format("step {}, byte {}, token {} {}: {}", failure.step, failure.byte_offset,
+                            failure.token,
+                            printable_bytes(vocabulary.bytes(static_cast<TokenId>(failure.token))),
+                            portable_message(failure.masked ? "the reference's mask lacks the token"
+                                                            : failure.reason)));
           }
           const double program_seconds = seconds_since(program_started);
           std::string mismatch_summary;
@@ -249,7 +247,7 @@ int run_exactness(const StudyOptions& options) {
               if (!w.compared[e]) continue;
               tallies[e].add_counters(program_counters[e]);
               program_rows << csv_line({corpus.name, tokenizer_name, text.text->name, engines[e],
-                                        std::to_string(program_steps[e]),
+                                        std::to_string(run.steps),
                                         std::to_string(program_mismatches[e]),
                                         format_fixed(program_seconds, 1)});
               mismatch_summary +=
@@ -260,7 +258,7 @@ int run_exactness(const StudyOptions& options) {
           progress(study,
                    fmt::format("{} / {}: {} done ({} of {}; {} steps{}, {} s)", corpus.name,
                                tokenizer_name, text.text->name, done.fetch_add(1) + 1, texts.size(),
-                               steps_done, mismatch_summary, format_fixed(program_seconds, 1)));
+                               run.steps, mismatch_summary, format_fixed(program_seconds, 1)));
         });
       });
       const double seconds = seconds_since(started);
@@ -298,8 +296,10 @@ int run_exactness(const StudyOptions& options) {
   }
 
   report.add_text(fmt::format(
-      "Each step: the {}'s mask{} and each engine's mask on the same session, compared bit for "
-      "bit; then the real token is committed. The last step of a program is EOS. `seconds` is the "
+      "Each step: the {}'s mask{} and each engine's mask at the same point of the text (a "
+      "matcher of the library per engine, driven by its teacher-forcing loop), compared bit for "
+      "bit; then the real token is committed to every matcher. The last step of a program is EOS. "
+      "`seconds` is the "
       "wall time of the (grammar, tokenizer) pair with programs spread over all cores, the "
       "reference and engine builds included; `engine_build_s` sums the wfa's compilation (built "
       "once, shared by the workers) and the builds of every worker thread's engines; "

@@ -3,6 +3,7 @@
 // reset, clone, stop ids, padded rows, batches and the typed errors.
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
@@ -13,6 +14,7 @@
 
 #include "api/src/constraint_impl.h"
 #include "api/src/engine_constraint.h"
+#include "api/src/teacher_forcing.h"
 #include "api/src/tokenizer_impl.h"
 #include "glr/session.h"
 #include "glrmask/glrmask.hpp"
@@ -265,6 +267,61 @@ TEST_CASE(
   bytes.push_back(2);  // an order past kAny
   bytes[0] = 2;
   CHECK_THROWS_AS(ConstraintSource::parse(bytes, "v2"), Error);
+}
+
+TEST_CASE("api: teacher forcing counts each follower's differing steps and stops at a failure") {
+  const FixtureVocab vocab = fixture_vocab("abc");
+  const Tokenizer tokenizer = fixture_tokenizer(vocab);
+  const auto id_of = [&](const std::string& piece) {
+    const auto at = std::find(vocab.pieces.begin(), vocab.pieces.end(), piece);
+    REQUIRE(at != vocab.pieces.end());
+    return static_cast<std::int32_t>(at - vocab.pieces.begin());
+  };
+  const Constraint leader_constraint = Constraint::from_lark("start: \"a\"+ \"b\"\n", tokenizer);
+  const Constraint same =
+      Constraint::from_lark("start: \"a\"+ \"b\"\n", tokenizer, {}, {.engine = Engine::kOracle});
+  // Also allows "c" wherever "b" may come: it differs at every step before the "b" ("ac" at the
+  // start, "c" after each "a").
+  const Constraint wider = Constraint::from_lark("start: \"a\"+ (\"b\" | \"c\")\n", tokenizer);
+  const std::vector<std::int32_t> text = {id_of("a"), id_of("aa"), id_of("b")};
+  Matcher leader(leader_constraint), agreeing(same), differing(wider);
+  std::vector<Matcher*> followers = {&agreeing, &differing};
+  std::size_t observed = 0;
+  const ForcedRun run = teacher_force(leader, text, {}, followers, [&](const ForcedStep& step) {
+    CHECK(step.step == observed++);
+    CHECK(step.token == (step.step < text.size() ? text[step.step] : vocab.stop));
+    return true;
+  });
+  CHECK_FALSE(run.failure);
+  CHECK(run.steps == 4);  // three tokens and the stop id
+  CHECK(observed == 4);
+  REQUIRE(run.follower_mismatch_steps.size() == 2);
+  CHECK(run.follower_mismatch_steps[0] == 0);
+  CHECK(run.follower_mismatch_steps[1] == 3);  // at the start, after "a" and after "aaa"
+  CHECK(run.mismatch_steps == 3);
+  REQUIRE_FALSE(run.mismatches.empty());
+  CHECK(run.mismatches.front().follower == 1);
+  CHECK(run.mismatches.front().step == 0);
+  CHECK(run.mismatches.size() == 3);
+  const auto& first = run.mismatches.front().first;
+  CHECK(std::any_of(first.begin(), first.end(), [&](const MaskMismatch::Token& token) {
+    return token.id == id_of("ac") && !token.in_leader;
+  }));
+  const auto& second = run.mismatches[1].first;
+  CHECK(std::any_of(second.begin(), second.end(), [&](const MaskMismatch::Token& token) {
+    return token.id == id_of("c") && !token.in_leader;
+  }));
+  CHECK(leader.is_terminated());
+
+  // A token the leader's mask lacks ends the run there, nothing committed at that step.
+  Matcher fresh(leader_constraint);
+  const std::vector<std::int32_t> wrong = {id_of("a"), id_of("c")};
+  const ForcedRun failed = teacher_force(fresh, wrong);
+  REQUIRE(failed.failure);
+  CHECK(failed.failure->step == 1);
+  CHECK(failed.failure->masked);
+  CHECK(failed.failure->byte_offset == 1);
+  CHECK(fresh.byte_offset() == 1);
 }
 
 TEST_CASE("api: a constraint over the caller's engine serves its masks through a matcher") {
