@@ -1,7 +1,8 @@
 // The MaskBench evaluation of the JSON Schema compiler (docs/json_schema.md): for every schema
 // of the maskbench-dev set, compile it (timed), then teacher-force each instance, serialized as
 // MaskBench does (Python json.dumps, separators ", " and ": ", non-ASCII kept), with the Llama-3
-// tokenizer through a glr::Session, whose viability is exact (the oracle's mask membership):
+// tokenizer through a matcher of the library (glrmask::Matcher), whose acceptance is exact (the
+// oracle's mask membership):
 //  - a valid instance passes when every token is accepted and EOS is allowed at its end;
 //  - an invalid instance passes when some token is refused or EOS is refused at the end.
 // Writes per-schema CSV, and a Markdown report with pass rates per category (the layout of PSC's
@@ -10,9 +11,10 @@
 //   maskbench [--data DIR] [--out DIR] [--tokenizer NAME] [--whitespace default|compact|flexible]
 //             [--lenient] [--property-order schema|any] [--limit N] [--wfa]
 // With --wfa every compiled schema is also compiled for the wfa engine (timed), and every
-// instance is teacher-forced through its masks as well: the real next token must be in the mask
-// exactly when the session accepts it, and EOS at the end exactly when the session is accepting.
-// Disagreements are counted per schema (they would be engine bugs); get_mask latencies are pooled.
+// instance is teacher-forced through its masks as well, with the library's teacher-forcing loop
+// (api/src/teacher_forcing.h): the real next token must be in the mask exactly when the matcher
+// accepts it, and EOS at the end exactly when the text is complete. Disagreements are counted per
+// schema (they would be engine bugs); get_mask latencies are pooled.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -21,12 +23,13 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "api/src/teacher_forcing.h"
 #include "experiments/support/result_table.h"
-#include "glr/compiled_grammar.h"
-#include "glr/session.h"
+#include "glrmask/glrmask.hpp"
 #include "lib/core/error.h"
 #include "lib/core/file_io.h"
 #include "lib/core/settings.h"
@@ -35,10 +38,6 @@
 #include "lib/json_schema/ecma_regex.h"
 #include "lib/json_schema/merge.h"
 #include "lib/json_schema/value.h"
-#include "lib/token_set/dense_mask.h"
-#include "lib/tokenizer/encoder.h"
-#include "lib/tokenizer/vocabulary.h"
-#include "wfa/wfa_engine.h"
 
 namespace glrmask {
 namespace {
@@ -49,7 +48,7 @@ struct Options {
   std::filesystem::path data;
   std::filesystem::path out = "experiments/results/maskbench";
   std::string tokenizer = "llama3";
-  json_schema::SchemaOptions schema;
+  JsonOptions json;
   std::size_t limit = 0;
   bool wfa = false;
 };
@@ -68,47 +67,37 @@ struct SchemaResult {
   std::size_t wfa_disagreements = 0;  // instances where the wfa masks and the session differ
 };
 
-// Teacher-forces `text` through the wfa masks next to a session and counts a disagreement when the
-// mask's verdict on a token (or EOS at the end) differs from the session's. Appends each mask time.
-std::size_t force_with_wfa(wfa::WfaEngine& engine,
-                           const std::shared_ptr<const glr::CompiledGrammar>& grammar,
-                           const Vocabulary& vocabulary, const Encoder& encoder,
-                           const std::string& text, std::vector<double>& mask_us) {
-  glr::Session session(grammar, &vocabulary);
-  DenseMask mask(static_cast<std::uint32_t>(vocabulary.size()));
-  const std::vector<TokenId> ids = encoder.encode(text);
-  for (std::size_t i = 0; i <= ids.size(); ++i) {
-    const auto started = std::chrono::steady_clock::now();
-    engine.fill_mask(session, mask.words());
-    mask_us.push_back(
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started)
-            .count());
-    if (i == ids.size()) {
-      const auto eos = vocabulary.eos();
-      return eos && mask.test(*eos) != session.is_accepting() ? 1 : 0;
-    }
-    const bool allowed = mask.test(ids[i]);
-    const bool accepted = session.try_commit_bytes(vocabulary.bytes(ids[i]));
-    if (allowed != accepted) return 1;
-    if (!accepted) return 0;  // both refuse: the instance ends here
-  }
-  return 0;
+// Teacher-forces `text` through the wfa's masks and counts a disagreement when the mask's verdict
+// on a token (or on EOS at the end) differs from the matcher's. Appends each mask time.
+std::size_t force_with_wfa(const Constraint& wfa, const std::string& text,
+                           std::vector<double>& mask_us) {
+  Matcher matcher(wfa);
+  const std::vector<std::int32_t> ids = wfa.tokenizer().encode(text);
+  TeacherForcingOptions forcing;
+  forcing.mask_call = MaskCall::kFill;
+  const ForcedRun run = teacher_force(matcher, ids, forcing);
+  for (const std::chrono::nanoseconds time : run.mask_times)
+    mask_us.push_back(std::chrono::duration<double, std::micro>(time).count());
+  if (!run.failure) return 0;
+  // Allowed but refused: a disagreement. Masked: one unless the matcher refuses it too (an
+  // invalid instance ends there).
+  if (!run.failure->masked) return 1;
+  return matcher.accept_token(run.failure->token) ? 1 : 0;
 }
 
 // Teacher forcing. Returns an empty string when the text is accepted with EOS allowed at the end,
 // otherwise why not.
-std::string force(const std::shared_ptr<const glr::CompiledGrammar>& grammar,
-                  const Vocabulary& vocabulary, const Encoder& encoder, const std::string& text) {
-  glr::Session session(grammar, &vocabulary);
-  const std::vector<TokenId> ids = encoder.encode(text);
+std::string force(const Constraint& constraint, const std::string& text) {
+  Matcher matcher(constraint);
+  const std::vector<std::int32_t> ids = constraint.tokenizer().encode(text);
   for (std::size_t i = 0; i < ids.size(); ++i) {
     try {
-      session.commit(ids[i]);
+      matcher.commit_token(ids[i]);
     } catch (const Error& e) {
       return fmt::format("token {} of {} refused: {}", i, ids.size(), e.what());
     }
   }
-  if (!session.is_accepting()) return "EOS refused at the end";
+  if (!matcher.is_accepting()) return "EOS refused at the end";
   return "";
 }
 
@@ -196,21 +185,37 @@ std::string shortened(const std::string& text, std::size_t max_bytes) {
   return text.size() > max_bytes ? text.substr(0, max_bytes) + "..." : text;
 }
 
+JsonWhitespace json_whitespace(const std::string& name) {
+  switch (json_schema::parse_whitespace(name)) {
+    case json_schema::Whitespace::kCompact:
+      return JsonWhitespace::kCompact;
+    case json_schema::Whitespace::kFlexible:
+      return JsonWhitespace::kFlexible;
+    case json_schema::Whitespace::kDefault:
+      break;
+  }
+  return JsonWhitespace::kDefault;
+}
+
+JsonPropertyOrder json_property_order(const std::string& name) {
+  return json_schema::parse_property_order(name) == json_schema::PropertyOrder::kAny
+             ? JsonPropertyOrder::kAny
+             : JsonPropertyOrder::kSchema;
+}
+
 double percent(std::size_t a, std::size_t b) {
   return b ? 100.0 * static_cast<double>(a) / static_cast<double>(b) : 0.0;
 }
 
 int run(const Options& options) {
-  const std::filesystem::path tokenizer = resolve_tokenizer(options.tokenizer);
-  const Vocabulary vocabulary = Vocabulary::load(tokenizer);
-  const Encoder encoder = Encoder::load(tokenizer);
+  const Tokenizer tokenizer = Tokenizer::load(options.tokenizer);
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(options.data))
     if (entry.path().extension() == ".json") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   if (options.limit && files.size() > options.limit) files.resize(options.limit);
 
-  const bool compact = options.schema.whitespace == json_schema::Whitespace::kCompact;
+  const bool compact = options.json.whitespace == JsonWhitespace::kCompact;
   std::vector<SchemaResult> results;
   std::vector<double> wfa_compile_ms, wfa_mask_us;
   std::size_t wfa_disagreements = 0, wfa_refused = 0;
@@ -226,11 +231,13 @@ int run(const Options& options) {
       throw Error(fmt::format("{}: not a maskbench-dev file", file.string()));
     result.valid = valid->items.size();
     result.invalid = invalid->items.size();
-    std::shared_ptr<const glr::CompiledGrammar> grammar;
+    // The verdicts need no engine built ahead (the oracle's is nothing).
+    std::optional<Constraint> grammar;
+    const std::string schema_text = json_schema::to_json_text(*schema);
     const auto start = std::chrono::steady_clock::now();
     try {
-      grammar = glr::CompiledGrammar::compile(
-          json_schema::compile_json_schema(*schema, result.id, options.schema));
+      grammar = Constraint::from_json_schema(schema_text, tokenizer, options.json,
+                                             {.engine = Engine::kOracle}, result.id);
       result.compiled = true;
     } catch (const Error& e) {
       result.reason = fmt::format("not compiled: {}", e.what());
@@ -238,17 +245,16 @@ int run(const Options& options) {
     result.compile_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (grammar && options.wfa) {
-      const auto wfa_start = std::chrono::steady_clock::now();
       try {
-        wfa::WfaEngine engine(grammar, vocabulary);
-        result.wfa_compile_ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wfa_start)
-                .count();
+        const Constraint wfa = Constraint::from_json_schema(schema_text, tokenizer, options.json,
+                                                            {.engine = Engine::kWfa}, result.id);
+        // The automata's build alone, as before: not the grammar's compile again.
+        result.wfa_compile_ms = 1000 * wfa.statistics().engine_seconds;
         wfa_compile_ms.push_back(result.wfa_compile_ms);
         for (const JsonValue* list : {valid, invalid})
           for (const JsonValue& instance : list->items)
             result.wfa_disagreements +=
-                force_with_wfa(engine, grammar, vocabulary, encoder,
+                force_with_wfa(wfa,
                                compact ? json_schema::to_json_text(instance, ",", ":")
                                        : json_schema::to_json_text(instance),
                                wfa_mask_us);
@@ -262,7 +268,7 @@ int run(const Options& options) {
       for (std::size_t i = 0; i < valid->items.size(); ++i) {
         const std::string text = compact ? json_schema::to_json_text(valid->items[i], ",", ":")
                                          : json_schema::to_json_text(valid->items[i]);
-        const std::string why = force(grammar, vocabulary, encoder, text);
+        const std::string why = force(*grammar, text);
         if (why.empty()) {
           ++result.valid_passed;
           continue;
@@ -271,7 +277,7 @@ int run(const Options& options) {
         const JsonValue ordered = schema_order(schema_document, valid->items[i], *schema, 0);
         const std::string ordered_text = compact ? json_schema::to_json_text(ordered, ",", ":")
                                                  : json_schema::to_json_text(ordered);
-        const bool order_only = force(grammar, vocabulary, encoder, ordered_text).empty();
+        const bool order_only = force(*grammar, ordered_text).empty();
         result.valid_order_only += order_only;
         if (result.reason.empty())
           result.reason = fmt::format("valid #{} rejected{}: {}", i,
@@ -280,7 +286,7 @@ int run(const Options& options) {
       for (std::size_t i = 0; i < invalid->items.size(); ++i) {
         const std::string text = compact ? json_schema::to_json_text(invalid->items[i], ",", ":")
                                          : json_schema::to_json_text(invalid->items[i]);
-        if (!force(grammar, vocabulary, encoder, text).empty())
+        if (!force(*grammar, text).empty())
           ++result.invalid_passed;
         else if (result.reason.empty())
           result.reason = fmt::format("invalid #{} accepted: {}", i, text);
@@ -341,9 +347,8 @@ int run(const Options& options) {
       "all their instances.\n\n",
       options.tokenizer,
       compact ? "compact"
-              : (options.schema.whitespace == json_schema::Whitespace::kFlexible ? "flexible"
-                                                                                 : "default"),
-      options.schema.lenient ? "lenient" : "strict");
+              : (options.json.whitespace == JsonWhitespace::kFlexible ? "flexible" : "default"),
+      options.json.lenient ? "lenient" : "strict");
   experiments::ResultTable by_category_table({"category", "schemas", "compiled", "valid passed",
                                               "invalid passed", "all instances",
                                               "median compile (ms)"});
@@ -434,11 +439,11 @@ int main(int argc, char** argv) {
       else if (arg == "--tokenizer")
         options.tokenizer = next();
       else if (arg == "--whitespace")
-        options.schema.whitespace = glrmask::json_schema::parse_whitespace(next());
+        options.json.whitespace = glrmask::json_whitespace(next());
       else if (arg == "--lenient")
-        options.schema.lenient = true;
+        options.json.lenient = true;
       else if (arg == "--property-order")
-        options.schema.property_order = glrmask::json_schema::parse_property_order(next());
+        options.json.property_order = glrmask::json_property_order(next());
       else if (arg == "--limit")
         options.limit = std::stoul(next());
       else if (arg == "--wfa")
