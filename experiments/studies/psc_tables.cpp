@@ -1,8 +1,8 @@
 // psc_tables: Tables 1-3 of PSC (paper 001) for every registered engine but the oracle: mean
 // mask overhead per teacher-forced token (Table 1), sample pass rate under PSC's definition
-// (Table 2, wfa/sample_pass.h) and the wfa preprocessing cost — compile CPU time, peak memory,
-// artifact size raw and zstd-compressed (Table 3) — for SynCode's Java, Go and SQL grammars and
-// MaskBench's JSON Schemas (one grammar per schema), under Llama-3, Qwen3 and Gemma-3.
+// (Table 2, experiments/support/sample_pass.h) and the wfa preprocessing cost — compile CPU time,
+// peak memory, artifact size raw and zstd-compressed (Table 3) — for SynCode's Java, Go and SQL
+// grammars and MaskBench's JSON Schemas (one grammar per schema), under Llama-3, Qwen3 and Gemma-3.
 //
 // Every grammar (every schema) is compiled for the wfa engine in a fresh child process that
 // writes the artifact of `glrmask compile` (wfa/mask_artifact.h); the parent measures the
@@ -25,6 +25,7 @@
 #include "experiments/studies/study_inputs.h"
 #include "experiments/studies/study_report.h"
 #include "experiments/studies/teacher_forcing.h"
+#include "experiments/support/sample_pass.h"
 #include "lib/core/error.h"
 #include "lib/core/file_io.h"
 #include "lib/core/settings.h"
@@ -33,15 +34,12 @@
 #include "lib/tokenizer/tokenizer_spec.h"
 #include "wfa/compiled_mask.h"
 #include "wfa/mask_artifact.h"
-#include "wfa/sample_pass.h"
+#include "wfa/oracle_engine.h"
 
 namespace glrmask::experiments {
 namespace {
 
 namespace fs = std::filesystem;
-using wfa::EngineRun;
-using wfa::PassRateTally;
-using wfa::SampleKind;
 
 constexpr std::string_view kStudy = "psc_tables";
 // The grammar column of the MaskBench schemas (the corpus "json" is SynCode's generic grammar).
@@ -220,7 +218,7 @@ std::string outcome_text(const EngineRun& run, std::size_t tokens) {
   return "";
 }
 
-std::string verdict_text(const wfa::GrammarVerdict& verdict, std::size_t tokens) {
+std::string verdict_text(const GrammarVerdict& verdict, std::size_t tokens) {
   if (!verdict) return "accepts";
   return *verdict == tokens ? "rejects EOS" : fmt::format("rejects token {}", *verdict);
 }
@@ -367,14 +365,19 @@ int run_psc_tables(const StudyOptions& options) {
         continue;
       }
       std::vector<std::vector<TokenId>> tokens;
-      std::vector<wfa::GrammarVerdict> verdicts;
+      std::vector<GrammarVerdict> verdicts;
+      // The grammar's verdicts come from a matcher of the library (over the oracle, which builds
+      // nothing ahead).
+      const Constraint grammar_constraint = study_constraint(
+          *tokenizer, grammar, std::make_unique<wfa::OracleEngine>(tokenizer->vocabulary));
       for (const Sample& sample : unit.samples) {
         try {
           tokens.push_back(tokenizer->encoder.encode(sample.text));
         } catch (const Error& e) {
           throw Error(fmt::format("{} ({}): {}", sample.name, unit.column, e.what()));
         }
-        verdicts.push_back(wfa::grammar_verdict(grammar, tokenizer->vocabulary, tokens.back()));
+        const std::vector<std::int32_t> ids(tokens.back().begin(), tokens.back().end());
+        verdicts.push_back(grammar_verdict(grammar_constraint, ids));
       }
       EngineCell& reference = engine_cells[{unit.column, tok, kGrammarRow}];
       ++reference.units;
@@ -422,7 +425,7 @@ int run_psc_tables(const StudyOptions& options) {
           const EngineRun outcome = engine_run_of(run);
           const std::size_t disagreements = cell.tally.engine_disagreements;
           cell.tally.add(sample.kind, outcome, verdicts[s]);
-          if (!wfa::sample_passes(sample.kind, outcome) ||
+          if (!sample_passes(sample.kind, outcome) ||
               cell.tally.engine_disagreements != disagreements)
             failures.add_row({unit.column, tok, engine_name, sample.name,
                               sample.kind == SampleKind::kPositive ? "positive" : "negative",

@@ -1,22 +1,15 @@
-#include "wfa/sample_pass.h"
+#include "experiments/support/sample_pass.h"
 
-#include "glr/session.h"
-#include "lib/core/error.h"
+#include "glrmask/matcher.hpp"
 
-namespace glrmask::wfa {
+namespace glrmask::experiments {
 
-GrammarVerdict grammar_verdict(std::shared_ptr<const glr::CompiledGrammar> grammar,
-                               const Vocabulary& vocabulary, std::span<const TokenId> tokens) {
-  glr::Session session(std::move(grammar), &vocabulary);
-  for (std::size_t step = 0; step < tokens.size(); ++step) {
-    try {
-      session.commit(tokens[step]);
-    } catch (const Error&) {
-      return step;
-    }
-  }
+GrammarVerdict grammar_verdict(const Constraint& constraint, std::span<const std::int32_t> tokens) {
+  Matcher matcher(constraint);
+  for (std::size_t step = 0; step < tokens.size(); ++step)
+    if (!matcher.accept_token(tokens[step])) return step;
   // The EOS step: a viable prefix of a sentence is still rejected when it is not a sentence.
-  if (!session.is_accepting()) return tokens.size();
+  if (!matcher.is_accepting()) return tokens.size();
   return std::nullopt;
 }
 
@@ -71,4 +64,4 @@ double PassRateTally::pass_rate() const {
   return static_cast<double>(passed()) / static_cast<double>(samples());
 }
 
-}  // namespace glrmask::wfa
+}  // namespace glrmask::experiments

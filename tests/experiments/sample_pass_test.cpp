@@ -1,113 +1,98 @@
-// PSC's sample pass-rate accounting (wfa/sample_pass.h) on the project's fixtures: a JSON Schema
-// of integers in [100, 99999] whose invalid instances 10 and 5 are rejected only at EOS (each is a
-// prefix of a valid number), the tiny byte-level tokenizer, and two real engines (wfa, oracle).
-// The expected verdicts follow from the schema's semantics, stated in the fixture.
-#include "wfa/sample_pass.h"
+// PSC's sample pass-rate accounting (experiments/support/sample_pass.h) on the project's
+// fixtures: a JSON Schema of integers in [100, 99999] whose invalid instances 10 and 5 are
+// rejected only at EOS (each is a prefix of a valid number), the tiny byte-level tokenizer, and two
+// real engines (wfa, oracle) driven by the library's teacher-forcing loop. The expected verdicts
+// follow from the schema's semantics, stated in the fixture.
+#include "experiments/support/sample_pass.h"
 
 #include <catch2/catch.hpp>
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "glr/compiled_grammar.h"
-#include "glr/session.h"
-#include "lib/core/error.h"
-#include "lib/json_schema/compiler.h"
+#include "api/src/teacher_forcing.h"
+#include "glrmask/glrmask.hpp"
 #include "lib/json_schema/value.h"
-#include "lib/token_set/dense_mask.h"
-#include "lib/tokenizer/encoder.h"
-#include "lib/tokenizer/vocabulary.h"
 #include "tests/support/test_support.h"
-#include "wfa/oracle_engine.h"
-#include "wfa/wfa_engine.h"
 
 using namespace glrmask;
-using wfa::EngineRun;
-using wfa::PassRateTally;
-using wfa::SampleKind;
+using experiments::EngineRun;
+using experiments::grammar_verdict;
+using experiments::PassRateTally;
+using experiments::SampleKind;
 
 namespace {
 
 struct SamplePassFixture {
-  std::filesystem::path tokenizer =
-      testing::fixtures_dir() / "tokenizers" / "tiny_byte_level" / "tokenizer.json";
-  Vocabulary vocabulary = Vocabulary::load(tokenizer);
-  Encoder encoder = Encoder::load(tokenizer);
+  Tokenizer tokenizer = Tokenizer::load(
+      (testing::fixtures_dir() / "tokenizers" / "tiny_byte_level" / "tokenizer.json").string());
   json_schema::JsonValue document;
-  std::shared_ptr<const glr::CompiledGrammar> grammar;
+  std::string schema;
 
   SamplePassFixture() {
     const auto path = testing::fixtures_dir() / "wfa" / "pass_rate_schema.json";
     document = json_schema::parse_json(testing::read_file(path), path.string());
-    grammar = glr::CompiledGrammar::compile(
-        json_schema::compile_json_schema(*document.find("schema"), "pass_rate_schema"));
+    schema = json_schema::to_json_text(*document.find("schema"));
   }
 
-  std::vector<TokenId> tokens(const json_schema::JsonValue& instance) const {
-    return encoder.encode(json_schema::to_json_text(instance));
+  Constraint constraint(Engine engine) const {
+    return Constraint::from_json_schema(schema, tokenizer, {}, {.engine = engine},
+                                        "pass_rate_schema");
+  }
+  std::vector<std::int32_t> tokens(const json_schema::JsonValue& instance) const {
+    return tokenizer.encode(json_schema::to_json_text(instance));
   }
   const std::vector<json_schema::JsonValue>& instances(const char* list) const {
     return document.find(list)->items;
   }
 };
 
-// Teacher forcing written out here, independently of the studies' loop: mask, then the real
-// token (EOS after the last) must be in it, then commit.
-EngineRun run_engine(wfa::MaskEngine& engine, const SamplePassFixture& fixture,
-                     const std::vector<TokenId>& tokens) {
-  glr::Session session(fixture.grammar, &fixture.vocabulary);
-  DenseMask mask(static_cast<std::uint32_t>(fixture.vocabulary.size()));
-  for (std::size_t step = 0; step <= tokens.size(); ++step) {
-    const TokenId token = step < tokens.size() ? tokens[step] : *fixture.vocabulary.eos();
-    engine.fill_mask(session, mask.words());
-    if (!mask.test(token)) return {EngineRun::End::kMasked, step};
-    try {
-      session.commit(token);
-    } catch (const Error&) {
-      return {EngineRun::End::kUnsound, step};
-    }
-  }
-  return {EngineRun::End::kAllowedAll, tokens.size() + 1};
+// PSC's verdict of an engine on a sample, from the library's teacher-forcing loop: the mask of
+// some step lacks the real token (EOS after the last), or lets through one the matcher refuses.
+EngineRun run_engine(const Constraint& constraint, const std::vector<std::int32_t>& tokens) {
+  Matcher matcher(constraint);
+  const ForcedRun run = teacher_force(matcher, tokens);
+  if (!run.failure) return {EngineRun::End::kAllowedAll, tokens.size() + 1};
+  return {run.failure->masked ? EngineRun::End::kMasked : EngineRun::End::kUnsound,
+          run.failure->step};
 }
 
 }  // namespace
 
 TEST_CASE("grammar verdict: an invalid prefix of a valid instance is rejected at the EOS step") {
   const SamplePassFixture fixture;
+  const Constraint verdicts = fixture.constraint(Engine::kOracle);
   for (const auto& instance : fixture.instances("valid"))
-    CHECK_FALSE(
-        wfa::grammar_verdict(fixture.grammar, fixture.vocabulary, fixture.tokens(instance)));
+    CHECK_FALSE(grammar_verdict(verdicts, fixture.tokens(instance)));
   const auto& invalid = fixture.instances("invalid");
   for (std::size_t i : {0u, 1u}) {  // 10 and 5
-    const std::vector<TokenId> tokens = fixture.tokens(invalid[i]);
-    const auto verdict = wfa::grammar_verdict(fixture.grammar, fixture.vocabulary, tokens);
+    const std::vector<std::int32_t> tokens = fixture.tokens(invalid[i]);
+    const auto verdict = grammar_verdict(verdicts, tokens);
     REQUIRE(verdict);
     CHECK(*verdict == tokens.size());
   }
   for (std::size_t i : {2u, 3u}) {  // 100000 and "abc": refused at a token, before EOS
-    const std::vector<TokenId> tokens = fixture.tokens(invalid[i]);
-    const auto verdict = wfa::grammar_verdict(fixture.grammar, fixture.vocabulary, tokens);
+    const std::vector<std::int32_t> tokens = fixture.tokens(invalid[i]);
+    const auto verdict = grammar_verdict(verdicts, tokens);
     REQUIRE(verdict);
     CHECK(*verdict < tokens.size());
   }
-  CHECK(*wfa::grammar_verdict(fixture.grammar, fixture.vocabulary, fixture.tokens(invalid[3])) ==
-        0);
+  CHECK(*grammar_verdict(verdicts, fixture.tokens(invalid[3])) == 0);
 }
 
 TEST_CASE("exact engines pass every sample, the EOS-only rejections included") {
   const SamplePassFixture fixture;
-  wfa::WfaEngine wfa_engine(fixture.grammar, fixture.vocabulary);
-  wfa::OracleEngine oracle(fixture.vocabulary);
-  for (wfa::MaskEngine* engine :
-       {static_cast<wfa::MaskEngine*>(&wfa_engine), static_cast<wfa::MaskEngine*>(&oracle)}) {
-    INFO("engine " << engine->name());
+  const Constraint verdicts = fixture.constraint(Engine::kOracle);
+  for (const Engine engine : {Engine::kWfa, Engine::kOracle}) {
+    INFO("engine " << engine_name(engine));
+    const Constraint constraint = fixture.constraint(engine);
+    REQUIRE(constraint.engine() == engine);
     PassRateTally tally;
     for (const auto& [list, kind] :
          {std::pair{"valid", SampleKind::kPositive}, std::pair{"invalid", SampleKind::kNegative}}) {
       for (const auto& instance : fixture.instances(list)) {
-        const std::vector<TokenId> tokens = fixture.tokens(instance);
-        const EngineRun run = run_engine(*engine, fixture, tokens);
-        tally.add(kind, run, wfa::grammar_verdict(fixture.grammar, fixture.vocabulary, tokens));
+        const std::vector<std::int32_t> tokens = fixture.tokens(instance);
+        const EngineRun run = run_engine(constraint, tokens);
+        tally.add(kind, run, grammar_verdict(verdicts, tokens));
         if (kind == SampleKind::kNegative && instance.is_number() &&
             to_json_text(instance).size() <= 2) {
           // 10 and 5: every token was allowed, the engine masked EOS.
@@ -131,16 +116,15 @@ TEST_CASE("exact engines pass every sample, the EOS-only rejections included") {
 
 TEST_CASE("grammar failures are told apart from engine failures") {
   const SamplePassFixture fixture;
-  wfa::WfaEngine engine(fixture.grammar, fixture.vocabulary);
+  const Constraint verdicts = fixture.constraint(Engine::kOracle);
+  const Constraint engine = fixture.constraint(Engine::kWfa);
   PassRateTally tally;
   // Mislabelled on purpose: an invalid instance as positive, a valid one as negative. The exact
   // engine agrees with the grammar, so both fail as grammar failures, not engine failures.
-  const std::vector<TokenId> ten = fixture.tokens(fixture.instances("invalid")[0]);
-  const std::vector<TokenId> hundred = fixture.tokens(fixture.instances("valid")[0]);
-  tally.add(SampleKind::kPositive, run_engine(engine, fixture, ten),
-            wfa::grammar_verdict(fixture.grammar, fixture.vocabulary, ten));
-  tally.add(SampleKind::kNegative, run_engine(engine, fixture, hundred),
-            wfa::grammar_verdict(fixture.grammar, fixture.vocabulary, hundred));
+  const std::vector<std::int32_t> ten = fixture.tokens(fixture.instances("invalid")[0]);
+  const std::vector<std::int32_t> hundred = fixture.tokens(fixture.instances("valid")[0]);
+  tally.add(SampleKind::kPositive, run_engine(engine, ten), grammar_verdict(verdicts, ten));
+  tally.add(SampleKind::kNegative, run_engine(engine, hundred), grammar_verdict(verdicts, hundred));
   CHECK(tally.passed() == 0);
   CHECK(tally.grammar_rejects_positive == 1);
   CHECK(tally.grammar_accepts_negative == 1);
@@ -149,10 +133,9 @@ TEST_CASE("grammar failures are told apart from engine failures") {
   // An engine that masked a viable token of the positive sample (step 0 instead of EOS), and one
   // whose mask let through a token the session refused: engine failures.
   PassRateTally broken;
-  broken.add(SampleKind::kNegative, {EngineRun::End::kMasked, 0},
-             wfa::grammar_verdict(fixture.grammar, fixture.vocabulary, ten));
+  broken.add(SampleKind::kNegative, {EngineRun::End::kMasked, 0}, grammar_verdict(verdicts, ten));
   broken.add(SampleKind::kNegative, {EngineRun::End::kUnsound, ten.size()},
-             wfa::grammar_verdict(fixture.grammar, fixture.vocabulary, ten));
+             grammar_verdict(verdicts, ten));
   broken.add(SampleKind::kPositive, {EngineRun::End::kMasked, 0}, std::nullopt);
   CHECK(broken.engine_disagreements == 3);
   // PSC's rule only asks whether the negative was rejected somewhere: the first one passes.

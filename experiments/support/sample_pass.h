@@ -4,22 +4,21 @@
 // valid MaskBench instance) passes iff the engine never rejects it; a negative sample (an invalid
 // instance) passes iff it does.
 //
-// Beside the engine's verdict the tally keeps the grammar's own verdict (exact viability of a
-// glr::Session), so a report can tell engine failures (a mask that differs from the grammar's
-// verdict) from grammar failures (a valid program the grammar rejects, an invalid instance it
-// accepts), and counts samples whose grammar the engine refused to build as PSC's "X".
+// Beside the engine's verdict the tally keeps the grammar's own verdict (what a matcher of the
+// library accepts: exact viability), so a report can tell engine failures (a mask that differs from
+// the grammar's verdict) from grammar failures (a valid program the grammar rejects, an invalid
+// instance it accepts), and counts samples whose grammar the engine refused to build as PSC's "X".
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
 
-#include "glr/compiled_grammar.h"
-#include "lib/core/token_id.h"
-#include "lib/tokenizer/vocabulary.h"
+#include "glrmask/constraint.hpp"
 
-namespace glrmask::wfa {
+namespace glrmask::experiments {
 
 enum class SampleKind { kPositive, kNegative };
 
@@ -40,10 +39,9 @@ struct EngineRun {
 // not viable, or EOS when the text is not a sentence), or nullopt when it accepts the sample.
 using GrammarVerdict = std::optional<std::size_t>;
 
-// Commits the tokens one by one on a fresh session, then asks for EOS. `vocabulary` must be the
-// one the tokens come from.
-GrammarVerdict grammar_verdict(std::shared_ptr<const glr::CompiledGrammar> grammar,
-                               const Vocabulary& vocabulary, std::span<const TokenId> tokens);
+// Commits the tokens one by one to a fresh matcher of `constraint` (of the tokenizer the tokens
+// come from), then asks for EOS.
+GrammarVerdict grammar_verdict(const Constraint& constraint, std::span<const std::int32_t> tokens);
 
 // PSC's rule: did the engine process this sample correctly? A refused grammar never passes.
 bool sample_passes(SampleKind kind, const EngineRun& run);
@@ -82,4 +80,4 @@ struct PassRateTally {
   bool all_refused() const { return samples() != 0 && engine_refused == samples(); }
 };
 
-}  // namespace glrmask::wfa
+}  // namespace glrmask::experiments
