@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "api/src/constraint_impl.h"
+#include "api/src/tokenizer_impl.h"
 #include "lib/core/error.h"
 
 namespace glrmask {
@@ -31,6 +32,46 @@ Constraint constraint_over_engine(const Tokenizer& tokenizer,
       0);
   impl->engines->give(std::move(engine));
   return Constraint::wrap(std::move(impl));
+}
+
+namespace {
+
+// Lends an engine the caller keeps to a constraint, which owns what it is given.
+class BorrowedEngine final : public wfa::MaskEngine {
+ public:
+  explicit BorrowedEngine(wfa::MaskEngine& engine) : engine_(engine) {}
+  std::string_view name() const override { return engine_.name(); }
+  void fill_mask(const glr::Session& session, std::span<std::uint32_t> words) override {
+    engine_.fill_mask(session, words);
+  }
+  std::span<const std::uint32_t> mask_view(const glr::Session& session,
+                                           std::span<std::uint32_t> scratch) override {
+    return engine_.mask_view(session, scratch);
+  }
+  std::span<const wfa::EngineCounter> last_step_counters() const override {
+    return engine_.last_step_counters();
+  }
+
+ private:
+  wfa::MaskEngine& engine_;
+};
+
+}  // namespace
+
+Constraint constraint_over_engine(const Tokenizer& tokenizer,
+                                  std::shared_ptr<const glr::CompiledGrammar> grammar,
+                                  wfa::MaskEngine& engine, Engine kind) {
+  return constraint_over_engine(tokenizer, std::move(grammar),
+                                std::make_unique<BorrowedEngine>(engine), kind);
+}
+
+Tokenizer tokenizer_over(const Vocabulary& vocabulary) {
+  const std::optional<TokenId> eos = vocabulary.eos();
+  if (!eos)
+    throw Error(fmt::format("the {} vocabulary has no EOS to end a text", vocabulary.name()),
+                ErrorCode::kInvalidArgument);
+  return Tokenizer::wrap(std::make_shared<const Tokenizer::Impl>(
+      vocabulary, std::nullopt, std::vector<std::int32_t>{static_cast<std::int32_t>(*eos)}));
 }
 
 }  // namespace glrmask

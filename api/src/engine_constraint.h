@@ -8,6 +8,7 @@
 #include "glr/compiled_grammar.h"
 #include "glrmask/constraint.hpp"
 #include "glrmask/tokenizer.hpp"
+#include "lib/tokenizer/vocabulary.h"
 #include "wfa/mask_engine.h"
 
 namespace glrmask {
@@ -22,5 +23,16 @@ Constraint constraint_over_engine(const Tokenizer& tokenizer,
                                   std::shared_ptr<const glr::CompiledGrammar> grammar,
                                   std::unique_ptr<wfa::MaskEngine> engine,
                                   Engine kind = Engine::kOracle);
+
+// The same over an engine the caller keeps, which must outlive the constraint and its matchers
+// (the tests' engines, built on the stack and compared with each other).
+Constraint constraint_over_engine(const Tokenizer& tokenizer,
+                                  std::shared_ptr<const glr::CompiledGrammar> grammar,
+                                  wfa::MaskEngine& engine, Engine kind = Engine::kOracle);
+
+// A tokenizer handle holding a copy of `vocabulary` (its EOS the one stop id), without an
+// encoder: for tests and studies whose engines were built on a vocabulary of their own (a padded
+// one, a hand-made one). Throws glrmask::Error when the vocabulary has no EOS.
+Tokenizer tokenizer_over(const Vocabulary& vocabulary);
 
 }  // namespace glrmask

@@ -1,8 +1,10 @@
 // Bit-for-bit comparison of a mask engine with the oracle (the definition of a mask), shared by
 // the engine tests: at every viable short prefix of a small grammar with a hand-made vocabulary,
-// and at every teacher-forced step of a real text with a real tokenizer.
+// and at every teacher-forced step of a real text with a real tokenizer (through the library's
+// teacher-forcing loop, as the studies and `glrmask mask` run it).
 #pragma once
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <functional>
 #include <initializer_list>
@@ -10,8 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "api/src/engine_constraint.h"
+#include "api/src/teacher_forcing.h"
 #include "glr/compiled_grammar.h"
 #include "glr/session.h"
+#include "glrmask/glrmask.hpp"
 #include "lib/token_set/dense_mask.h"
 #include "lib/tokenizer/encoder.h"
 #include "lib/tokenizer/vocabulary.h"
@@ -89,39 +94,63 @@ inline std::unique_ptr<wfa::MaskEngine> make_wfa(
   return std::make_unique<wfa::WfaEngine>(grammar, vocabulary);
 }
 
-// Teacher-forces `text` and compares each of `engines` with the oracle at every step, the final
-// one (EOS) included, or at the first `max_steps` steps when that is smaller; each engine answers
-// a step through mask_view() and then fill_mask(). One oracle mask serves every engine, so a
-// slow oracle is paid once a step. Returns the steps compared.
+// Teacher-forces `text` through the library's teacher-forcing loop (api/src/teacher_forcing.h)
+// and compares each of `engines` with the oracle at every step, the final one (EOS) included, or
+// at the first `max_steps` + 1 steps when the text is longer: the oracle's matcher leads, a matcher
+// per engine follows and answers each step through fill_mask() (compared by the loop) and then
+// through its view (compared here; from the engine's cache where it keeps one). One oracle mask
+// serves every engine, so a slow oracle is paid once a step. Returns the steps compared.
 inline std::size_t compare_teacher_forced(
     const std::shared_ptr<const glr::CompiledGrammar>& grammar,
     std::initializer_list<wfa::MaskEngine*> engines, wfa::MaskEngine& oracle,
     const Vocabulary& vocabulary, const Encoder& encoder, const std::string& text,
     std::size_t max_steps = static_cast<std::size_t>(-1)) {
   INFO("text " << text.substr(0, 200));
-  std::vector<TokenId> ids = encoder.encode(text);
-  const bool whole = ids.size() < max_steps;
-  if (!whole) ids.resize(max_steps);
-  glr::Session session(grammar, &vocabulary);
-  std::string committed;
-  for (std::size_t step = 0; step <= ids.size(); ++step) {
-    INFO("step " << step << " of " << ids.size() << ", after \""
-                 << committed.substr(committed.size() > 80 ? committed.size() - 80 : 0) << "\"");
-    const DenseMask expected = engine_mask(oracle, session, vocabulary);
-    for (wfa::MaskEngine* engine : engines) {
-      require_equal_masks(engine_mask_view(*engine, session, vocabulary), expected, vocabulary);
-      require_equal_masks(engine_mask(*engine, session, vocabulary), expected, vocabulary);
+  const std::vector<TokenId> encoded = encoder.encode(text);
+  const std::vector<std::int32_t> ids(encoded.begin(), encoded.end());
+  const Tokenizer tokenizer = tokenizer_over(vocabulary);
+  const Constraint reference = constraint_over_engine(tokenizer, grammar, oracle);
+  std::vector<Constraint> constraints;
+  for (wfa::MaskEngine* engine : engines)
+    constraints.push_back(constraint_over_engine(tokenizer, grammar, *engine));
+  Matcher leader(reference);
+  std::vector<Matcher> matchers(constraints.begin(), constraints.end());
+  std::vector<Matcher*> followers;
+  for (Matcher& matcher : matchers) followers.push_back(&matcher);
+  TeacherForcingOptions options;
+  options.mask_call = MaskCall::kFill;
+  if (max_steps < ids.size()) options.max_steps = max_steps + 1;
+  std::uint64_t view_mismatches = 0;
+  std::string first_view_mismatch;
+  const ForcedRun run = teacher_force(leader, ids, options, followers, [&](const ForcedStep& step) {
+    for (std::size_t f = 0; f < followers.size(); ++f) {
+      const std::span<const std::uint32_t> view = followers[f]->next_token_mask();
+      if (std::equal(view.begin(), view.end(), step.mask.begin(), step.mask.end())) continue;
+      if (view_mismatches++ == 0)
+        first_view_mismatch = "the view of engine " + std::to_string(f) + " at step " +
+                              std::to_string(step.step) + ", byte " +
+                              std::to_string(step.byte_offset);
     }
-    if (step == ids.size()) {
-      if (whole)
-        if (const auto eos = vocabulary.eos()) CHECK(expected.test(*eos));
-      break;
-    }
-    REQUIRE(expected.test(ids[step]));
-    session.commit(ids[step]);
-    committed += vocabulary.bytes(ids[step]);
+    return true;
+  });
+  for (const MaskMismatch& mismatch : run.mismatches) {
+    std::string tokens;
+    for (const MaskMismatch::Token& token : mismatch.first)
+      tokens += " " + std::to_string(token.id) + " \"" +
+                std::string(vocabulary.bytes(static_cast<TokenId>(token.id))) + "\" (" +
+                (token.in_leader ? "oracle only" : "engine only") + ")";
+    INFO("engine " << mismatch.follower << " at step " << mismatch.step << ", byte "
+                   << mismatch.byte_offset << ": " << mismatch.differing
+                   << " tokens differ:" << tokens);
+    CHECK(mismatch.differing == 0);
   }
-  return ids.size() + 1;
+  CHECK(run.mismatch_steps == 0);
+  INFO(first_view_mismatch);
+  CHECK(view_mismatches == 0);
+  if (run.failure)
+    FAIL("step " << run.failure->step << ", byte " << run.failure->byte_offset << ", token "
+                 << run.failure->token << ": " << run.failure->reason);
+  return run.steps;
 }
 
 inline std::size_t compare_teacher_forced(

@@ -67,8 +67,10 @@ class GLRMASK_API Tokenizer {
   // One line: name, kind, number of ids, stop ids.
   std::string description() const;
 
+  // glrmask's own tools reach the internals through these; the Impl type is not public.
   struct Impl;
   const Impl& impl() const { return *impl_; }
+  static Tokenizer wrap(std::shared_ptr<const Impl> impl) { return Tokenizer(std::move(impl)); }
 
  private:
   explicit Tokenizer(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
