@@ -19,11 +19,14 @@
 #include <string>
 #include <vector>
 
+#include "api/src/matcher_impl.h"
+#include "api/src/teacher_forcing.h"
 #include "experiments/studies/latency_histogram.h"
 #include "experiments/studies/latency_summary.h"
 #include "experiments/studies/studies.h"
 #include "experiments/studies/study_inputs.h"
 #include "experiments/studies/study_report.h"
+#include "experiments/studies/teacher_forcing.h"
 #include "glr/forest_grammar.h"
 #include "glr/forest_parser.h"
 #include "glr/session.h"
@@ -78,8 +81,8 @@ double top_paths(const glr::GssHeads& heads) {
   return ended;
 }
 
-double counter(std::span<const wfa::EngineCounter> counters, std::string_view name) {
-  for (const wfa::EngineCounter& c : counters)
+double counter(std::span<const MaskCounter> counters, std::string_view name) {
+  for (const MaskCounter& c : counters)
     if (c.name == name) return c.value;
   return 0;
 }
@@ -204,8 +207,9 @@ int run_ambiguity(const StudyOptions& options) {
         const std::vector<std::string> engine_list =
             options.engines.empty() ? std::vector<std::string>{"wfa", "spanner"} : options.engines;
         for (const std::string& engine_name : engine_list) {
-          const auto engine = make_engine(engine_name, grammar, tokenizer->vocabulary);
+          auto engine = make_engine(engine_name, grammar, tokenizer->vocabulary);
           if (!engine) continue;
+          const Constraint constraint = study_constraint(*tokenizer, grammar, std::move(engine));
           const std::string group = fmt::format("{} {} {}", corpus.name, setting, engine_name);
           groups.push_back(group);
           for (std::size_t t = 0; t < texts.size(); ++t) {
@@ -225,69 +229,66 @@ int run_ambiguity(const StudyOptions& options) {
             glr::ForestParser forest(forest_grammar);
             std::size_t fed = 0;
             bool forest_failed = false;
-            glr::Session session(grammar, &tokenizer->vocabulary);
-            DenseMask mask(static_cast<std::uint32_t>(tokenizer->vocabulary.size()));
-            std::size_t steps = text.tokens.size() + 1;
-            if (options.max_steps != 0) steps = std::min(steps, options.max_steps);
-            for (std::size_t s = 0; s < steps; ++s) {
-              const TokenId token = s < text.tokens.size() ? text.tokens[s] : tokenizer->eos;
-              Step step;
-              step.grammar = corpus.name;
-              step.setting = setting;
-              step.engine = engine_name;
-              step.program = text.text->name;
-              step.step = s;
-              step.byte_offset = session.byte_offset();
-              step.heads = session.heads().size();
-              step.top_paths = top_paths(session.heads());
-              while (!forest_failed && fed < lexemes.size() &&
-                     lexemes[fed].end <= step.byte_offset) {
-                forest_failed = !forest.feed(lexemes[fed]);
-                ++fed;
-              }
-              if (forest_failed) {
-                step.readings = glr::DerivationCount{false, 0};
-              } else if (s == text.tokens.size() && fed == lexemes.size() && forest.finish()) {
-                step.readings = forest.derivations();  // the EOS step: the whole text's trees
-              } else {
-                step.readings = forest.live_readings();
-              }
-              if (!forest.lexemes().empty())
-                step.tie_width =
-                    grammar->dfa().label_terminals(forest.lexemes().back().label).size();
-              step.pending_terminals =
-                  grammar->dfa().viable_terminals(session.lexer_configuration().state).size();
-              const auto started = Clock::now();
-              const std::span<const std::uint32_t> words = engine->mask_view(session, mask.words());
-              step.mask_us =
-                  std::chrono::duration<double, std::micro>(Clock::now() - started).count();
-              step.pairs_visited = counter(engine->last_step_counters(), "gss_pairs_visited");
-              step.depth_read = counter(engine->last_step_counters(), "stack_depth_read");
-              if (step.top_paths >= 2 || step.readings.infinite || step.readings.value >= 3)
-                step.shown = show_stacks(forest, forest_grammar, 3, 6);
-              steps_file << csv_line(
-                  {step.grammar, step.setting, step.engine, tokenizer->name, step.program,
-                   std::to_string(step.step), std::to_string(step.byte_offset),
-                   std::to_string(step.heads), fmt::format("{}", step.top_paths),
-                   step.readings.str(), std::to_string(step.tie_width),
-                   std::to_string(step.pending_terminals), format_fixed(step.mask_us, 2),
-                   fmt::format("{}", step.pairs_visited), fmt::format("{}", step.depth_read)});
-              const bool allowed =
-                  token / 32 < words.size() && ((words[token / 32] >> (token % 32)) & 1u);
-              all.push_back(std::move(step));
-              if (!allowed) {
-                failures.add_row({corpus.name, setting, engine_name, text.text->name,
-                                  fmt::format("step {}: the token is not in the mask", s)});
-                break;
-              }
-              try {
-                session.commit(token);
-              } catch (const Error& e) {
-                failures.add_row({corpus.name, setting, engine_name, text.text->name,
-                                  fmt::format("step {}: {}", s, portable_message(e.what()))});
-                break;
-              }
-            }
+            // The library's teacher-forcing loop; at each step the observer reads the parse
+            // state (heads, lexer configuration) of the matcher's session.
+            Matcher matcher(constraint);
+            TeacherForcingOptions forcing;
+            if (options.max_steps != 0) forcing.max_steps = options.max_steps;
+            const std::vector<std::int32_t> ids(text.tokens.begin(), text.tokens.end());
+            const glrmask::ForcedRun run =
+                teacher_force(matcher, ids, forcing, {}, [&](const ForcedStep& forced) {
+                  const glr::Session& session = forced.matcher->impl().session;
+                  Step step;
+                  step.grammar = corpus.name;
+                  step.setting = setting;
+                  step.engine = engine_name;
+                  step.program = text.text->name;
+                  step.step = forced.step;
+                  step.byte_offset = forced.byte_offset;
+                  step.heads = session.heads().size();
+                  step.top_paths = top_paths(session.heads());
+                  while (!forest_failed && fed < lexemes.size() &&
+                         lexemes[fed].end <= step.byte_offset) {
+                    forest_failed = !forest.feed(lexemes[fed]);
+                    ++fed;
+                  }
+                  if (forest_failed) {
+                    step.readings = glr::DerivationCount{false, 0};
+                  } else if (forced.is_stop && fed == lexemes.size() && forest.finish()) {
+                    step.readings = forest.derivations();  // the EOS step: the whole text's trees
+                  } else {
+                    step.readings = forest.live_readings();
+                  }
+                  if (!forest.lexemes().empty())
+                    step.tie_width =
+                        grammar->dfa().label_terminals(forest.lexemes().back().label).size();
+                  step.pending_terminals =
+                      grammar->dfa().viable_terminals(session.lexer_configuration().state).size();
+                  step.mask_us =
+                      std::chrono::duration<double, std::micro>(forced.mask_time).count();
+                  const std::span<const MaskCounter> counters =
+                      forced.matcher->last_mask_counters();
+                  step.pairs_visited = counter(counters, "gss_pairs_visited");
+                  step.depth_read = counter(counters, "stack_depth_read");
+                  if (step.top_paths >= 2 || step.readings.infinite || step.readings.value >= 3)
+                    step.shown = show_stacks(forest, forest_grammar, 3, 6);
+                  steps_file << csv_line(
+                      {step.grammar, step.setting, step.engine, tokenizer->name, step.program,
+                       std::to_string(step.step), std::to_string(step.byte_offset),
+                       std::to_string(step.heads), fmt::format("{}", step.top_paths),
+                       step.readings.str(), std::to_string(step.tie_width),
+                       std::to_string(step.pending_terminals), format_fixed(step.mask_us, 2),
+                       fmt::format("{}", step.pairs_visited), fmt::format("{}", step.depth_read)});
+                  all.push_back(std::move(step));
+                  return true;
+                });
+            if (run.failure)
+              failures.add_row(
+                  {corpus.name, setting, engine_name, text.text->name,
+                   run.failure->masked
+                       ? fmt::format("step {}: the token is not in the mask", run.failure->step)
+                       : fmt::format("step {}: {}", run.failure->step,
+                                     portable_message(run.failure->reason))});
           }
         }
       }
