@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <ctime>
 
 #include "lib/core/error.h"
 
@@ -18,6 +19,12 @@ constexpr std::size_t kTokensPerMismatch = 8;
 bool has(std::span<const std::uint32_t> words, std::int32_t token) {
   const auto id = static_cast<std::size_t>(token);
   return id / 32 < words.size() && ((words[id / 32] >> (id % 32)) & 1u) != 0;
+}
+
+std::chrono::nanoseconds thread_cpu_now() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return std::chrono::seconds(now.tv_sec) + std::chrono::nanoseconds(now.tv_nsec);
 }
 
 // The mask of `matcher` at this step, timed: a view, or the words written into `buffer`.
@@ -95,7 +102,10 @@ ForcedRun teacher_force(Matcher& leader, std::span<const std::int32_t> tokens,
     current.byte_offset = leader.byte_offset();
     current.matcher = &leader;
     ++run.steps;
+    const std::chrono::nanoseconds cpu_start =
+        options.thread_cpu_time ? thread_cpu_now() : std::chrono::nanoseconds{0};
     current.mask = timed_mask(leader, options.mask_call, buffer, current.mask_time);
+    if (options.thread_cpu_time) current.mask_cpu_time = thread_cpu_now() - cpu_start;
     run.mask_times.push_back(current.mask_time);
     // The leader's view stays valid while the followers run: the leader holds the engine it
     // points into until its own next call.

@@ -31,6 +31,9 @@ struct TeacherForcingOptions {
   // Steps to run (each token is one, the stop id the last); fewer: the run is cut short.
   std::size_t max_steps = static_cast<std::size_t>(-1);
   MaskCall mask_call = MaskCall::kView;
+  // Also read the thread's CPU clock around the leader's mask (ForcedStep::mask_cpu_time): a step
+  // slow in wall time but not in CPU time was preempted.
+  bool thread_cpu_time = false;
 };
 
 // What the observer sees at each step, before the token is committed.
@@ -41,7 +44,8 @@ struct ForcedStep {
   std::uint64_t byte_offset = 0;
   std::span<const std::uint32_t> mask;  // the leading matcher's; valid during the call
   std::chrono::nanoseconds mask_time{0};
-  const Matcher* matcher = nullptr;  // the leading matcher, before the commit
+  std::chrono::nanoseconds mask_cpu_time{0};  // with TeacherForcingOptions::thread_cpu_time
+  const Matcher* matcher = nullptr;           // the leading matcher, before the commit
 };
 
 // Where and how a follower's mask differed from the leader's at one step.

@@ -20,7 +20,11 @@
 #include <chrono>
 #include <fstream>
 #include <map>
+#include <optional>
 
+#include "api/src/engine_constraint.h"
+#include "api/src/teacher_forcing.h"
+#include "api/src/tokenizer_impl.h"
 #include "experiments/studies/latency_histogram.h"
 #include "experiments/studies/run_header.h"
 #include "experiments/studies/studies.h"
@@ -28,6 +32,7 @@
 #include "experiments/studies/study_report.h"
 #include "glr/compiled_grammar.h"
 #include "glr/session.h"
+#include "glrmask/glrmask.hpp"
 #include "lib/core/error.h"
 #include "lib/core/file_io.h"
 #include "lib/core/settings.h"
@@ -80,54 +85,56 @@ struct Row {
   bool wfa_built = false;
 };
 
-// Teacher-forces `text` through `engine` next to a session: times each mask_view and counts a
-// disagreement where the mask and the session judge the next token (or EOS at the end)
-// differently. Returns the steps taken.
-std::size_t force(wfa::MaskEngine& engine, const std::shared_ptr<const glr::CompiledGrammar>& g,
-                  const Vocabulary& vocabulary, const std::vector<TokenId>& ids,
-                  std::vector<double>& micros, std::size_t& disagreements,
-                  std::vector<std::uint32_t>& scratch, wfa::MaskEngine* oracle,
+// A constraint of the library over `grammar` whose matchers run `engine` (kept by the caller).
+Constraint over(const Tokenizer& tokenizer, const std::shared_ptr<const glr::CompiledGrammar>& g,
+                wfa::MaskEngine& engine) {
+  return constraint_over_engine(tokenizer, g, engine);
+}
+
+// Teacher-forces `ids` through a matcher of `constraint` with the library's loop: times each
+// mask (its view) and counts a disagreement where the mask and the matcher judge the next token
+// (or EOS at the end) differently; with `oracle`, counts the steps whose mask differs from the
+// oracle's. Returns the steps taken.
+std::size_t force(const Constraint& constraint, const std::vector<TokenId>& ids,
+                  std::vector<double>& micros, std::size_t& disagreements, const Constraint* oracle,
                   std::size_t* oracle_mismatches, std::vector<double>* warm_micros = nullptr,
                   std::vector<double>* cpu_micros = nullptr) {
-  glr::Session session(g, &vocabulary);
-  std::vector<std::uint32_t> expected(scratch.size());
-  for (std::size_t i = 0; i <= ids.size(); ++i) {
-    const auto started = Clock::now();
-    const double cpu_started = cpu_micros ? thread_cpu_ms() : 0;
-    const std::span<const std::uint32_t> mask = engine.mask_view(session, scratch);
-    micros.push_back(std::chrono::duration<double, std::micro>(Clock::now() - started).count());
-    if (cpu_micros) cpu_micros->push_back((thread_cpu_ms() - cpu_started) * 1000);
-    if (warm_micros) {
-      bool built = false;
-      for (const wfa::EngineCounter& counter : engine.last_step_counters())
-        built = built || (counter.name == "forks_built" && counter.value > 0);
-      if (!built) warm_micros->push_back(micros.back());
-    }
-    auto test = [&](TokenId id) { return (mask[id / 32] >> (id % 32) & 1) != 0; };
-    if (oracle) {
-      oracle->fill_mask(session, expected);
-      if (!std::equal(mask.begin(), mask.end(), expected.begin())) ++*oracle_mismatches;
-    }
-    if (i == ids.size()) {
-      const auto eos = vocabulary.eos();
-      if (eos && test(*eos) != session.is_accepting()) ++disagreements;
-      return i + 1;
-    }
-    const bool allowed = test(ids[i]);
-    const bool accepted = session.try_commit_bytes(vocabulary.bytes(ids[i]));
-    if (allowed != accepted) ++disagreements;
-    if (!accepted) return i + 1;
+  Matcher matcher(constraint);
+  std::optional<Matcher> reference;
+  std::vector<Matcher*> followers;
+  if (oracle) followers.push_back(&reference.emplace(*oracle));
+  TeacherForcingOptions forcing;
+  forcing.thread_cpu_time = cpu_micros != nullptr;
+  const std::vector<std::int32_t> tokens(ids.begin(), ids.end());
+  const glrmask::ForcedRun run =
+      teacher_force(matcher, tokens, forcing, followers, [&](const ForcedStep& step) {
+        micros.push_back(std::chrono::duration<double, std::micro>(step.mask_time).count());
+        if (cpu_micros)
+          cpu_micros->push_back(
+              std::chrono::duration<double, std::micro>(step.mask_cpu_time).count());
+        if (warm_micros) {
+          bool built = false;
+          for (const MaskCounter& counter : step.matcher->last_mask_counters())
+            built = built || (counter.name == "forks_built" && counter.value > 0);
+          if (!built) warm_micros->push_back(micros.back());
+        }
+        return true;
+      });
+  if (oracle) *oracle_mismatches += run.follower_mismatch_steps[0];
+  if (run.failure) {
+    // Allowed but refused: a disagreement. Masked: one unless the matcher refuses it too (an
+    // invalid instance ends there).
+    if (!run.failure->masked || matcher.accept_token(run.failure->token)) ++disagreements;
   }
-  return ids.size() + 1;
+  return run.steps;
 }
 
 // Whether the whole text is accepted (every token viable, EOS allowed at the end).
-bool accepts(const std::shared_ptr<const glr::CompiledGrammar>& g, const Vocabulary& vocabulary,
-             const std::vector<TokenId>& ids) {
-  glr::Session session(g, &vocabulary);
+bool accepts(const Constraint& constraint, const std::vector<TokenId>& ids) {
+  Matcher matcher(constraint);
   for (const TokenId id : ids)
-    if (!session.try_commit_bytes(vocabulary.bytes(id))) return false;
-  return session.is_accepting();
+    if (!matcher.accept_token(static_cast<std::int32_t>(id))) return false;
+  return matcher.is_accepting();
 }
 
 std::string ms(double value) {
@@ -145,14 +152,14 @@ int run_json_schema(const StudyOptions& options) {
   const bool with_wfa =
       options.engines.empty() ||
       std::find(options.engines.begin(), options.engines.end(), "wfa") != options.engines.end();
-  const std::filesystem::path tokenizer_path = resolve_tokenizer(tokenizer);
-  const Vocabulary vocabulary = Vocabulary::load(tokenizer_path);
-  const Encoder encoder = Encoder::load(tokenizer_path);
+  const Tokenizer handle = Tokenizer::load(tokenizer);
+  const Vocabulary& vocabulary = handle.impl().vocabulary;
+  const Encoder& encoder = *handle.impl().encoder;
   const auto tables_started = Clock::now();
-  const wfa::VocabularyTables tables(vocabulary);
+  const wfa::VocabularyTables& tables = handle.impl().vocabulary_tables();
   const double tables_ms = ms_since(tables_started);
-  std::unique_ptr<wfa::OracleEngine> oracle;
-  if (with_oracle) oracle = std::make_unique<wfa::OracleEngine>(vocabulary);
+  // The oracle judges acceptance (it builds nothing ahead) and, with --engines ...,oracle, masks.
+  wfa::OracleEngine oracle(vocabulary);
 
   std::vector<std::filesystem::path> files;
   for (const auto& entry :
@@ -231,42 +238,47 @@ int run_json_schema(const StudyOptions& options) {
     // study: the row keeps what was measured before it and names the error.
     try {
       // Acceptance: schema order, then any order for what schema order refuses.
-      std::shared_ptr<const glr::CompiledGrammar> unordered;
+      const Constraint verdicts = over(handle, grammar, oracle);
+      std::optional<Constraint> unordered;
       std::vector<std::vector<TokenId>> texts;
       for (const JsonValue& instance : valid) {
         texts.push_back(encoder.encode(json_schema::to_json_text(instance)));
-        if (accepts(grammar, vocabulary, texts.back())) {
+        if (accepts(verdicts, texts.back())) {
           ++row.valid_accepted;
           continue;
         }
         try {
           if (!unordered)
-            unordered = glr::CompiledGrammar::compile(
-                json_schema::compile_json_schema_text(schema_text, row.id, any_order));
-          if (accepts(unordered, vocabulary, texts.back())) ++row.valid_any_order;
+            unordered = over(handle,
+                             glr::CompiledGrammar::compile(json_schema::compile_json_schema_text(
+                                 schema_text, row.id, any_order)),
+                             oracle);
+          if (accepts(*unordered, texts.back())) ++row.valid_any_order;
         } catch (const Error& e) {
           if (row.reason.empty()) row.reason = fmt::format("any order: {}", e.what());
         }
       }
       for (const JsonValue& instance : invalid) {
         texts.push_back(encoder.encode(json_schema::to_json_text(instance)));
-        if (!accepts(grammar, vocabulary, texts.back())) ++row.invalid_rejected;
+        if (!accepts(verdicts, texts.back())) ++row.invalid_rejected;
       }
 
       // get_mask: the switched engine, then the lazy one from cold; the oracle on valid instances.
       wfa::LazyWalkEngine lazy(grammar, vocabulary, tables.trie, &tables.plain);
+      const Constraint switched = over(handle, grammar, *engine);
+      const Constraint lazy_constraint = over(handle, grammar, lazy);
       for (std::size_t i = 0; i < texts.size(); ++i) {
-        const bool compare = oracle && i < valid.size();
+        const bool compare = with_oracle && i < valid.size();
         std::size_t* mismatches = compare ? &row.oracle_mismatches : nullptr;
         std::size_t wfa_steps = 0;
         if (row.wfa_built) {
-          wfa_steps = force(*engine, grammar, vocabulary, texts[i], row.wfa_us, row.disagreements,
-                            scratch, compare ? oracle.get() : nullptr, mismatches);
+          wfa_steps = force(switched, texts[i], row.wfa_us, row.disagreements,
+                            compare ? &verdicts : nullptr, mismatches);
           row.steps += wfa_steps;
         }
-        const std::size_t lazy_steps = force(
-            lazy, grammar, vocabulary, texts[i], row.lazy_us, row.disagreements, scratch,
-            compare ? oracle.get() : nullptr, mismatches, &row.lazy_warm_us, &row.lazy_cpu_us);
+        const std::size_t lazy_steps =
+            force(lazy_constraint, texts[i], row.lazy_us, row.disagreements,
+                  compare ? &verdicts : nullptr, mismatches, &row.lazy_warm_us, &row.lazy_cpu_us);
         if (!row.wfa_built) row.steps += lazy_steps;
         if (compare) row.oracle_steps += wfa_steps + lazy_steps;
       }
