@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "glr/session.h"
+#include "glr/parse_view.h"
 #include "lexer/lexer_fork.h"
 #include "lib/core/error.h"
 #include "lib/token_set/dense_mask.h"
@@ -25,19 +25,19 @@ LazyWalkEngine::LazyWalkEngine(std::shared_ptr<const glr::CompiledGrammar> gramm
                             trie.universe_size(), vocabulary.name(), vocabulary.size()));
 }
 
-void LazyWalkEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> words) {
+void LazyWalkEngine::fill_mask(const glr::ParseView& parse, std::span<std::uint32_t> words) {
   const auto universe = static_cast<std::uint32_t>(vocabulary_.size());
   check_mask_words("lazy", words.size(), universe);
-  check_session_grammar("lazy", session, *grammar_);
+  check_session_grammar("lazy", parse, *grammar_);
   std::fill(words.begin(), words.end(), 0u);
   label_feeds_ = 0;
   forks_built_before_ = dwa_.stats().forks_built;
-  if (session.is_finished()) return;
-  const glr::IncrementalRecognizer& recognizer = session.recognizer();
+  if (parse.is_finished()) return;
+  const glr::IncrementalRecognizer& recognizer = parse.recognizer();
   const lexer::ForkFutures& futures = grammar_->fork_futures();
   for (const lexer::ForkedLexing& entry :
-       lexer::fork_configuration(grammar_->dfa(), session.lexer_configuration())) {
-    glr::GssHeads heads = session.heads();
+       lexer::fork_configuration(grammar_->dfa(), parse.lexer_configuration())) {
+    glr::GssHeads heads = parse.heads();
     bool alive = true;
     for (const lexer::LabelId label : entry.labels) {
       ++label_feeds_;
@@ -56,8 +56,7 @@ void LazyWalkEngine::fill_mask(const glr::Session& session, std::span<std::uint3
   // The trie holds no special token; EOS is decided here alone.
   if (const auto eos = vocabulary_.eos(); eos && *eos < universe) {
     const std::uint32_t bit = std::uint32_t{1} << (*eos % 32);
-    words[*eos / 32] =
-        session.is_accepting() ? (words[*eos / 32] | bit) : (words[*eos / 32] & ~bit);
+    words[*eos / 32] = parse.is_accepting() ? (words[*eos / 32] | bit) : (words[*eos / 32] & ~bit);
   }
   counters_ = {
       {"label_feeds", static_cast<double>(label_feeds_)},

@@ -35,7 +35,7 @@ class LazyWalkEngine final : public MaskEngine {
 
   std::string_view name() const override { return "lazy"; }
   // Throws glrmask::Error when `words` has the wrong size or the session uses another grammar.
-  void fill_mask(const glr::Session& session, std::span<std::uint32_t> words) override;
+  void fill_mask(const glr::ParseView& parse, std::span<std::uint32_t> words) override;
   std::span<const EngineCounter> last_step_counters() const override { return counters_; }
 
   const lexer::LazyTerminalDwa& dwa() const { return dwa_; }

@@ -14,12 +14,12 @@ void check_mask_words(std::string_view engine, std::size_t words, std::uint32_t 
   }
 }
 
-void check_session_grammar(std::string_view engine, const glr::Session& session,
+void check_session_grammar(std::string_view engine, const glr::ParseView& parse,
                            const glr::CompiledGrammar& grammar) {
-  if (&session.grammar() != &grammar) {
+  if (&parse.grammar() != &grammar) {
     throw Error(
         fmt::format("{} mask: the session at byte offset {} uses another grammar than the engine",
-                    engine, session.byte_offset()));
+                    engine, parse.byte_offset()));
   }
 }
 

@@ -1,5 +1,6 @@
 // The interface every mask engine implements, so experiments and tests can swap them: given a
-// decoding session, fill the dense bitmask of the tokens that may come next.
+// decoding session's parse state (glr::ParseView: the narrow part of a session a mask depends on;
+// a Session converts to it), fill the dense bitmask of the tokens that may come next.
 //
 // Contract (docs/oracle.md): bit i of `words` (bit i % 32 of word i / 32) is set iff token i is not
 // special and the session's text followed by the token's bytes is still viable; the vocabulary's
@@ -13,7 +14,7 @@
 #include <span>
 #include <string_view>
 
-#include "glr/session.h"
+#include "glr/parse_view.h"
 
 namespace glrmask::wfa {
 
@@ -33,7 +34,7 @@ class MaskEngine {
   virtual std::string_view name() const = 0;
 
   // Throws glrmask::Error when `words` has the wrong size.
-  virtual void fill_mask(const glr::Session& session, std::span<std::uint32_t> words) = 0;
+  virtual void fill_mask(const glr::ParseView& parse, std::span<std::uint32_t> words) = 0;
 
   // The same mask as fill_mask(), either written into `scratch` (which must have the size
   // fill_mask() wants) and returned, or returned as a view of storage the engine owns, valid until
@@ -41,9 +42,9 @@ class MaskEngine {
   // hands those out without copying them: with a 262k-token vocabulary that copy is most of a
   // cached step (experiments/results/tail_latency/LOG.md). A caller that reads the mask once (to
   // mask logits, to test a token) loses nothing by not owning it.
-  virtual std::span<const std::uint32_t> mask_view(const glr::Session& session,
+  virtual std::span<const std::uint32_t> mask_view(const glr::ParseView& parse,
                                                    std::span<std::uint32_t> scratch) {
-    fill_mask(session, scratch);
+    fill_mask(parse, scratch);
     return scratch;
   }
 
@@ -53,10 +54,10 @@ class MaskEngine {
 };
 
 // The two preconditions of fill_mask() every engine checks, with one wording: `words` holds
-// dense_word_count(universe) words, and `session` runs on the grammar the engine was built for.
+// dense_word_count(universe) words, and `parse` runs on the grammar the engine was built for.
 // Each throws glrmask::Error naming the engine (`engine`: "wfa", "oracle", ...) otherwise.
 void check_mask_words(std::string_view engine, std::size_t words, std::uint32_t universe);
-void check_session_grammar(std::string_view engine, const glr::Session& session,
+void check_session_grammar(std::string_view engine, const glr::ParseView& parse,
                            const glr::CompiledGrammar& grammar);
 
 }  // namespace glrmask::wfa

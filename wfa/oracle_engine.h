@@ -29,11 +29,11 @@ class OracleEngine final : public MaskEngine {
   explicit OracleEngine(const Vocabulary& vocabulary, OracleOptions options = {});
 
   std::string_view name() const override { return "oracle"; }
-  void fill_mask(const glr::Session& session, std::span<std::uint32_t> words) override;
+  void fill_mask(const glr::ParseView& parse, std::span<std::uint32_t> words) override;
 
  private:
   // Fills words [first, last) (tokens 32*first .. 32*last-1).
-  void fill_words(const glr::Session& session, std::span<std::uint32_t> words, std::size_t first,
+  void fill_words(const glr::ParseView& parse, std::span<std::uint32_t> words, std::size_t first,
                   std::size_t last) const;
 
   const Vocabulary& vocabulary_;

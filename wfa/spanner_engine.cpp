@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "glr/fork_texts.h"
-#include "glr/session.h"
+#include "glr/parse_view.h"
 #include "lexer/indent_label.h"
 #include "lexer/lexer_fork.h"
 #include "lexer/terminal_dwa_builder.h"
@@ -87,30 +87,29 @@ SpannerEngine::SpannerEngine(std::shared_ptr<const glr::CompiledGrammar> grammar
   }
 }
 
-void SpannerEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> words) {
+void SpannerEngine::fill_mask(const glr::ParseView& parse, std::span<std::uint32_t> words) {
   const auto universe = static_cast<std::uint32_t>(vocabulary_.size());
   check_mask_words("spanner", words.size(), universe);
-  check_session_grammar("spanner", session, *grammar_);
+  check_session_grammar("spanner", parse, *grammar_);
   std::fill(words.begin(), words.end(), 0u);
-  if (session.is_finished()) return;
+  if (parse.is_finished()) return;
   if (grammar_->indenter() != nullptr) {
-    fill_mask_indented(session, words);
+    fill_mask_indented(parse, words);
   } else {
-    fill_mask_plain(session, words);
+    fill_mask_plain(parse, words);
   }
   // The trie holds no special token, but EOS is decided here alone.
   if (const auto eos = vocabulary_.eos(); eos && *eos < universe) {
     const std::uint32_t bit = std::uint32_t{1} << (*eos % 32);
-    words[*eos / 32] =
-        session.is_accepting() ? (words[*eos / 32] | bit) : (words[*eos / 32] & ~bit);
+    words[*eos / 32] = parse.is_accepting() ? (words[*eos / 32] | bit) : (words[*eos / 32] & ~bit);
   }
 }
 
-void SpannerEngine::fill_mask_plain(const glr::Session& session,
+void SpannerEngine::fill_mask_plain(const glr::ParseView& parse,
                                     std::span<std::uint32_t> words) const {
-  const glr::IncrementalRecognizer& recognizer = session.recognizer();
-  for (const lexer::DwaEntry& entry : dwa_.enter(session.lexer_configuration())) {
-    glr::GssHeads heads = session.heads();
+  const glr::IncrementalRecognizer& recognizer = parse.recognizer();
+  for (const lexer::DwaEntry& entry : dwa_.enter(parse.lexer_configuration())) {
+    glr::GssHeads heads = parse.heads();
     bool alive = true;
     for (const lexer::LabelId label : entry.labels) {
       if (!recognizer.feed_token(heads, label)) {
@@ -127,10 +126,10 @@ void SpannerEngine::fill_mask_plain(const glr::Session& session,
   }
 }
 
-void SpannerEngine::fill_mask_indented(const glr::Session& session,
+void SpannerEngine::fill_mask_indented(const glr::ParseView& parse,
                                        std::span<std::uint32_t> words) const {
-  const glr::IncrementalRecognizer& recognizer = session.recognizer();
-  const glr::ParsePosition& position = session.position();
+  const glr::IncrementalRecognizer& recognizer = parse.recognizer();
+  const glr::ParsePosition& position = parse.position();
   for (const glr::ForkTexts& fork :
        glr::fork_texts(dwa_.dfa(), position.lexer, grammar_->indenter()->tab_len, true)) {
     const std::optional<lexer::ForkId> id = dwa_.find_fork(fork.fork);
@@ -138,7 +137,7 @@ void SpannerEngine::fill_mask_indented(const glr::Session& session,
       throw Error(fmt::format(
           "spanner mask: the lexer configuration at byte offset {} has the fork {}, which no "
           "sequence of vocabulary tokens reaches",
-          session.byte_offset(), lexer::describe_fork(fork.fork)));
+          parse.byte_offset(), lexer::describe_fork(fork.fork)));
     std::vector<glr::IndentedStacks> branches = position.branches;
     bool alive = true;
     for (std::size_t i = 0; i < fork.labels.size() && alive; ++i)

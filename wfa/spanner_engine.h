@@ -63,7 +63,7 @@ class SpannerEngine final : public MaskEngine {
 
   std::string_view name() const override { return "spanner"; }
   // Throws glrmask::Error when `words` has the wrong size or the session uses another grammar.
-  void fill_mask(const glr::Session& session, std::span<std::uint32_t> words) override;
+  void fill_mask(const glr::ParseView& parse, std::span<std::uint32_t> words) override;
 
   const lexer::TerminalDwa& dwa() const { return dwa_; }
   const TokenSetPool& pool() const { return pool_; }  // the DWA weights' and table's token sets
@@ -89,9 +89,9 @@ class SpannerEngine final : public MaskEngine {
   bool end_fork_allows(const glr::IncrementalRecognizer& recognizer, lexer::ForkId end,
                        const glr::GssHeads& heads) const;
 
-  void fill_mask_plain(const glr::Session& session, std::span<std::uint32_t> words) const;
+  void fill_mask_plain(const glr::ParseView& parse, std::span<std::uint32_t> words) const;
   // With an indenter: the whole walk, per branch of the position.
-  void fill_mask_indented(const glr::Session& session, std::span<std::uint32_t> words) const;
+  void fill_mask_indented(const glr::ParseView& parse, std::span<std::uint32_t> words) const;
   void collect_indented(const glr::IncrementalRecognizer& recognizer, lexer::DwaNodeId node,
                         const std::vector<glr::IndentedStacks>& branches, glr::IndentScan carried,
                         std::span<std::uint32_t> words) const;

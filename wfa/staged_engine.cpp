@@ -37,14 +37,14 @@ MaskEngine& StagedEngine::current() {
   return lazy_;
 }
 
-void StagedEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> words) {
-  current().fill_mask(session, words);
+void StagedEngine::fill_mask(const glr::ParseView& parse, std::span<std::uint32_t> words) {
+  current().fill_mask(parse, words);
   start_build();
 }
 
-std::span<const std::uint32_t> StagedEngine::mask_view(const glr::Session& session,
+std::span<const std::uint32_t> StagedEngine::mask_view(const glr::ParseView& parse,
                                                        std::span<std::uint32_t> scratch) {
-  const std::span<const std::uint32_t> mask = current().mask_view(session, scratch);
+  const std::span<const std::uint32_t> mask = current().mask_view(parse, scratch);
   start_build();
   return mask;
 }

@@ -50,8 +50,8 @@ class StagedEngine final : public MaskEngine {
   StagedEngine& operator=(const StagedEngine&) = delete;
 
   std::string_view name() const override { return "staged"; }
-  void fill_mask(const glr::Session& session, std::span<std::uint32_t> words) override;
-  std::span<const std::uint32_t> mask_view(const glr::Session& session,
+  void fill_mask(const glr::ParseView& parse, std::span<std::uint32_t> words) override;
+  std::span<const std::uint32_t> mask_view(const glr::ParseView& parse,
                                            std::span<std::uint32_t> scratch) override;
   std::span<const EngineCounter> last_step_counters() const override;
 

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "glr/fork_texts.h"
-#include "glr/session.h"
+#include "glr/parse_view.h"
 #include "lexer/fork_ignored_ending.h"
 #include "lib/core/check.h"
 #include "lib/core/error.h"
@@ -53,34 +53,34 @@ WfaEngine::WfaEngine(std::shared_ptr<const CompiledMask> compiled, const Vocabul
   }
 }
 
-void WfaEngine::fill_mask(const glr::Session& session, std::span<std::uint32_t> words) {
-  if (const std::uint32_t* cached = compute(session, words))
+void WfaEngine::fill_mask(const glr::ParseView& parse, std::span<std::uint32_t> words) {
+  if (const std::uint32_t* cached = compute(parse, words))
     std::copy(cached, cached + words.size(), words.begin());
 }
 
-std::span<const std::uint32_t> WfaEngine::mask_view(const glr::Session& session,
+std::span<const std::uint32_t> WfaEngine::mask_view(const glr::ParseView& parse,
                                                     std::span<std::uint32_t> scratch) {
-  if (const std::uint32_t* cached = compute(session, scratch)) return {cached, scratch.size()};
+  if (const std::uint32_t* cached = compute(parse, scratch)) return {cached, scratch.size()};
   return scratch;
 }
 
-const std::uint32_t* WfaEngine::compute(const glr::Session& session,
+const std::uint32_t* WfaEngine::compute(const glr::ParseView& parse,
                                         std::span<std::uint32_t> words) {
   check_mask_words("wfa", words.size(), pool_.universe_size());
-  check_session_grammar("wfa", session, compiled_->grammar());
+  check_session_grammar("wfa", parse, compiled_->grammar());
   for (EngineCounter& counter : counters_) counter.value = 0;
-  if (session.is_finished()) {
+  if (parse.is_finished()) {
     std::fill(words.begin(), words.end(), 0u);
     return nullptr;
   }
-  if (indenter_ != nullptr) return compute_indented(session, words);
+  if (indenter_ != nullptr) return compute_indented(parse, words);
   visited_.clear();
   collected_.clear();
-  const lexer::LexerConfiguration& configuration = session.lexer_configuration();
+  const lexer::LexerConfiguration& configuration = parse.lexer_configuration();
   if (const auto cached = entry_cache_.find(configuration)) {
     for (const LexerEntryCache::Entry& entry : *cached) {
       counters_[kEarlyLabelEntries].value += entry.early ? 1 : 0;
-      walk_entry(session, entry.start, entry.early_labels());
+      walk_entry(parse, entry.start, entry.early_labels());
     }
   } else {
     const std::vector<lexer::DwaEntry> entries = terminal_dwa_.enter(configuration);
@@ -97,7 +97,7 @@ const std::uint32_t* WfaEngine::compute(const glr::Session& session,
         }
       }
       if (!entry.labels.empty()) counters_[kEarlyLabelEntries].value += 1;
-      walk_entry(session, start, feed);
+      walk_entry(parse, start, feed);
       const auto made = LexerEntryCache::make_entry(start, feed, !entry.labels.empty());
       if (!made || i >= resolved.size()) {
         cacheable = false;
@@ -110,17 +110,17 @@ const std::uint32_t* WfaEngine::compute(const glr::Session& session,
   return emit(words);
 }
 
-void WfaEngine::walk_entry(const glr::Session& session, DwaStateId start,
+void WfaEngine::walk_entry(const glr::ParseView& parse, DwaStateId start,
                            std::span<const lexer::LabelId> early_labels) {
   counters_[kEntries].value += 1;
   if (early_labels.empty()) {
-    walk(start, session.heads());
+    walk(start, parse.heads());
     return;
   }
   counters_[kEarlyLabelFeeds].value += 1;
-  glr::GssHeads heads = session.heads();
+  glr::GssHeads heads = parse.heads();
   for (const lexer::LabelId label : early_labels)
-    if (!session.recognizer().feed_token(heads, label)) return;
+    if (!parse.recognizer().feed_token(heads, label)) return;
   walk(start, heads);
 }
 
@@ -200,11 +200,11 @@ void WfaEngine::walk(DwaStateId start, std::span<const glr::GssNodeRef> heads) {
 
 // ---- Grammars with an indenter ----------------------------------------------------------
 
-const std::uint32_t* WfaEngine::compute_indented(const glr::Session& session,
+const std::uint32_t* WfaEngine::compute_indented(const glr::ParseView& parse,
                                                  std::span<std::uint32_t> words) {
   collected_.clear();
   deferred_.clear();
-  const glr::ParsePosition& position = session.position();
+  const glr::ParsePosition& position = parse.position();
   const lexer::LexerConfiguration& configuration = position.lexer;
   // One entry: every indenter branch of the position, each walk with the branch's state.
   const auto run = [&](DwaStateId start, std::span<const lexer::LabelId> feed,
@@ -227,8 +227,8 @@ const std::uint32_t* WfaEngine::compute_indented(const glr::Session& session,
       std::vector<glr::IndentedStacks> fed = {branch};
       bool parses = true;
       for (std::size_t i = 0; i < feed.size() && parses; ++i)
-        parses = session.recognizer().feed_indented(fed, feed[i],
-                                                    texts[i].resolve(position.accepted_scan));
+        parses = parse.recognizer().feed_indented(fed, feed[i],
+                                                  texts[i].resolve(position.accepted_scan));
       if (!parses) continue;
       for (const glr::IndentedStacks& after : fed) {
         counters_[kEntries].value += 1;
@@ -299,8 +299,8 @@ const std::uint32_t* WfaEngine::compute_indented(const glr::Session& session,
       const std::uint32_t bit = std::uint32_t{1} << (token % 32);
       if ((word & bit) != 0) continue;
       counters_[kDeferredTokens].value += 1;
-      const bool allowed = eos && token == *eos ? session.is_accepting()
-                                                : session.accepts_bytes(vocabulary_.bytes(token));
+      const bool allowed = eos && token == *eos ? parse.is_accepting()
+                                                : parse.accepts_bytes(vocabulary_.bytes(token));
       if (allowed) word |= bit;
     }
   }

@@ -67,9 +67,9 @@ class WfaEngine final : public MaskEngine {
             std::size_t dense_cache_slots = kDefaultDenseCacheSlots);
 
   std::string_view name() const override { return "wfa"; }
-  void fill_mask(const glr::Session& session, std::span<std::uint32_t> words) override;
+  void fill_mask(const glr::ParseView& parse, std::span<std::uint32_t> words) override;
   // A step answered by the dense-mask cache returns the cached mask itself.
-  std::span<const std::uint32_t> mask_view(const glr::Session& session,
+  std::span<const std::uint32_t> mask_view(const glr::ParseView& parse,
                                            std::span<std::uint32_t> scratch) override;
   std::span<const EngineCounter> last_step_counters() const override { return counters_; }
 
@@ -91,19 +91,19 @@ class WfaEngine final : public MaskEngine {
 
   // Feeds the early labels (if any: most have a start state of their own) to a copy of the
   // heads, then walks from `start`.
-  void walk_entry(const glr::Session& session, DwaStateId start,
+  void walk_entry(const glr::ParseView& parse, DwaStateId start,
                   std::span<const lexer::LabelId> early_labels);
   // Collects the weights of the transitions taken from `start` on the heads' stacks.
   void walk(DwaStateId start, std::span<const glr::GssNodeRef> heads);
-  // The mask of `session`: the cached dense mask when the step's union is cached, a new union is
+  // The mask of `parse`: the cached dense mask when the step's union is cached, a new union is
   // written into the slot it claims and that slot returned; nullptr (cache off, or a union the
   // cache does not keep) after writing the mask into `words`, which is otherwise left as it was.
-  const std::uint32_t* compute(const glr::Session& session, std::span<std::uint32_t> words);
+  const std::uint32_t* compute(const glr::ParseView& parse, std::span<std::uint32_t> words);
   // The same for the collected weights.
   const std::uint32_t* emit(std::span<std::uint32_t> words);
 
   // With an indenter.
-  const std::uint32_t* compute_indented(const glr::Session& session,
+  const std::uint32_t* compute_indented(const glr::ParseView& parse,
                                         std::span<std::uint32_t> words);
   void walk_indented(DwaStateId start, std::span<const glr::GssNodeRef> heads,
                      const IndenterContext& context);

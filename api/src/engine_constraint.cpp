@@ -41,12 +41,12 @@ class BorrowedEngine final : public wfa::MaskEngine {
  public:
   explicit BorrowedEngine(wfa::MaskEngine& engine) : engine_(engine) {}
   std::string_view name() const override { return engine_.name(); }
-  void fill_mask(const glr::Session& session, std::span<std::uint32_t> words) override {
-    engine_.fill_mask(session, words);
+  void fill_mask(const glr::ParseView& parse, std::span<std::uint32_t> words) override {
+    engine_.fill_mask(parse, words);
   }
-  std::span<const std::uint32_t> mask_view(const glr::Session& session,
+  std::span<const std::uint32_t> mask_view(const glr::ParseView& parse,
                                            std::span<std::uint32_t> scratch) override {
-    return engine_.mask_view(session, scratch);
+    return engine_.mask_view(parse, scratch);
   }
   std::span<const wfa::EngineCounter> last_step_counters() const override {
     return engine_.last_step_counters();

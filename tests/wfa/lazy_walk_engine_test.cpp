@@ -36,7 +36,7 @@ class OwningLazyEngine final : public wfa::MaskEngine {
         plain_(trie_),
         engine_(grammar, vocabulary, trie_, shortcut ? &plain_ : nullptr) {}
   std::string_view name() const override { return "lazy"; }
-  void fill_mask(const glr::Session& session, std::span<std::uint32_t> words) override {
+  void fill_mask(const glr::ParseView& session, std::span<std::uint32_t> words) override {
     engine_.fill_mask(session, words);
   }
   const wfa::LazyWalkEngine& engine() const { return engine_; }
