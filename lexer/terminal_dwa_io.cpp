@@ -63,10 +63,14 @@ TerminalDwa TerminalDwa::read(BinaryReader& in, const LexerDfa& dfa,
     fork.inhibitors = in.get_array<uint32_t>("fork inhibitors");
     if (fork.state >= dfa.num_states())
       in.fail(fmt::format("fork {}: no DFA state {}", i, fork.state));
-    for (std::size_t k = 0; k < fork.inhibitors.size(); ++k)
-      if (fork.inhibitors[k] >= dfa.num_states() ||
+    for (std::size_t k = 0; k < fork.inhibitors.size(); ++k) {
+      // An inhibitor is a DFA state, marked kHeldEmission when its lexeme's match was tentative
+      // (lexer_fork.h); the marked values sort after the plain ones.
+      const uint32_t state = fork.inhibitors[k] & ~kHeldEmission;
+      if (state == LexerDfa::kDeadState || state >= dfa.num_states() ||
           (k > 0 && fork.inhibitors[k - 1] >= fork.inhibitors[k]))
         in.fail(fmt::format("fork {}: its inhibitors are not ascending DFA states", i));
+    }
     if (!dwa.fork_ids_.emplace(fork, static_cast<ForkId>(dwa.forks_.size())).second)
       in.fail(fmt::format("fork {} is stored twice", i));
     dwa.forks_.push_back(std::move(fork));
