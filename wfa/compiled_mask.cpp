@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "lexer/fork_ignored_ending.h"
 #include "lexer/terminal_dwa_builder.h"
 #include "lexer/vocabulary_trie.h"
 #include "lib/core/error.h"
@@ -80,6 +81,18 @@ void CompiledMask::index_weights() {
   for (const ParserDwaTransition& t : parser_dwa_.all_transitions()) weights.push_back(t.weight);
   for (const TokenSetId weight : branch_mask_weights(parser_dwa_)) weights.push_back(weight);
   weight_sources_ = DenseSources(pool_, weights);
+}
+
+const std::vector<char>& CompiledMask::forks_with_future() const {
+  std::call_once(forks_with_future_once_, [&] {
+    const std::vector<char> ends_through_ignored =
+        lexer::forks_ending_through_ignored(terminal_dwa_);
+    forks_with_future_.assign(terminal_dwa_.num_forks(), 0);
+    for (lexer::ForkId fork = 0; fork < terminal_dwa_.num_forks(); ++fork)
+      forks_with_future_[fork] = !terminal_dwa_.next_terminals(fork).empty() ||
+                                 terminal_dwa_.can_finish(fork) || ends_through_ignored[fork] != 0;
+  });
+  return forks_with_future_;
 }
 
 }  // namespace glrmask::wfa

@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 #include "glr/compiled_grammar.h"
 #include "lexer/terminal_dwa.h"
@@ -57,6 +59,11 @@ class CompiledMask {
   // of a union, for the dense-mask cache.
   const WeightClassRows& weight_classes() const { return weight_classes_; }
   const CompileStats& stats() const { return stats_; }
+  // Per Terminal DWA fork, whether some token can go on from it: it lists a next terminal, can
+  // finish, or reaches a finishing fork through ignored lexemes alone. Read by the wfa engine
+  // under a post-lexer; a search over the lexer's forks (about 0.3 s for SynCode's Python with
+  // Llama-3), so it is made on first use, once for every engine of the automata.
+  const std::vector<char>& forks_with_future() const;
 
  private:
   friend class MaskArtifactReader;
@@ -75,6 +82,8 @@ class CompiledMask {
   DenseSources weight_sources_;
   WeightClassRows weight_classes_;
   CompileStats stats_;
+  mutable std::once_flag forks_with_future_once_;
+  mutable std::vector<char> forks_with_future_;
 };
 
 }  // namespace glrmask::wfa

@@ -7,7 +7,6 @@
 
 #include "glr/fork_texts.h"
 #include "glr/parse_view.h"
-#include "lexer/fork_ignored_ending.h"
 #include "lib/core/check.h"
 #include "lib/core/error.h"
 #include "lib/token_set/dense_mask.h"
@@ -36,12 +35,7 @@ WfaEngine::WfaEngine(std::shared_ptr<const CompiledMask> compiled, const Vocabul
                             pool_.universe_size(), vocabulary.size()));
   collected_.reserve(64);
   if (indenter_ != nullptr) {
-    const std::vector<char> ends_through_ignored =
-        lexer::forks_ending_through_ignored(terminal_dwa_);
-    has_future_.assign(terminal_dwa_.num_forks(), 0);
-    for (lexer::ForkId fork = 0; fork < terminal_dwa_.num_forks(); ++fork)
-      has_future_[fork] = !terminal_dwa_.next_terminals(fork).empty() ||
-                          terminal_dwa_.can_finish(fork) || ends_through_ignored[fork] != 0;
+    has_future_ = compiled_->forks_with_future().data();
     const glr::Lr0Automaton& lr0 = compiled_->grammar().lalr().lr0();
     const std::uint32_t states = compiled_->grammar().table().num_states();
     indent_frame_.assign(states, 0);

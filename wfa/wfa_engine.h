@@ -120,7 +120,7 @@ class WfaEngine final : public MaskEngine {
   std::vector<char> dedent_state_;     // per LR state: entered by shifting _DEDENT
   std::vector<IndentedPending> indented_pending_;
   std::vector<TokenSetId> deferred_;  // weights whose tokens are tried on the session
-  std::vector<char> has_future_;      // per Terminal DWA fork: some token can go on from it
+  const char* has_future_ = nullptr;  // CompiledMask::forks_with_future(), under an indenter
   glr::IncrementalForkTexts fork_texts_;
 
   // Reused by every fill_mask() so the walk does not allocate.
