@@ -6,6 +6,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "glrmask/glrmask.h"
@@ -74,6 +75,17 @@ glrmask_status guarded(Body&& body) {
   }
 }
 
+// The integer a C caller stored as an enum: C takes any int there, while C++ may not even load an
+// enum whose value lies outside its enumerators' range (UBSan: "not a valid value for type"), so
+// the value is read through its bytes before it is checked.
+template <typename Enum>
+long long c_enum_value(const Enum& value) {
+  std::underlying_type_t<Enum> raw;
+  static_assert(sizeof raw == sizeof value);
+  std::memcpy(&raw, &value, sizeof raw);
+  return static_cast<long long>(raw);
+}
+
 void require(bool condition, const char* what) {
   if (!condition) throw glrmask::Error(what, glrmask::ErrorCode::kInvalidArgument);
 }
@@ -87,37 +99,38 @@ glrmask::GrammarOptions grammar_options(const glrmask_grammar_options* options) 
   glrmask::GrammarOptions result;
   if (options == nullptr) return result;
   if (options->start != nullptr) result.start = options->start;
-  require(options->policy == GLRMASK_POLICY_GLR || options->policy == GLRMASK_POLICY_LARK,
+  const long long policy = c_enum_value(options->policy);
+  require(policy == GLRMASK_POLICY_GLR || policy == GLRMASK_POLICY_LARK,
           "glrmask_grammar_options.policy is neither GLRMASK_POLICY_GLR nor GLRMASK_POLICY_LARK");
-  result.policy = options->policy == GLRMASK_POLICY_LARK ? glrmask::ConflictPolicy::kLark
-                                                         : glrmask::ConflictPolicy::kGlr;
+  result.policy = policy == GLRMASK_POLICY_LARK ? glrmask::ConflictPolicy::kLark
+                                                : glrmask::ConflictPolicy::kGlr;
   require(options->skippable != nullptr || options->num_skippable == 0,
           "glrmask_grammar_options.skippable is NULL");
   for (size_t i = 0; i < options->num_skippable; ++i) {
     require(options->skippable[i] != nullptr, "a skippable terminal name is NULL");
     result.skippable.emplace_back(options->skippable[i]);
   }
-  require(options->postlex == GLRMASK_POSTLEX_NONE || options->postlex == GLRMASK_POSTLEX_PYTHON,
+  const long long postlex = c_enum_value(options->postlex);
+  require(postlex == GLRMASK_POSTLEX_NONE || postlex == GLRMASK_POSTLEX_PYTHON,
           "glrmask_grammar_options.postlex is not a known post-lexer");
-  result.postlex = options->postlex == GLRMASK_POSTLEX_PYTHON ? glrmask::PostLexer::kPython
-                                                              : glrmask::PostLexer::kNone;
+  result.postlex =
+      postlex == GLRMASK_POSTLEX_PYTHON ? glrmask::PostLexer::kPython : glrmask::PostLexer::kNone;
   return result;
 }
 
 glrmask::JsonOptions json_options(const glrmask_json_options* options) {
   glrmask::JsonOptions result;
   if (options == nullptr) return result;
-  require(
-      options->whitespace >= GLRMASK_JSON_DEFAULT && options->whitespace <= GLRMASK_JSON_FLEXIBLE,
-      "glrmask_json_options.whitespace is not a known mode");
-  result.whitespace = static_cast<glrmask::JsonWhitespace>(options->whitespace);
+  const long long whitespace = c_enum_value(options->whitespace);
+  require(whitespace >= GLRMASK_JSON_DEFAULT && whitespace <= GLRMASK_JSON_FLEXIBLE,
+          "glrmask_json_options.whitespace is not a known mode");
+  result.whitespace = static_cast<glrmask::JsonWhitespace>(whitespace);
   result.lenient = options->lenient;
-  require(options->property_order == GLRMASK_JSON_SCHEMA_ORDER ||
-              options->property_order == GLRMASK_JSON_ANY_ORDER,
+  const long long order = c_enum_value(options->property_order);
+  require(order == GLRMASK_JSON_SCHEMA_ORDER || order == GLRMASK_JSON_ANY_ORDER,
           "glrmask_json_options.property_order is not a known order");
-  result.property_order = options->property_order == GLRMASK_JSON_ANY_ORDER
-                              ? glrmask::JsonPropertyOrder::kAny
-                              : glrmask::JsonPropertyOrder::kSchema;
+  result.property_order = order == GLRMASK_JSON_ANY_ORDER ? glrmask::JsonPropertyOrder::kAny
+                                                          : glrmask::JsonPropertyOrder::kSchema;
   return result;
 }
 
@@ -133,9 +146,10 @@ glrmask::Limits limits_of(const glrmask_limits* limits) {
 glrmask::CompileOptions compile_options(const glrmask_compile_options* options) {
   glrmask::CompileOptions result;
   if (options == nullptr) return result;
-  require(options->engine >= GLRMASK_ENGINE_AUTO && options->engine <= GLRMASK_ENGINE_STAGED,
+  const long long engine = c_enum_value(options->engine);
+  require(engine >= GLRMASK_ENGINE_AUTO && engine <= GLRMASK_ENGINE_STAGED,
           "glrmask_compile_options.engine is not a known engine");
-  result.engine = static_cast<glrmask::Engine>(options->engine);
+  result.engine = static_cast<glrmask::Engine>(engine);
   result.build_threads = options->build_threads;
   result.limits = limits_of(options->limits);
   return result;
@@ -199,7 +213,8 @@ glrmask_status glrmask_tokenizer_from_vocab(const char* const* tokens, const siz
   return guarded([&] {
     require(out != nullptr && (num_tokens == 0 || (tokens != nullptr && lengths != nullptr)),
             "glrmask_tokenizer_from_vocab: NULL argument");
-    require(type >= GLRMASK_VOCAB_RAW && type <= GLRMASK_VOCAB_BYTE_LEVEL,
+    const long long vocab_type = c_enum_value(type);
+    require(vocab_type >= GLRMASK_VOCAB_RAW && vocab_type <= GLRMASK_VOCAB_BYTE_LEVEL,
             "glrmask_tokenizer_from_vocab: unknown vocabulary type");
     *out = nullptr;
     std::vector<std::string> vocab;
@@ -210,7 +225,7 @@ glrmask_status glrmask_tokenizer_from_vocab(const char* const* tokens, const siz
       vocab.emplace_back(tokens[i], lengths[i]);
     }
     *out = new glrmask_tokenizer{glrmask::Tokenizer::from_vocab(
-        vocab, static_cast<glrmask::VocabType>(type),
+        vocab, static_cast<glrmask::VocabType>(vocab_type),
         ids_of(stop_ids, num_stop_ids, "glrmask_tokenizer_from_vocab: stop_ids is NULL"),
         ids_of(special_ids, num_special_ids, "glrmask_tokenizer_from_vocab: special_ids is NULL"))};
   });

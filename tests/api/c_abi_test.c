@@ -131,6 +131,28 @@ static int self_checks(void) {
     CHECK(glrmask_constraint_from_json_schema(two, strlen(two), "two.json", byte_tokenizer,
                                               &unknown, NULL, &none) == GLRMASK_INVALID_ARGUMENT);
     CHECK(strstr(glrmask_last_error(), "property_order") != NULL);
+    /* Every enum of the header with a value it does not name: refused, never read as one. */
+    const glrmask_json_options spaced = {(glrmask_json_whitespace)42, false,
+                                         GLRMASK_JSON_SCHEMA_ORDER};
+    CHECK(glrmask_constraint_from_json_schema(two, strlen(two), "two.json", byte_tokenizer, &spaced,
+                                              NULL, &none) == GLRMASK_INVALID_ARGUMENT);
+    const glrmask_compile_options by = {(glrmask_engine)42, 1, NULL};
+    CHECK(glrmask_constraint_from_json_schema(two, strlen(two), "two.json", byte_tokenizer, NULL,
+                                              &by, &none) == GLRMASK_INVALID_ARGUMENT);
+    CHECK(strstr(glrmask_last_error(), "engine") != NULL);
+    const char* lark = "start: \"a\"\n";
+    glrmask_grammar_options grammar_options = {NULL, (glrmask_policy)42, NULL, 0,
+                                               GLRMASK_POSTLEX_NONE};
+    CHECK(glrmask_constraint_from_lark(lark, strlen(lark), "a.lark", byte_tokenizer,
+                                       &grammar_options, NULL, &none) == GLRMASK_INVALID_ARGUMENT);
+    grammar_options.policy = GLRMASK_POLICY_GLR;
+    grammar_options.postlex = (glrmask_postlex)42;
+    CHECK(glrmask_constraint_from_lark(lark, strlen(lark), "a.lark", byte_tokenizer,
+                                       &grammar_options, NULL, &none) == GLRMASK_INVALID_ARGUMENT);
+    glrmask_tokenizer* typed = NULL;
+    CHECK(glrmask_tokenizer_from_vocab(byte_tokens, byte_lengths, 257, (glrmask_vocab_type)42, &eos,
+                                       1, NULL, 0, &typed) == GLRMASK_INVALID_ARGUMENT);
+    CHECK(typed == NULL);
     glrmask_tokenizer_free(byte_tokenizer);
   }
 
