@@ -8,6 +8,11 @@
 //                             the same with Llama-2's tokenization and its vocabulary padded with
 //                             Gemma-3's tokens to <ids> (Vocabulary::padded; 32000 is Llama-2
 //                             itself): the same steps, only the vocabulary size changes
+//   BM_WfaGetMaskRightRecursion/<items>/<summaries>
+//                             fill_mask on a right-recursive list `l: ITEM "," l | ITEM` of
+//                             <items> items (Llama-3), round robin over 64 steps after them;
+//                             summaries 1: the engine's stack summaries (the default), 0: the
+//                             walk reads the whole stack (docs/limits.md, finding 3)
 //   BM_WfaArtifactLoad/json   reading a compiled artifact back (checks and token sets included)
 //   BM_WfaCompile/json        grammar x vocabulary -> Terminal DWA and Parser DWA
 // The grammar compile of Java/SQL (seconds) is measured by `glrmask compile` and the
@@ -24,6 +29,7 @@
 #include "glr/session.h"
 #include "lib/core/file_io.h"
 #include "lib/core/settings.h"
+#include "lib/grammar/lark_loader.h"
 #include "lib/token_set/dense_mask.h"
 #include "lib/tokenizer/encoder.h"
 #include "lib/tokenizer/vocabulary.h"
@@ -162,6 +168,38 @@ BENCHMARK_CAPTURE(BM_WfaGetMaskUncached, go, std::string("go"))->Unit(benchmark:
 BENCHMARK_CAPTURE(BM_WfaGetMaskViewPadded, java, std::string("java"))->Apply(padded_sizes);
 BENCHMARK_CAPTURE(BM_WfaGetMaskViewPadded, go, std::string("go"))->Apply(padded_sizes);
 BENCHMARK_CAPTURE(BM_WfaGetMaskUncachedPadded, java, std::string("java"))->Apply(padded_sizes);
+
+void BM_WfaGetMaskRightRecursion(benchmark::State& state) {
+  const auto items = static_cast<std::size_t>(state.range(0));
+  const auto grammar = glr::CompiledGrammar::compile(
+      load_lark_text("start: l\nl: ITEM \",\" l | ITEM\nITEM: /[a-z]/\n", "list.lark"));
+  const auto compiled = wfa::CompiledMask::compile(grammar, llama3());
+  wfa::WfaEngine engine(compiled, llama3());
+  if (state.range(1) == 0) engine.set_summary_depth(wfa::WfaEngine::kNoSummaries);
+  glr::Session session(grammar, &llama3());
+  std::string list;
+  for (std::size_t i = 0; i < items; ++i) list += "a,";
+  if (!session.try_commit_bytes(list)) {
+    state.SkipWithError("the list was refused");
+    return;
+  }
+  std::vector<glr::Session> steps;
+  for (int i = 0; i < 64; ++i) {  // after an item (EOS reduces the whole list) and after a comma
+    session.try_commit_bytes(i % 2 == 0 ? "b" : ",");
+    steps.push_back(session.clone());
+  }
+  DenseMask mask(static_cast<std::uint32_t>(llama3().size()));
+  std::size_t step = 0;
+  for (auto _ : state) {
+    engine.fill_mask(steps[step], mask.words());
+    benchmark::DoNotOptimize(mask.words().data());
+    if (++step == steps.size()) step = 0;
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+BENCHMARK(BM_WfaGetMaskRightRecursion)
+    ->ArgsProduct({{1000, 10000, 50000}, {1, 0}})
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_WfaArtifactLoad(benchmark::State& state) {
   const std::optional<Workload> w = workload("json");

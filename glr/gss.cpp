@@ -7,6 +7,14 @@
 
 namespace glrmask::glr {
 
+std::uint64_t GssBlock::next_serial() {
+  // Each thread numbers its blocks in a range of its own, so that no two threads contend for one
+  // counter: 2^40 blocks per thread, 2^24 threads.
+  static std::atomic<std::uint64_t> threads{0};
+  thread_local std::uint64_t next = threads.fetch_add(1, std::memory_order_relaxed) << 40;
+  return next++;
+}
+
 GssNode* GssBlock::add_node(StateId state) {
   nodes_.push_back(std::unique_ptr<GssNode>(new GssNode(state, this)));
   return nodes_.back().get();

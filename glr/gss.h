@@ -61,12 +61,19 @@ class GssBlock {
 
   bool contains(const GssNode* node) const { return &node->block() == this; }
   std::size_t num_nodes() const { return nodes_.size(); }
+  // A number no other block of the process had or will have. Blocks are freed and their memory
+  // reused, so a cache keyed by a node's address also keys by its block's serial: the walk's
+  // stack summaries (wfa/stack_summaries.h) outlive the nodes they describe.
+  std::uint64_t serial() const { return serial_; }
 
  private:
   friend void intrusive_ptr_add_ref(const GssBlock* block) noexcept;
   friend void intrusive_ptr_release(const GssBlock* block) noexcept;
 
+  static std::uint64_t next_serial();
+
   mutable std::atomic<std::uint32_t> references_{0};
+  const std::uint64_t serial_ = next_serial();
   std::vector<std::unique_ptr<GssNode>> nodes_;
   // Earlier blocks this block's edges point into, each once.
   std::vector<boost::intrusive_ptr<const GssBlock>> referenced_;

@@ -68,6 +68,7 @@ const std::uint32_t* WfaEngine::compute(const glr::ParseView& parse,
     return nullptr;
   }
   if (indenter_ != nullptr) return compute_indented(parse, words);
+  summaries_.trim();
   visited_.clear();
   collected_.clear();
   const lexer::LexerConfiguration& configuration = parse.lexer_configuration();
@@ -180,6 +181,13 @@ void WfaEngine::walk(DwaStateId start, std::span<const glr::GssNodeRef> heads) {
   while (!pending_.empty()) {
     const Pending at = pending_.back();
     pending_.pop_back();
+    if (at.depth >= summary_depth_) {
+      const std::span<const TokenSetId> below = summaries_.weights(summarize(at.node, at.state));
+      collected_.insert(collected_.end(), below.begin(), below.end());
+      counters_[kDepthRead].value =
+          std::max(counters_[kDepthRead].value, static_cast<double>(at.depth + chain_.size()));
+      continue;
+    }
     counters_[kPairsVisited].value += 1;
     counters_[kDepthRead].value =
         std::max(counters_[kDepthRead].value, static_cast<double>(at.depth + 1));
@@ -190,6 +198,72 @@ void WfaEngine::walk(DwaStateId start, std::span<const glr::GssNodeRef> heads) {
     for (const glr::GssNode* below : at.node->below())
       if (visited_.insert(below, t->target)) pending_.push_back({below, t->target, at.depth + 1});
   }
+}
+
+StackSummaries::SummaryId WfaEngine::summarize(const glr::GssNode* node, DwaStateId state) {
+  // Down the chain of nodes with one edge, to a kept summary, the automaton's end, or a node
+  // with several edges; then back up, each link's summary its weight plus the one below.
+  chain_.clear();
+  StackSummaries::SummaryId below = StackSummaries::kEmpty;
+  for (;;) {
+    if (const auto kept = summaries_.find(node, state)) {
+      below = *kept;
+      break;
+    }
+    counters_[kPairsVisited].value += 1;
+    const ParserDwaTransition* t = parser_dwa_.find(state, node->state());
+    if (t == nullptr) {
+      chain_.push_back({node, state, TokenSetId()});
+      break;
+    }
+    chain_.push_back({node, state, t->weight});
+    if (t->target == ParserDwa::kDeadState) break;
+    // An edge into an earlier block cannot lead back to this node (blocks point only to earlier
+    // ones), so the chain ends; edges inside one block (ε-reductions) may form cycles.
+    const std::span<const glr::GssNode* const> edges = node->below();
+    if (edges.size() != 1 || &edges.front()->block() == &node->block()) {
+      below = summarize_below(node, t->target);
+      break;
+    }
+    node = edges.front();
+    state = t->target;
+  }
+  for (std::size_t i = chain_.size(); i-- > 0;) {
+    if (!chain_[i].weight.is_empty()) below = summaries_.with(below, chain_[i].weight);
+    summaries_.insert(chain_[i].node, chain_[i].state, below);
+  }
+  return below;
+}
+
+StackSummaries::SummaryId WfaEngine::summarize_below(const glr::GssNode* node, DwaStateId state) {
+  // The plain walk from (each node below, state), with its own visited pairs (the main walk's
+  // would leave out what it already took, which this summary must hold), answering kept pairs
+  // by their summaries.
+  below_visited_.clear();
+  below_pending_.clear();
+  below_weights_.clear();
+  for (const glr::GssNode* below : node->below())
+    if (below_visited_.insert(below, state)) below_pending_.push_back({below, state, 0});
+  while (!below_pending_.empty()) {
+    const Pending at = below_pending_.back();
+    below_pending_.pop_back();
+    if (const auto kept = summaries_.find(at.node, at.state)) {
+      const std::span<const TokenSetId> weights = summaries_.weights(*kept);
+      below_weights_.insert(below_weights_.end(), weights.begin(), weights.end());
+      continue;
+    }
+    counters_[kPairsVisited].value += 1;
+    const ParserDwaTransition* t = parser_dwa_.find(at.state, at.node->state());
+    if (t == nullptr) continue;
+    if (!t->weight.is_empty()) below_weights_.push_back(t->weight);
+    if (t->target == ParserDwa::kDeadState) continue;
+    for (const glr::GssNode* below : at.node->below())
+      if (below_visited_.insert(below, t->target)) below_pending_.push_back({below, t->target, 0});
+  }
+  std::sort(below_weights_.begin(), below_weights_.end());
+  below_weights_.erase(std::unique(below_weights_.begin(), below_weights_.end()),
+                       below_weights_.end());
+  return summaries_.make(below_weights_);
 }
 
 // ---- Grammars with an indenter ----------------------------------------------------------

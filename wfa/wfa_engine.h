@@ -48,6 +48,7 @@
 #include "wfa/lexer_entry_cache.h"
 #include "wfa/mask_engine.h"
 #include "wfa/parser_dwa.h"
+#include "wfa/stack_summaries.h"
 #include "wfa/visited_pairs.h"
 
 namespace glrmask::wfa {
@@ -75,6 +76,15 @@ class WfaEngine final : public MaskEngine {
 
   const CompiledMask& compiled() const { return *compiled_; }
 
+  // Pairs at least this many nodes below a head are answered by their summaries
+  // (stack_summaries.h): above that depth the walk reads the stack, as most walks end there; below
+  // it a deep stack costs a look-up per step. Not for grammars with an indenter, whose weights
+  // depend on the indenter state. kNoSummaries reads every stack to its end (a benchmark's
+  // baseline); 0 summarizes from the heads down (the tests' way to exercise summaries).
+  static constexpr std::uint32_t kDefaultSummaryDepth = 32;
+  static constexpr std::uint32_t kNoSummaries = ~std::uint32_t{0};
+  void set_summary_depth(std::uint32_t depth) { summary_depth_ = depth; }
+
  private:
   struct Pending {
     const glr::GssNode* node;
@@ -95,6 +105,11 @@ class WfaEngine final : public MaskEngine {
                   std::span<const lexer::LabelId> early_labels);
   // Collects the weights of the transitions taken from `start` on the heads' stacks.
   void walk(DwaStateId start, std::span<const glr::GssNodeRef> heads);
+  // The summary of a pair the walk meets at summary_depth_ (stack_summaries.h): kept, or
+  // computed and kept for it and for every pair of the single-edge chain below it.
+  StackSummaries::SummaryId summarize(const glr::GssNode* node, DwaStateId state);
+  // The summary of what the walk collects from `state` on every node below `node`.
+  StackSummaries::SummaryId summarize_below(const glr::GssNode* node, DwaStateId state);
   // The mask of `parse`: the cached dense mask when the step's union is cached, a new union is
   // written into the slot it claims and that slot returned; nullptr (cache off, or a union the
   // cache does not keep) after writing the mask into `words`, which is otherwise left as it was.
@@ -123,10 +138,22 @@ class WfaEngine final : public MaskEngine {
   const char* has_future_ = nullptr;  // CompiledMask::forks_with_future(), under an indenter
   glr::IncrementalForkTexts fork_texts_;
 
+  std::uint32_t summary_depth_ = kDefaultSummaryDepth;
+  StackSummaries summaries_;
+
   // Reused by every fill_mask() so the walk does not allocate.
   VisitedPairs visited_;
   std::vector<Pending> pending_;
   std::vector<TokenSetId> collected_;
+  struct ChainLink {
+    const glr::GssNode* node;
+    DwaStateId state;
+    TokenSetId weight;
+  };
+  std::vector<ChainLink> chain_;  // summarize()
+  VisitedPairs below_visited_;    // summarize_below()
+  std::vector<Pending> below_pending_;
+  std::vector<TokenSetId> below_weights_;
   std::vector<std::uint64_t> row_;  // the class row of the collected weights' union
   DenseMaskCache cache_;
   static constexpr std::size_t kEntryCacheSlots = 1024;
