@@ -5,6 +5,7 @@
 // program and tokenizer is the `exactness` study (docs/experiments.md); this test keeps a
 // representative slice in the default suite. Labelled `corpus`: the sanitizer pass leaves it out
 // (the compile of three programming-language grammars under ASan adds minutes, not coverage).
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <memory>
@@ -12,8 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "lexer/fork_ignored_ending.h"
 #include "lib/core/settings.h"
 #include "lib/tokenizer/encoder.h"
+#include "tests/support/fork_ignored_ending_reference.h"
 #include "tests/support/test_support.h"
 #include "tests/support/wfa_engine_comparison.h"
 #include "wfa/oracle_engine.h"
@@ -174,8 +177,9 @@ TEST_CASE("wfa = oracle on SQL queries, Llama-2 padded with Gemma-3 tokens to 65
 // list, whole (EOS included). The oracle costs tens of milliseconds a step here, so the slice is
 // one program; the full sweep is the exactness study's.
 TEST_CASE("wfa and spanner = oracle on a teacher-forced Python program (Llama-3, indenter)") {
-  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (Python)")) return;
-  if (!glrmask::testing::require_tokenizer("llama3")) return;
+  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (Python)"))
+    return glrmask::testing::skip_test_case();
+  if (!glrmask::testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   glr::ParseOptions options;
   options.postlex = glr::PostLexer::kPythonIndenter;
   const Corpus corpus = load("python_grammar.lark", "llama3", options);
@@ -217,4 +221,23 @@ TEST_CASE("wfa and spanner = oracle on a teacher-forced Python program (Llama-3,
     }
     CHECK(rejected_at < ids.size());
   }
+}
+
+// lexer::forks_ending_through_ignored on SynCode's Python grammar (a Terminal DWA of the tiny
+// byte-level tokenizer) against its definition, one search per fork; the indenter fixtures are
+// checked in indenter_engines_test, under the sanitizers too.
+TEST_CASE("forks ending through ignored text on SynCode's Python grammar: one search = per fork") {
+  if (!glrmask::testing::require_data_dir("wfa_engine_corpus_test (Python forks)"))
+    return glrmask::testing::skip_test_case();
+  glr::ParseOptions options;
+  options.postlex = glr::PostLexer::kPythonIndenter;
+  const auto grammar = glr::CompiledGrammar::load_lark(
+      data_dir() / "grammars" / "syncode" / "python_grammar.lark", options);
+  const Vocabulary vocabulary = Vocabulary::load(glrmask::testing::fixtures_dir() / "tokenizers" /
+                                                 "tiny_byte_level" / "tokenizer.json");
+  const auto compiled = wfa::CompiledMask::compile(grammar, vocabulary);
+  const std::vector<char> expected =
+      glrmask::testing::ends_through_ignored_per_fork(compiled->terminal_dwa());
+  CHECK(lexer::forks_ending_through_ignored(compiled->terminal_dwa()) == expected);
+  CHECK(std::count(expected.begin(), expected.end(), 1) > 0);  // COMMENT is ignored text here
 }

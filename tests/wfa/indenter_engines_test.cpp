@@ -9,7 +9,6 @@
 #include <filesystem>
 #include <optional>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "glr/session.h"
@@ -19,6 +18,7 @@
 #include "lib/core/settings.h"
 #include "lib/tokenizer/encoder.h"
 #include "lib/tokenizer/vocabulary.h"
+#include "tests/support/fork_ignored_ending_reference.h"
 #include "tests/support/glr_session_support.h"
 #include "tests/support/test_support.h"
 #include "tests/support/wfa_engine_comparison.h"
@@ -273,35 +273,6 @@ TEST_CASE("oracle allows EOS exactly when the Python program is complete") {
   CHECK_FALSE(mask.test(*one_space_x));
 }
 
-// The definition of lexer::forks_ending_through_ignored, written out as one search per fork (what
-// the function computed before it searched all forks at once).
-std::vector<char> ends_through_ignored_per_fork(const lexer::TerminalDwa& dwa) {
-  const lexer::LexerDfa& dfa = dwa.dfa();
-  std::vector<char> result(dwa.num_forks(), 0);
-  for (lexer::ForkId id = 0; id < dwa.num_forks(); ++id) {
-    if (dwa.can_finish(id)) continue;
-    std::unordered_set<lexer::LexerFork, lexer::LexerForkHash> seen{dwa.fork(id)};
-    std::vector<lexer::LexerFork> stack{dwa.fork(id)};
-    std::vector<lexer::ForkedLexing> successors;
-    while (!stack.empty() && result[id] == 0) {
-      const lexer::ForkedLexing from{{}, stack.back()};
-      stack.pop_back();
-      for (unsigned byte = 0; byte < 256; ++byte) {
-        successors.clear();
-        lexer::step_fork(dfa, from, static_cast<std::uint8_t>(byte), successors);
-        for (const lexer::ForkedLexing& next : successors) {
-          if (!std::all_of(next.labels.begin(), next.labels.end(),
-                           [&](lexer::LabelId label) { return dfa.label_may_be_skipped(label); }))
-            continue;
-          if (lexer::can_finish(dfa, next.fork)) result[id] = 1;
-          if (seen.insert(next.fork).second) stack.push_back(next.fork);
-        }
-      }
-    }
-  }
-  return result;
-}
-
 }  // namespace
 
 TEST_CASE("forks ending through ignored text: one search for all forks equals a search per fork") {
@@ -312,17 +283,12 @@ TEST_CASE("forks ending through ignored text: one search for all forks equals a 
                                       python_options()),
       indentation_vocabulary("a:\n \"#",
                              {"\"\"\"", "\"\"\"a\"\"\"", "\n  \"\"\"", "# a\n", "\n    "}));
-  const std::filesystem::path python = data_dir() / "grammars" / "syncode" / "python_grammar.lark";
-  if (std::filesystem::exists(python))
-    cases.emplace_back(glr::CompiledGrammar::load_lark(python, python_options()),
-                       Vocabulary::load(testing::fixtures_dir() / "tokenizers" / "tiny_byte_level" /
-                                        "tokenizer.json"));
-  else
-    WARN("the data folder is absent: SynCode's Python grammar is not checked here");
+  // SynCode's Python grammar: engine_corpus_test (Release only: no code path the fixtures miss).
   std::size_t ending = 0;
   for (const auto& [grammar, vocabulary] : cases) {
     const auto compiled = wfa::CompiledMask::compile(grammar, vocabulary);
-    const std::vector<char> expected = ends_through_ignored_per_fork(compiled->terminal_dwa());
+    const std::vector<char> expected =
+        testing::ends_through_ignored_per_fork(compiled->terminal_dwa());
     CHECK(lexer::forks_ending_through_ignored(compiled->terminal_dwa()) == expected);
     ending += static_cast<std::size_t>(std::count(expected.begin(), expected.end(), 1));
   }
