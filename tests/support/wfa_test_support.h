@@ -48,4 +48,12 @@ inline std::vector<std::string> strings_up_to(const std::string& alphabet, std::
   return all;
 }
 
+// The id of the token whose bytes are `bytes` (the test fails when there is none).
+inline TokenId token_of(const Vocabulary& vocabulary, const std::string& bytes) {
+  for (TokenId id = 0; id < vocabulary.size(); ++id)
+    if (vocabulary.bytes(id) == bytes) return id;
+  FAIL("no token \"" << bytes << "\"");
+  return 0;
+}
+
 }  // namespace glrmask::testing

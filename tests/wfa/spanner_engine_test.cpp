@@ -1,6 +1,6 @@
 // The spanner engine against the oracle (the definition of a mask): bit for bit at every prefix
-// of small grammars with a hand-made vocabulary (every short text the session accepts), and at
-// every teacher-forced step of real JSON and SQL with real tokenizers.
+// of small grammars with a hand-made vocabulary (every short text the session accepts). Real JSON
+// and SQL with real tokenizers: spanner_engine_corpus_test.
 #include "wfa/spanner_engine.h"
 
 #include <catch2/catch.hpp>
@@ -10,9 +10,7 @@
 
 #include "glr/session.h"
 #include "lib/core/error.h"
-#include "lib/core/settings.h"
 #include "lib/token_set/dense_mask.h"
-#include "lib/tokenizer/encoder.h"
 #include "tests/support/glr_session_support.h"
 #include "tests/support/wfa_engine_comparison.h"
 #include "tests/support/wfa_test_support.h"
@@ -23,6 +21,7 @@ using glrmask::testing::engine_mask;
 using glrmask::testing::load_session_fixture;
 using glrmask::testing::strings_up_to;
 using glrmask::testing::tiny_vocabulary;
+using glrmask::testing::token_of;
 
 namespace {
 
@@ -55,13 +54,6 @@ void check_against_oracle(const std::string& fixture, const std::string& alphabe
                                               max_prefix, options) > 0);
 }
 
-void check_teacher_forced(const std::shared_ptr<const glr::CompiledGrammar>& grammar,
-                          wfa::SpannerEngine& spanner, wfa::OracleEngine& oracle,
-                          const Vocabulary& vocabulary, const Encoder& encoder,
-                          const std::string& text) {
-  glrmask::testing::compare_teacher_forced(grammar, spanner, oracle, vocabulary, encoder, text);
-}
-
 // Commits `pieces` one by one and compares the engines after each, and before the first.
 void check_pieces(const std::shared_ptr<const glr::CompiledGrammar>& grammar,
                   wfa::SpannerEngine& spanner, wfa::OracleEngine& oracle,
@@ -80,14 +72,6 @@ void check_pieces(const std::shared_ptr<const glr::CompiledGrammar>& grammar,
     session.commit_bytes(pieces[step]);
     committed += pieces[step];
   }
-}
-
-// The id of the token whose bytes are `bytes`.
-TokenId token_of(const Vocabulary& vocabulary, const std::string& bytes) {
-  for (TokenId id = 0; id < vocabulary.size(); ++id)
-    if (vocabulary.bytes(id) == bytes) return id;
-  FAIL("no token \"" << bytes << "\"");
-  return 0;
 }
 
 }  // namespace
@@ -150,47 +134,4 @@ TEST_CASE("spanner: mask size and grammar are checked, a finished session allows
   CHECK(mask.to_vector() == std::vector<TokenId>{0, 1, 2, 3});  // "1", "+", " ", EOS
   session.commit(3);                                            // EOS
   CHECK(engine_mask(spanner, session, vocabulary).count() == 0);
-}
-
-TEST_CASE("spanner = oracle at every teacher-forced step: SynCode JSON (Llama-3), SQL (Llama-2)") {
-  if (!glrmask::testing::require_data_dir("wfa_spanner_engine_test (SynCode JSON and SQL)"))
-    return glrmask::testing::skip_test_case();
-  const auto syncode = data_dir() / "grammars" / "syncode";
-  if (glrmask::testing::require_tokenizer("llama3")) {
-    const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama3"));
-    const Encoder encoder = Encoder::load(resolve_tokenizer("llama3"));
-    const auto grammar = glr::CompiledGrammar::load_lark(syncode / "json_grammar.lark");
-    wfa::OracleEngine oracle(vocabulary);
-    wfa::SpannerEngine spanner(grammar, vocabulary);
-    check_teacher_forced(grammar, spanner, oracle, vocabulary, encoder,
-                         R"({"id": 17, "name": "Ada", "tags": ["x", "y z"], "r": -0.25e3})");
-    check_teacher_forced(grammar, spanner, oracle, vocabulary, encoder,
-                         "[true, false, null, {\"a\": {}}, [], \"\\u00e9\\n\"]");
-  }
-  if (glrmask::testing::require_tokenizer("llama2")) {
-    const Vocabulary vocabulary = Vocabulary::load(resolve_tokenizer("llama2"));
-    const Encoder encoder = Encoder::load(resolve_tokenizer("llama2"));
-    const auto grammar = glr::CompiledGrammar::load_lark(syncode / "sql_grammar.lark");
-    wfa::OracleEngine oracle(vocabulary);
-    wfa::SpannerEngine spanner(grammar, vocabulary);
-    check_teacher_forced(grammar, spanner, oracle, vocabulary, encoder,
-                         "SELECT T2.name , count(*) FROM concert AS T1 JOIN stadium AS T2 ON "
-                         "T1.stadium_id  =  T2.stadium_id GROUP BY T1.stadium_id");
-    check_teacher_forced(grammar, spanner, oracle, vocabulary, encoder,
-                         "SELECT name FROM singer WHERE age > 20 ORDER BY name DESC");
-    // The two tokens whose verdicts once differed between the session and the DWA rule: the
-    // cross join needs an anonymous "JOIN"i that JOIN_EXPR always shadows; "\xc4" begins "ı",
-    // which case-folds to "I" ("T" + "ınner join").
-    glr::Session session(grammar, &vocabulary);
-    session.commit_bytes("SELECT name FROM concert AS T");
-    const DenseMask expected = engine_mask(oracle, session, vocabulary);
-    const DenseMask actual = engine_mask(spanner, session, vocabulary);
-    CHECK(actual == expected);
-    CHECK_FALSE(expected.test(token_of(vocabulary, " cross")));
-    CHECK(expected.test(token_of(vocabulary, "\xc4")));
-    CHECK(expected.test(token_of(vocabulary, " inner")));
-    check_teacher_forced(
-        grammar, spanner, oracle, vocabulary, encoder,
-        "SELECT name FROM concert AS T\xc4\xb1nner join stadium AS S ON T.a = S.b");
-  }
 }
