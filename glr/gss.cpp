@@ -8,10 +8,16 @@
 namespace glrmask::glr {
 
 std::uint64_t GssBlock::next_serial() {
-  // Each thread numbers its blocks in a range of its own, so that no two threads contend for one
-  // counter: 2^40 blocks per thread, 2^24 threads.
-  static std::atomic<std::uint64_t> threads{0};
-  thread_local std::uint64_t next = threads.fetch_add(1, std::memory_order_relaxed) << 40;
+  // Each thread takes serials in chunks from one 64-bit counter, so threads seldom touch it and
+  // it never wraps, however many threads come and go.
+  constexpr std::uint64_t kChunk = std::uint64_t{1} << 16;
+  static std::atomic<std::uint64_t> chunks{0};
+  thread_local std::uint64_t next = 0;
+  thread_local std::uint64_t end = 0;
+  if (next == end) {
+    next = chunks.fetch_add(kChunk, std::memory_order_relaxed);
+    end = next + kChunk;
+  }
   return next++;
 }
 
