@@ -317,7 +317,10 @@ struct ParserDwaShared {
   TokenSetId eos;
   std::vector<char> ends_through_ignored;
   std::unique_ptr<ShiftVerdicts> verdicts;
-  std::vector<StateId> first_reads;                // states a run may read first
+  std::vector<StateId> first_reads;  // states a run may read first
+  // Per fork: the first reads at which its start state can do anything (compute_start_reads);
+  // empty for all forks when not computed (then every start state reads first_reads).
+  std::vector<std::vector<StateId>> start_reads;
   std::vector<std::vector<StateId>> predecessors;  // per state, ascending
 
   // Precomputed, read-only while the workers run.
@@ -460,6 +463,74 @@ void compute_predecessors(ParserDwaShared& shared) {
   }
   for (StateId x = 0; x < n; ++x)
     if (first[x] != 0) shared.first_reads.push_back(x);
+}
+
+// Which first reads each fork's start state needs. A start state reading x feeds the terminals
+// its fork can produce first (its root's labels and checks, past ignored labels, and the end of
+// input where it can finish) on a stack with x on top; where the shift verdict of every one of
+// them is "never", the run dies at x (after suspended reductions that die too), so the read
+// is not requested at all. Without this the construction expands every fork on every state a
+// shift enters: forks times states, where an object with n keys has about n of each
+// (docs/wfa.md, "Construction", 7). Not for grammars with an indenter (their feeds also depend
+// on the virtual indentation) or skippable terminals (always takeable in a check).
+void compute_start_reads(ParserDwaShared& shared) {
+  const lexer::TerminalDwa& dwa = shared.dwa;
+  const lexer::LexerDfa& dfa = dwa.dfa();
+  if (shared.grammar.indenter() != nullptr || !shared.grammar.skippable_terminals().empty()) return;
+  const std::uint32_t num_symbols = shared.table.num_terminals();  // with the end of input
+  // Per terminal: the first reads whose verdict on it is not "never".
+  std::vector<std::vector<StateId>> reads_of(num_symbols);
+  for (const StateId x : shared.first_reads)
+    for (std::uint32_t cell = shared.table.row_begin(x); cell < shared.table.row_end(x); ++cell)
+      if (shared.verdicts->cell_verdict(cell) != ShiftVerdict::kNever)
+        reads_of[shared.table.cell_terminal(cell)].push_back(x);
+  std::vector<std::uint32_t> terminal_seen(num_symbols, 0);
+  std::vector<std::uint32_t> node_seen(dwa.num_nodes(), 0);
+  std::vector<std::uint32_t> read_seen(shared.table.num_states(), 0);
+  std::vector<SymbolId> terminals;
+  std::vector<lexer::DwaNodeId> nodes;
+  shared.start_reads.assign(dwa.num_forks(), {});
+  for (lexer::ForkId fork = 0; fork < dwa.num_forks(); ++fork) {
+    const std::uint32_t stamp = fork + 1;
+    terminals.clear();
+    auto add = [&](SymbolId t) {
+      if (terminal_seen[t] != stamp) {
+        terminal_seen[t] = stamp;
+        terminals.push_back(t);
+      }
+    };
+    if (dwa.can_finish(fork)) add(shared.end_of_input);
+    nodes.assign(1, dwa.root(fork));
+    node_seen[dwa.root(fork)] = stamp;
+    while (!nodes.empty()) {
+      const lexer::DwaNodeId node = nodes.back();
+      nodes.pop_back();
+      for (const auto& [lookahead, tokens] : shared.checks[node])
+        for (const SymbolId t : shared.lookaheads[lookahead]) add(t);
+      for (const lexer::DwaEdge& edge : dwa.edges(node)) {
+        bool past = dfa.label_is_ignored(edge.label);  // the label may be skipped
+        for (const std::uint32_t t : dfa.label_terminals(edge.label)) {
+          if (dfa.terminals()[t].ignored) {
+            past = true;
+          } else {
+            add(t);
+          }
+        }
+        if (past && node_seen[edge.child] != stamp) {
+          node_seen[edge.child] = stamp;
+          nodes.push_back(edge.child);
+        }
+      }
+    }
+    std::vector<StateId>& reads = shared.start_reads[fork];
+    for (const SymbolId t : terminals)
+      for (const StateId x : reads_of[t])
+        if (read_seen[x] != stamp) {
+          read_seen[x] = stamp;
+          reads.push_back(x);
+        }
+    std::sort(reads.begin(), reads.end());
+  }
 }
 
 void require_single_stack_for_skippables(const ParserDwaShared& shared) {
@@ -889,8 +960,11 @@ class ParserDwaWorker {
   std::deque<ActionSplit> splits_;  // a deque: feed() holds references across calls
   lexer::FlatU64Map split_ids_;     // (lookahead, top) -> index in splits_
   // check_at_top() answers, at [(2 * lookahead + is_guard) * LR states + top]; kNotComputed
-  // where not asked yet.
+  // where not asked yet. Slots past kDenseCheckSlots go to the map: lookaheads times states
+  // grows as the square of an object schema's keys, and few of its slots are ever asked.
+  static constexpr std::size_t kDenseCheckSlots = std::size_t{1} << 24;
   std::vector<std::uint32_t> checks_at_top_;
+  lexer::FlatU64Map sparse_checks_at_top_;
   lexer::FlatU64Map decided_memo_;     // (pending tokens, accepted) -> decided_by()
   lexer::FlatU64Map known_item_sets_;  // content hash -> item set this worker interned or met
   lexer::BasicFlatU64Map<DwaStateId> known_states_;  // work -> state, as met by this worker
@@ -1301,9 +1375,15 @@ const ActionSplit& ParserDwaWorker::action_split(LookaheadId lookahead, StateId 
 std::uint32_t ParserDwaWorker::check_at_top(LookaheadId lookahead, StateId top, bool is_guard) {
   const std::size_t slot =
       (std::size_t{lookahead} * 2 + (is_guard ? 1 : 0)) * table_.num_states() + top;
-  if (slot >= checks_at_top_.size())
-    checks_at_top_.resize(std::max(slot + 1, checks_at_top_.size() * 2), kNotComputed);
-  if (checks_at_top_[slot] != kNotComputed) return checks_at_top_[slot];
+  const bool dense = slot < kDenseCheckSlots;
+  if (dense) {
+    if (slot >= checks_at_top_.size())
+      checks_at_top_.resize(
+          std::min(std::max(slot + 1, checks_at_top_.size() * 2), kDenseCheckSlots), kNotComputed);
+    if (checks_at_top_[slot] != kNotComputed) return checks_at_top_[slot];
+  } else if (const std::uint32_t* known = sparse_checks_at_top_.find(slot)) {
+    return *known;
+  }
   std::uint32_t verdict = kCheckFails;
   boost::container::small_vector<SymbolId, 16> open;
   for (const SymbolId terminal : lookahead_terminals(lookahead)) {
@@ -1323,7 +1403,11 @@ std::uint32_t ParserDwaWorker::check_at_top(LookaheadId lookahead, StateId top, 
     verdict = open.size() == lookahead_terminals(lookahead).size()
                   ? lookahead
                   : intern_lookahead({open.data(), open.size()});
-  checks_at_top_[slot] = verdict;
+  if (dense) {
+    checks_at_top_[slot] = verdict;
+  } else {
+    sparse_checks_at_top_.find_or_insert(slot, verdict);
+  }
   return verdict;
 }
 
@@ -1958,7 +2042,8 @@ void ParserDwaWorker::seed(std::vector<DwaStateId>& start_states,
     Item start{continuation(ContinuationKind::kStart, fork), kNoLookahead, 0, glr::kNoSymbol};
     const DwaStateId state = state_for(intern_items({&start, 1}));
     start_states.push_back(state);
-    requests += request(state, shared_.first_reads);
+    requests += request(state, shared_.start_reads.empty() ? std::span(shared_.first_reads)
+                                                           : std::span(shared_.start_reads[fork]));
   }
   if (shared_.options.early_label_starts) {
     for (const auto& [label, fork] : early_label_pairs(dwa_)) {
@@ -2109,6 +2194,7 @@ class ParserDwaBuilder {
     require_single_stack_for_skippables(shared_);
     shared_.verdicts = std::make_unique<ShiftVerdicts>(shared_.table, shared_.predecessors);
     precompute_node_tables(shared_, pool);
+    compute_start_reads(shared_);
     if (grammar.indenter() != nullptr) prepare_indenter(shared_);
   }
 

@@ -22,17 +22,23 @@ enum class ShiftVerdict : std::uint8_t { kDepends = 0, kSure = 1, kNever = 2 };
 
 class ShiftVerdicts {
  public:
-  // `predecessors[s]`: the states with a shift or goto to s, ascending.
+  // `predecessors[s]`: the states with a shift or goto to s, ascending. `table` must outlive
+  // this object.
   ShiftVerdicts(const glr::LrTable& table,
                 const std::vector<std::vector<glr::StateId>>& predecessors);
 
-  // `terminal` may be the end of input (accept counts as shifting it).
-  ShiftVerdict verdict(glr::StateId state, glr::SymbolId terminal) const {
-    return verdicts_[std::size_t{state} * num_terminals_ + terminal];
-  }
+  // `terminal` may be the end of input (accept counts as shifting it). A terminal without an
+  // action in `state` is never shifted from it.
+  ShiftVerdict verdict(glr::StateId state, glr::SymbolId terminal) const;
+
+  // The verdict of the table's cell `cell` (LrTable::row_begin .. row_end): every (state,
+  // terminal) whose verdict is not kNever has a cell.
+  ShiftVerdict cell_verdict(std::uint32_t cell) const { return verdicts_[cell]; }
 
  private:
-  std::uint32_t num_terminals_;
+  const glr::LrTable* table_;
+  // Per LR table cell, so the size follows the table's actions, not states times terminals
+  // (an object schema with n optional keys has about n of each).
   std::vector<ShiftVerdict> verdicts_;
 };
 

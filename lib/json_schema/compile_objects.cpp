@@ -566,6 +566,53 @@ std::string SchemaCompiler::object(const JsonValue& schema, const std::string& p
         rule(name, variant);
       }
     };
+    // A long run of optional properties nothing counts or tracks: a left-recursive list
+    // (SchemaOptions::optional_list_min_run). run_j derives the run's members up to property j
+    // (some of them, in order, comma separated; with a comma before the first one unless the
+    // object has no member yet); after run_j, the LR state holds O(1) items, where the chain's
+    // state after property j holds one per later property.
+    auto listable = [&](std::size_t position) {
+      const NamedMember& member = declared_members[position];
+      return !member.required && bit_of(member.name) == 0 && witnesses.empty() && !max_properties &&
+             distinct_cap == 0;
+    };
+    std::size_t run_end = state.position;
+    if (!any_order && options_.optional_list_min_run > 0)
+      while (run_end < declared_members.size() && listable(run_end)) ++run_end;
+    if (!any_order && run_end - state.position >= options_.optional_list_min_run &&
+        options_.optional_list_min_run > 0) {
+      std::string previous;
+      for (std::size_t j = state.position; j < run_end; ++j) {
+        const NamedMember& member = declared_members[j];
+        const std::string list = nonterminal("optional_run");
+        const std::string key = terminal(json_string_literal_regex(member.name), "KEY");
+        // `COLON value` as one symbol per value schema: the LR state after the colon is then
+        // one for the whole run, not one per property, and so are the Parser DWA's
+        // transitions from every lexer fork inside a string on it.
+        auto [value, inserted] = colon_value_.try_emplace(member.value_symbol);
+        if (inserted) {
+          value->second = nonterminal("member_value");
+          rule(value->second, {colon(), member.value_symbol});
+        }
+        if (state.first) {
+          rule(list, {key, value->second});
+        } else {
+          rule(list, {comma(), key, value->second});
+        }
+        if (!previous.empty()) {
+          rule(list, {previous});
+          rule(list, {previous, comma(), key, value->second});
+        }
+        previous = list;
+      }
+      ObjectState skipped = state;
+      skipped.position = run_end;
+      ObjectState taken = *after_member(state);  // nothing counted: always a state
+      taken.position = run_end;
+      rule(name, {previous, state_symbol(taken)});
+      rule(name, {state_symbol(skipped)});
+      continue;
+    }
     if (!any_order && state.position < declared_members.size()) {
       const NamedMember& member = declared_members[state.position];
       const std::uint64_t bit = bit_of(member.name);

@@ -49,6 +49,13 @@ struct SchemaOptions {
   // arrays are refused. Sound, and it keeps the lexer DFA (about 13 states per counted
   // character) and the unrolled item rules small. A minLength / minItems above it is refused.
   std::size_t repetition_cap = 1000;
+  // A run of at least this many optional declared properties in schema order, that nothing
+  // counts or tracks, becomes a left-recursive list instead of the member chain (0: never).
+  // The chain's LR automaton grows as the run's length squared (after property i, any later
+  // one may come); the list's grows linearly, and the GLR parser pays instead: after a comma
+  // inside the run, one stack per property that may still come. docs/json_schema.md, "Long
+  // runs of optional properties".
+  std::size_t optional_list_min_run = 64;
 };
 
 // Throws glrmask::Error "<source_name>#<pointer>: <reason>" for a malformed schema, a bad $ref

@@ -151,6 +151,8 @@ class SchemaCompiler {
   std::string any_value_;
   std::string never_;
   std::map<std::string, std::string> extra_list_;  // an extra-member symbol -> its list
+  // A value symbol -> `COLON value`, shared by the members of optional runs (compile_objects.cpp).
+  std::map<std::string, std::string> colon_value_;
   std::size_t nonterminal_count_ = 0;
   std::size_t distributed_ = 0;    // branches made by distributing combinators, for the budget
   std::string first_distributed_;  // where the first complement was distributed (for messages)
