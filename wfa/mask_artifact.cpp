@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <future>
@@ -75,15 +76,13 @@ std::uint64_t checksum_outside(std::string_view body, std::uint64_t area_begin,
 
 // The file's checksum (over every byte but the token set images), computed on a second thread
 // while the load parses the file: on two cores the load then costs about the larger of the two
-// instead of their sum (for a file of a MiB or more; a smaller one is checked on the caller's
-// thread). verify() waits for it and throws when it does not match; every result a
-// load hands out, and every error it raises, goes through verify() first.
+// instead of their sum (for a file of `second_thread_bytes` checked bytes or more; a smaller one
+// is checked on the caller's thread). verify() waits for it and throws when it does not match;
+// every result a load hands out, and every error it raises, goes through verify() first.
 class ArtifactChecksum {
  public:
-  // At 10 GB/s (BM_Checksum) a MiB is about 0.1 ms, a thread's start some tens of microseconds.
-  static constexpr std::size_t kSecondThreadBytes = std::size_t{1} << 20;
-
-  ArtifactChecksum(std::shared_ptr<const MappedFile> file, std::string name, const Trailer& trailer)
+  ArtifactChecksum(std::shared_ptr<const MappedFile> file, std::string name, const Trailer& trailer,
+                   std::size_t second_thread_bytes)
       : name_(std::move(name)) {
     const std::string_view bytes = file->bytes();
     const std::size_t body_size = bytes.size() - sizeof(Trailer);
@@ -93,7 +92,7 @@ class ArtifactChecksum {
     // The task holds the mapping, so the bytes outlive an ArtifactFile dropped before the result.
     // A small file's checksum costs less than starting a thread: it runs on the first verify().
     const auto policy =
-        checked_bytes_ < kSecondThreadBytes ? std::launch::deferred : std::launch::async;
+        checked_bytes_ < second_thread_bytes ? std::launch::deferred : std::launch::async;
     matches_ =
         std::async(policy, [file, trailer] {
           const std::string_view all = file->bytes();
@@ -111,6 +110,13 @@ class ArtifactChecksum {
                             "corrupt; compile it again",
                             name_, checked_bytes_),
                 ErrorCode::kArtifact, ErrorLocation::in_file(name_));
+  }
+
+  // Asked of the task itself (a deferred one says so without running), so that the answer is
+  // the policy it was started with.
+  bool on_second_thread() const {
+    return matches_.valid() &&
+           matches_.wait_for(std::chrono::seconds(0)) != std::future_status::deferred;
   }
 
  private:
@@ -529,7 +535,8 @@ class MaskArtifactReader {
       const Vocabulary& vocabulary);
 };
 
-ArtifactFile ArtifactFile::open(const std::filesystem::path& path) {
+ArtifactFile ArtifactFile::open(const std::filesystem::path& path,
+                                std::size_t second_thread_bytes) {
   ArtifactFile artifact;
   artifact.name_ = path.string();
   const std::string& name = artifact.name_;
@@ -560,7 +567,8 @@ ArtifactFile ArtifactFile::open(const std::filesystem::path& path) {
     in.fail("written on a machine with another byte order");
   Trailer trailer{};
   std::memcpy(&trailer, bytes.data() + body.size(), sizeof trailer);
-  artifact.checksum_ = std::make_shared<const ArtifactChecksum>(artifact.file_, name, trailer);
+  artifact.checksum_ =
+      std::make_shared<const ArtifactChecksum>(artifact.file_, name, trailer, second_thread_bytes);
   // From here on every error waits for the checksum first: a corrupt file is reported as corrupt,
   // not by whichever structure the damage reached first.
   try {
@@ -600,6 +608,10 @@ void MaskArtifactReader::read_header(ArtifactFile& artifact, BinaryReader& in,
 
 void ArtifactFile::verify_checksum() const {
   checksum_->verify();
+}
+
+bool ArtifactFile::checksum_on_second_thread() const {
+  return checksum_->on_second_thread();
 }
 
 std::shared_ptr<const glr::CompiledGrammar> ArtifactFile::compiled_grammar(

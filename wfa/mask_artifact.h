@@ -74,6 +74,12 @@ struct PostLexerRecord {
 
 class ArtifactChecksum;
 
+// From this many checked bytes on (all but the token set images), open() computes the file's
+// checksum on a second thread, beside the rest of the load; a smaller file's checksum costs less
+// than starting a thread (at 10 GB/s, BM_Checksum, a MiB is about 0.1 ms; a thread's start some
+// tens of microseconds), so it is computed on the caller's thread when the load first needs it.
+inline constexpr std::size_t kChecksumSecondThreadBytes = std::size_t{1} << 20;
+
 // An artifact file, mapped read-only and checked (header, format version, byte order, checksum
 // of all but the token set images) once. The automata are read from it, in place, by
 // compiled_mask(). The mapping lives as long as the ArtifactFile and every CompiledMask read from
@@ -82,8 +88,12 @@ class ArtifactChecksum;
 class ArtifactFile {
  public:
   // Throws glrmask::Error (kArtifact) naming the path, and the byte offset where it applies, for
-  // a missing, truncated, corrupt or outdated file.
-  static ArtifactFile open(const std::filesystem::path& path);
+  // a missing, truncated, corrupt or outdated file. `second_thread_bytes`: from how many checked
+  // bytes on the checksum runs on a second thread (kChecksumSecondThreadBytes). The tests give 0
+  // and SIZE_MAX, so that each way of checking is tried on a small damaged file: the real
+  // artifacts that reach a MiB are too costly to compile in a test.
+  static ArtifactFile open(const std::filesystem::path& path,
+                           std::size_t second_thread_bytes = kChecksumSecondThreadBytes);
 
   // What write_artifact() was given as `source`.
   std::string_view source() const { return source_; }
@@ -98,12 +108,15 @@ class ArtifactFile {
   std::shared_ptr<const glr::CompiledGrammar> compiled_grammar(
       Grammar model, const glr::ParseOptions& options) const;
 
-  // The file's checksum is computed on a second thread from open() on; what open() read (source(),
+  // The file's checksum is computed on a second thread from open() on, or for a smaller file
+  // (see open()) on the caller's thread by the first call of this; what open() read (source(),
   // tokenizer_name()) is unverified until this returns. It waits for the checksum and throws
   // glrmask::Error (kArtifact) when it does not match. compiled_grammar(), compiled_mask() and
   // check_fingerprints() call it, and call it before they throw anything else, so that a corrupt
   // file is reported as corrupt; a caller that parses source() first does the same.
   void verify_checksum() const;
+  // Whether open() started the checksum on a second thread.
+  bool checksum_on_second_thread() const;
 
   // Throws glrmask::Error (kArtifact) unless the artifact was written for `grammar` (the same
   // grammar model and parse options) and `vocabulary` (the same token bytes, special tokens, EOS).

@@ -248,9 +248,10 @@ Constraint Constraint::load(const std::filesystem::path& path, const Tokenizer& 
                             const Limits& limits) {
   const Clock::time_point start = Clock::now();
   const wfa::ArtifactFile file = wfa::ArtifactFile::open(path);
-  // The file's checksum is computed on a second thread meanwhile (ArtifactFile::verify_checksum):
-  // the stored source is parsed, and the grammar model built from it, before it returns, so an
-  // error from either waits for it, and a corrupt file is reported as such.
+  // The file's checksum is computed meanwhile, on a second thread for a large file (else on the
+  // first ArtifactFile::verify_checksum): the stored source is parsed, and the grammar model built
+  // from it, before it returns, so an error from either waits for it, and a corrupt file is
+  // reported as such.
   StoredConstraint stored = [&] {
     try {
       return StoredConstraint::parse(file.source(), path.string());

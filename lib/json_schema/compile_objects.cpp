@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -581,30 +582,53 @@ std::string SchemaCompiler::object(const JsonValue& schema, const std::string& p
       while (run_end < declared_members.size() && listable(run_end)) ++run_end;
     if (!any_order && run_end - state.position >= options_.optional_list_min_run &&
         options_.optional_list_min_run > 0) {
-      std::string previous;
-      for (std::size_t j = state.position; j < run_end; ++j) {
-        const NamedMember& member = declared_members[j];
-        const std::string list = nonterminal("optional_run");
-        const std::string key = terminal(json_string_literal_regex(member.name), "KEY");
-        // `COLON value` as one symbol per value schema: the LR state after the colon is then
-        // one for the whole run, not one per property, and so are the Parser DWA's
-        // transitions from every lexer fork inside a string on it.
-        auto [value, inserted] = colon_value_.try_emplace(member.value_symbol);
-        if (inserted) {
-          value->second = nonterminal("member_value");
-          rule(value->second, {colon(), member.value_symbol});
+      // Items in order, each optional: run_j derives some of items 0..j in order, comma
+      // separated, with a comma before the first one when `comma_first`.
+      auto optional_list = [&](const std::vector<std::vector<std::string>>& items,
+                               bool comma_first) {
+        std::string previous;
+        for (const std::vector<std::string>& item : items) {
+          const std::string list = nonterminal("optional_run");
+          std::vector<std::string> first;
+          if (comma_first) first.push_back(comma());
+          first.insert(first.end(), item.begin(), item.end());
+          rule(list, first);
+          if (!previous.empty()) {
+            rule(list, {previous});
+            std::vector<std::string> next = {previous, comma()};
+            next.insert(next.end(), item.begin(), item.end());
+            rule(list, next);
+          }
+          previous = list;
         }
-        if (state.first) {
-          rule(list, {key, value->second});
-        } else {
-          rule(list, {comma(), key, value->second});
+        return previous;
+      };
+      // Two levels: blocks of about sqrt(length) properties, each an optional list, in an
+      // optional list of blocks. After a comma the GLR parser then holds a stack per property
+      // that may still come in the current block and one per later block, about 2 sqrt(length),
+      // instead of one per later property.
+      const std::size_t length = run_end - state.position;
+      const std::size_t block = std::max<std::size_t>(
+          8, static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(length)))));
+      std::vector<std::vector<std::string>> blocks;
+      for (std::size_t begin = state.position; begin < run_end; begin += block) {
+        std::vector<std::vector<std::string>> members;
+        for (std::size_t j = begin; j < std::min(run_end, begin + block); ++j) {
+          const NamedMember& member = declared_members[j];
+          // `COLON value` as one symbol per value schema: the LR state after the colon is
+          // then one for the whole run, not one per property, and so are the Parser DWA's
+          // transitions from every lexer fork inside a string on it.
+          auto [value, inserted] = colon_value_.try_emplace(member.value_symbol);
+          if (inserted) {
+            value->second = nonterminal("member_value");
+            rule(value->second, {colon(), member.value_symbol});
+          }
+          members.push_back(
+              {terminal(json_string_literal_regex(member.name), "KEY"), value->second});
         }
-        if (!previous.empty()) {
-          rule(list, {previous});
-          rule(list, {previous, comma(), key, value->second});
-        }
-        previous = list;
+        blocks.push_back({optional_list(members, false)});
       }
+      const std::string previous = optional_list(blocks, !state.first);
       ObjectState skipped = state;
       skipped.position = run_end;
       ObjectState taken = *after_member(state);  // nothing counted: always a state

@@ -55,7 +55,7 @@ struct SchemaOptions {
   // one may come); the list's grows linearly, and the GLR parser pays instead: after a comma
   // inside the run, one stack per property that may still come. docs/json_schema.md, "Long
   // runs of optional properties".
-  std::size_t optional_list_min_run = 64;
+  std::size_t optional_list_min_run = 16;
 };
 
 // Throws glrmask::Error "<source_name>#<pointer>: <reason>" for a malformed schema, a bad $ref

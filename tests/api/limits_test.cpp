@@ -74,8 +74,9 @@ TEST_CASE("api: each compile budget stops a build that needs more, naming the fi
   const std::string schema = many_properties_schema(60);
   {
     Limits limits;
+    // Counted every 4,096 transitions computed: the member chain of 300 keys computes more.
     limits.max_parser_dwa_transitions = 2'000;
-    CHECK_THAT(compile_limit_message(schema, limits),
+    CHECK_THAT(compile_limit_message(optional_chain_grammar(300), limits, true),
                Catch::Contains("max_parser_dwa_transitions") &&
                    Catch::Contains("--max-parser-dwa-transitions") && Catch::Contains("2000"));
   }
@@ -89,7 +90,8 @@ TEST_CASE("api: each compile budget stops a build that needs more, naming the fi
   {
     Limits limits;
     limits.max_compile_memory_mib = 1;  // below what any process holds
-    CHECK_THAT(compile_limit_message(schema, limits),
+    // Read every 4,096 transitions computed: 400 properties compute more.
+    CHECK_THAT(compile_limit_message(many_properties_schema(400), limits),
                Catch::Contains("building the Parser DWA") &&
                    Catch::Contains("max_compile_memory_mib") &&
                    Catch::Contains("--max-compile-memory-mib"));

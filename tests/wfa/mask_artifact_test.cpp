@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <string>
 #include <thread>
@@ -239,6 +240,99 @@ TEST_CASE("artifact: another format version, an empty file and a damaged header 
   CHECK_THROWS_WITH(load(),
                     Catch::Contains("not a glrmask artifact") || Catch::Contains("truncated"));
   std::filesystem::remove(path);
+}
+
+namespace {
+
+// Requires `load` to throw the file checksum's error: kArtifact, naming the file. `what` names the
+// damage and the call in the report of a failure.
+template <typename Load>
+void require_checksum_refusal(const std::string& what, const Load& load,
+                              const std::filesystem::path& path) {
+  INFO(what);
+  try {
+    load();
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::kArtifact);
+    CHECK_THAT(std::string(e.what()),
+               Catch::Contains("checksum mismatch") && Catch::Contains(path.string()));
+    return;
+  }
+  FAIL_CHECK("a file damaged under its checksum was not refused");
+}
+
+// One byte damaged outside the token set images, before them and after them, is refused with
+// the checksum's error by every way a load hands out a result or raises an error, the checksum
+// computed on a second thread (`second_thread_bytes` 0) or on the caller's thread. An artifact
+// reaches the default threshold (a MiB checked) only for a grammar that takes seconds to compile
+// (with Llama-3, SynCode's JSON grammar checks 0.1 MiB, its Go grammar 9.6 MiB after 5 s), so the
+// fixture's artifact is given the threshold instead.
+void check_checksum_refusals(std::size_t second_thread_bytes, const std::string& name) {
+  Fixture f;
+  const auto compiled = wfa::CompiledMask::compile(f.grammar, f.vocabulary);
+  const auto path = temp_path(name);
+  // A stored source: bytes that no reader but the checksum checks.
+  const std::string source = "the stored source of the checksum test";
+  wfa::write_artifact(*f.grammar, compiled.get(), f.vocabulary, source, path);
+  const std::string good = read_text_file(path);
+  const bool on_second_thread = second_thread_bytes == 0;
+  auto open = [&] { return wfa::ArtifactFile::open(path, second_thread_bytes); };
+  auto load_mask = [&] { return open().compiled_mask(f.grammar, f.vocabulary); };
+  auto load_grammar = [&] {
+    return open().compiled_grammar(f.grammar->grammar(), f.grammar->options());
+  };
+  {
+    const wfa::ArtifactFile file = open();
+    CHECK(file.checksum_on_second_thread() == on_second_thread);
+    CHECK(file.source() == source);
+    CHECK(file.compiled_mask(f.grammar, f.vocabulary)->parser_dwa().num_states() ==
+          compiled->parser_dwa().num_states());
+    CHECK(load_grammar()->table().num_states() == f.grammar->table().num_states());
+  }
+
+  // Where the damage goes: the source and the grammar image (each a u64 size, then the bytes)
+  // lie before the token set images, the Parser DWA after them.
+  const std::size_t at_source = good.find(source);
+  const std::size_t at_grammar_image = at_source + source.size() + sizeof(std::uint64_t);
+  const std::size_t at_parser_dwa = good.find("PDWA", artifact_trailer_field(good, 1));
+  REQUIRE(at_source != std::string::npos);
+  REQUIRE(at_grammar_image < artifact_trailer_field(good, 0));
+  REQUIRE(at_parser_dwa != std::string::npos);
+  auto damage = [&](std::size_t at) {
+    std::string bytes = good;
+    bytes[at] = static_cast<char>(bytes[at] ^ 0x40);
+    write_bytes(path, bytes);
+  };
+  // A byte of the source: every reader still succeeds, only the checksum tells. Each call has a
+  // file of its own, so that each verifies the checksum itself.
+  damage(at_source);
+  CHECK(open().checksum_on_second_thread() == on_second_thread);
+  CHECK(open().source() != source);
+  require_checksum_refusal(
+      "source: verify_checksum", [&] { open().verify_checksum(); }, path);
+  require_checksum_refusal("source: compiled_mask", load_mask, path);
+  require_checksum_refusal("source: compiled_grammar", load_grammar, path);
+  // The source's size (its high byte): the header's reader fails inside open().
+  damage(at_source - 1);
+  require_checksum_refusal("source size: open", open, path);
+  // The grammar image's tag: its reader fails.
+  damage(at_grammar_image);
+  require_checksum_refusal("grammar image: compiled_grammar", load_grammar, path);
+  require_checksum_refusal("grammar image: compiled_mask", load_mask, path);
+  // The Parser DWA's tag, after the token set images.
+  damage(at_parser_dwa);
+  require_checksum_refusal("Parser DWA: compiled_mask", load_mask, path);
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+
+TEST_CASE("artifact: damage under the file's checksum is refused, checked on a second thread") {
+  check_checksum_refusals(0, "checksum_second_thread");
+}
+
+TEST_CASE("artifact: damage under the file's checksum is refused, checked on the caller's thread") {
+  check_checksum_refusals(std::numeric_limits<std::size_t>::max(), "checksum_caller_thread");
 }
 
 TEST_CASE("artifact: a damaged token set is caught on its first use, not read") {
