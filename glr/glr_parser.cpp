@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <type_traits>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "glr/forest_builder.h"
 #include "lib/core/check.h"
 #include "lib/core/error.h"
+#include "lib/core/flat_map.h"
 
 namespace glrmask::glr {
 
@@ -20,6 +22,23 @@ namespace {
 // the forest code away for it (`if constexpr`), so recognizing costs what it did before forests.
 struct NoForest {};
 struct NoLabel {};
+
+// A goto the recognizer has queued in this step: from `below` on `lhs`. Without a forest a
+// second one is the same link (add_link adds nothing when the edge exists), so it is not queued
+// again: in a highly ambiguous grammar (`s: s s | "a"`) the reduction paths of one step end on
+// the same O(n) nodes O(n^2) times over.
+struct QueuedGoto {
+  const GssNode* below;
+  SymbolId lhs;
+  bool operator==(const QueuedGoto&) const = default;
+};
+struct QueuedGotoKeyInfo {
+  static QueuedGoto empty() { return {nullptr, std::numeric_limits<SymbolId>::max()}; }
+  static std::uint64_t hash(const QueuedGoto& key) {
+    return (reinterpret_cast<std::uintptr_t>(key.below) ^ (std::uint64_t{key.lhs} << 47)) *
+           0x9E3779B97F4A7C15ull;
+  }
+};
 
 // The nodes one step creates: the level on which the reductions for `lookahead` run (starting as
 // copies of the heads, so the heads themselves stay immutable) and, after them, the shifted
@@ -262,7 +281,7 @@ class Level {
       frontier_.swap(next_frontier_);
     }
     for (const auto& [end, end_used] : frontier_)
-      if (end_used) pending_.push_back({end, lhs, {}});
+      if (end_used && queued_.insert({end, lhs})) pending_.push_back({end, lhs, {}});
   }
 
   // The forest's walk: every path separately (its labels are the derivation's children, so paths
@@ -303,6 +322,7 @@ class Level {
   GssBlock* building_;
   std::vector<GssNode*> nodes_;
   std::vector<Goto> pending_;
+  FlatSet<QueuedGoto, QueuedGotoKeyInfo> queued_;  // walk()'s gotos of this step
   bool has_internal_edges_ = false;  // some level node sits directly on another level node
   std::vector<std::pair<const GssNode*, bool>> frontier_;  // walk() scratch
   std::vector<std::pair<const GssNode*, bool>> next_frontier_;
