@@ -3,6 +3,9 @@
 //   BM_CommitBytes/<lang>   the same text committed byte by byte
 //   BM_AcceptsBytes         one oracle trial (accepts_bytes) for a typical token
 //   BM_OracleMask/<grammar> one full oracle mask (every vocabulary token tried, TBB)
+//   BM_AmbiguousCheck/<grammar>/<n>  a whole text of a highly ambiguous grammar (docs/limits.md,
+//                           finding 2): s: s s on n bytes, e: e + e | e * e | NUM with n
+//                           operators, s: s s s s s | s s on n bytes
 // Items processed = tokens (or bytes) committed, so the rate is commits per second.
 #include <benchmark/benchmark.h>
 
@@ -16,6 +19,7 @@
 
 #include "glr/session.h"
 #include "lib/core/settings.h"
+#include "lib/grammar/lark_loader.h"
 #include "lib/token_set/dense_mask.h"
 #include "lib/tokenizer/encoder.h"
 #include "lib/tokenizer/vocabulary.h"
@@ -126,6 +130,40 @@ void BM_AcceptsBytes(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(session.accepts_bytes(" result"));
 }
 BENCHMARK(BM_AcceptsBytes);
+
+void BM_AmbiguousCheck(benchmark::State& state, const std::string& grammar) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  std::string text;
+  if (grammar == "expression") {
+    text = "1";
+    for (std::size_t i = 0; i < n; ++i) text += (i % 3 == 0 ? "*" : "+") + std::to_string(i % 10);
+  } else {
+    text.assign(n, 'a');
+  }
+  const std::string lark = grammar == "expression"
+                               ? "start: e\ne: e \"+\" e | e \"*\" e | NUM\nNUM: /[0-9]+/\n"
+                           : grammar == "pairs" ? "start: s\ns: s s | \"a\"\n"
+                                                : "start: s\ns: s s s s s | s s | \"a\"\n";
+  const auto recognizer = std::make_shared<const glr::IncrementalRecognizer>(
+      glr::CompiledGrammar::compile(load_lark_text(lark, grammar + ".lark")), glr::ParserLimits{0});
+  for (auto _ : state) {
+    glr::Session session(recognizer);
+    session.commit_bytes(text);
+    benchmark::DoNotOptimize(session.is_accepting());
+  }
+}
+BENCHMARK_CAPTURE(BM_AmbiguousCheck, pairs, std::string("pairs"))
+    ->Arg(100)
+    ->Arg(300)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_AmbiguousCheck, expression, std::string("expression"))
+    ->Arg(100)
+    ->Arg(300)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_AmbiguousCheck, quintuples, std::string("quintuples"))
+    ->Arg(40)
+    ->Arg(80)
+    ->Unit(benchmark::kMillisecond);
 
 void BM_OracleMask(benchmark::State& state, const std::string& language) {
   const auto work = workload(language);

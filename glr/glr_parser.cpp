@@ -12,6 +12,7 @@
 #include "glr/forest_builder.h"
 #include "lib/core/check.h"
 #include "lib/core/error.h"
+#include "lib/core/flat_generation_set.h"
 #include "lib/core/flat_map.h"
 
 namespace glrmask::glr {
@@ -22,6 +23,11 @@ namespace {
 // the forest code away for it (`if constexpr`), so recognizing costs what it did before forests.
 struct NoForest {};
 struct NoLabel {};
+
+static_assert(alignof(GssNode) >= 2, "walk() keeps a flag in a node address's low bit");
+struct FrontierKeyInfo {
+  static std::uint64_t hash(std::uint64_t key) { return key * 0x9E3779B97F4A7C15ull; }
+};
 
 // A goto the recognizer has queued in this step: from `below` on `lhs`. Without a forest a
 // second one is the same link (add_link adds nothing when the edge exists), so it is not queued
@@ -268,15 +274,19 @@ class Level {
     frontier_.assign(1, {node, used});
     for (std::uint32_t step = 0; step < steps && !frontier_.empty(); ++step) {
       next_frontier_.clear();
+      // From one node the ends are its edges, distinct already; several nodes' ends are merged
+      // as they come (paths that meet again are walked on once).
+      const bool merge = frontier_.size() > 1;
+      if (merge) frontier_seen_.clear();
       for (const auto& [at, at_used] : frontier_) {
         charge(at->below().size());
-        for (const GssNode* below : at->below())
-          next_frontier_.emplace_back(below, at_used || (at == edge_above && below == edge_below));
-      }
-      if (next_frontier_.size() > 1) {
-        std::sort(next_frontier_.begin(), next_frontier_.end());
-        next_frontier_.erase(std::unique(next_frontier_.begin(), next_frontier_.end()),
-                             next_frontier_.end());
+        for (const GssNode* below : at->below()) {
+          const bool below_used = at_used || (at == edge_above && below == edge_below);
+          if (merge && !frontier_seen_.insert(reinterpret_cast<std::uintptr_t>(below) |
+                                              (below_used ? 1 : 0)))
+            continue;
+          next_frontier_.emplace_back(below, below_used);
+        }
       }
       frontier_.swap(next_frontier_);
     }
@@ -326,6 +336,9 @@ class Level {
   bool has_internal_edges_ = false;  // some level node sits directly on another level node
   std::vector<std::pair<const GssNode*, bool>> frontier_;  // walk() scratch
   std::vector<std::pair<const GssNode*, bool>> next_frontier_;
+  // The (node, used) pairs of next_frontier_, as the node's address with `used` in its low bit
+  // (nodes are aligned).
+  GenerationSet<std::uint64_t, FrontierKeyInfo> frontier_seen_;
   // Forest only.
   [[no_unique_address]] std::conditional_t<kForest, ForestBuilder*, NoForest> forest_;
   [[no_unique_address]] std::conditional_t<kForest, std::vector<ForestNodeId>, NoForest>
