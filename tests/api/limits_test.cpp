@@ -26,8 +26,8 @@ Tokenizer small_tokenizer() {
                                {static_cast<std::int32_t>(pieces.size() - 1)});
 }
 
-// An object schema with `n` optional string properties (docs/limits.md, finding 1); from 64 on,
-// they are compiled as a list, whose automaton grows linearly.
+// An object schema with `n` optional string properties (docs/limits.md, finding 1); in runs this
+// long they are compiled as a list, whose automaton grows linearly.
 std::string many_properties_schema(int n) {
   std::string properties;
   for (int i = 0; i < n; ++i)
