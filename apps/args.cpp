@@ -23,17 +23,19 @@ Args::Args(std::vector<std::string> argv, std::set<std::string> value_options,
       name.resize(eq);
     }
     if (flag_options.count(name)) {
-      if (inline_value) throw Error(fmt::format("option --{} takes no value", name));
+      if (inline_value)
+        throw Error(fmt::format("option --{} takes no value", name), ErrorCode::kInvalidArgument);
       flags_.insert(name);
     } else if (value_options.count(name)) {
       if (inline_value) {
         values_[name].push_back(*inline_value);
       } else {
-        if (i + 1 >= argv.size()) throw Error(fmt::format("option --{} needs a value", name));
+        if (i + 1 >= argv.size())
+          throw Error(fmt::format("option --{} needs a value", name), ErrorCode::kInvalidArgument);
         values_[name].push_back(argv[++i]);
       }
     } else {
-      throw Error(fmt::format("unknown option --{}", name));
+      throw Error(fmt::format("unknown option --{}", name), ErrorCode::kInvalidArgument);
     }
   }
 }
@@ -42,8 +44,8 @@ std::optional<std::string> Args::value(const std::string& name) const {
   auto it = values_.find(name);
   if (it == values_.end()) return std::nullopt;
   if (it->second.size() > 1)
-    throw Error(
-        fmt::format("option --{} is given {} times; give it once", name, it->second.size()));
+    throw Error(fmt::format("option --{} is given {} times; give it once", name, it->second.size()),
+                ErrorCode::kInvalidArgument);
   return it->second.front();
 }
 
@@ -63,7 +65,8 @@ std::optional<std::string> take_option_value(const std::vector<std::string>& arg
   const std::string& arg = args[i];
   const std::string flag = fmt::format("--{}", name);
   if (arg == flag) {
-    if (i + 1 >= args.size()) throw Error(fmt::format("option {} needs a value", flag));
+    if (i + 1 >= args.size())
+      throw Error(fmt::format("option {} needs a value", flag), ErrorCode::kInvalidArgument);
     return args[++i];
   }
   if (arg.size() > flag.size() && arg.compare(0, flag.size(), flag) == 0 && arg[flag.size()] == '=')
@@ -94,7 +97,8 @@ std::uint64_t parse_count(std::string_view option, const std::string& text, std:
   const auto [stop, error] = std::from_chars(text.data(), end, parsed);
   if (text.empty() || error != std::errc() || stop != end || parsed < minimum)
     throw Error(
-        fmt::format("option --{}: expected an integer >= {}, got '{}'", option, minimum, text));
+        fmt::format("option --{}: expected an integer >= {}, got '{}'", option, minimum, text),
+        ErrorCode::kInvalidArgument);
   return parsed;
 }
 
@@ -105,7 +109,8 @@ std::string Args::value_or(const std::string& name, std::string fallback) const 
 
 std::string Args::required(const std::string& name) const {
   auto v = value(name);
-  if (!v) throw Error(fmt::format("missing required option --{}", name));
+  if (!v)
+    throw Error(fmt::format("missing required option --{}", name), ErrorCode::kInvalidArgument);
   return *v;
 }
 
@@ -113,7 +118,8 @@ void Args::expect_positional(std::size_t min, std::size_t max, std::string_view 
   if (positional_.size() < min || positional_.size() > max)
     throw Error(fmt::format("expected {} argument{}; usage: {}",
                             min == max ? fmt::format("{}", min) : fmt::format("{} to {}", min, max),
-                            max == 1 ? "" : "s", usage));
+                            max == 1 ? "" : "s", usage),
+                ErrorCode::kInvalidArgument);
 }
 
 }  // namespace glrmask::app

@@ -13,10 +13,10 @@
 #include "apps/commands.h"
 #include "apps/counterexample_options.h"
 #include "apps/grammar_options.h"
-#include "glr/ambiguity_search.h"
+#include "glr/analysis/ambiguity_search.h"
+#include "glr/analysis/forest_grammar.h"
+#include "glr/analysis/terminal_text.h"
 #include "glr/compiled_grammar.h"
-#include "glr/forest_grammar.h"
-#include "glr/terminal_text.h"
 #include "lib/core/error.h"
 
 namespace glrmask::app {

@@ -24,7 +24,8 @@ int run_check(const CommandArgs& argv) {
   if (args.positional().size() < first_file + 1)
     throw Error(
         "expected a grammar and at least one file; usage: glrmask check GRAMMAR FILE... "
-        "[--max-... N: budgets, docs/limits.md]");
+        "[--max-... N: budgets, docs/limits.md]",
+        ErrorCode::kInvalidArgument);
   options.lexer_limits = lexer_limits(limits);
   options.max_lookahead_bytes = limits.max_compile_memory_mib << 20;
   auto grammar = compile_grammar(source, first_file ? args.positional()[0] : "", options);
@@ -42,7 +43,8 @@ int run_check(const CommandArgs& argv) {
       session.commit_bytes(text);
       if (!session.is_accepting())
         throw Error(
-            fmt::format("byte offset {}: the text ends before a complete sentence", text.size()));
+            fmt::format("byte offset {}: the text ends before a complete sentence", text.size()),
+            ErrorCode::kRejected);
     } catch (const Error& e) {
       ++rejected;
       // A budget is not a verdict on the text: say which one stopped the check.

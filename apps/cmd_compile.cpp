@@ -23,13 +23,13 @@
 #include "glr/compiled_grammar.h"
 #include "glrmask/glrmask.hpp"
 #include "lib/core/process_memory.h"
-#include "wfa/compiled_mask.h"
+#include "mask/compiled/compiled_mask.h"
 
 namespace glrmask::app {
 namespace {
 
 constexpr std::string_view kCompileUsage =
-    "glrmask compile GRAMMAR|--json-schema FILE|--regex PATTERN|--any-json --tokenizer "
+    "glrmask compile GRAMMAR --tokenizer "
     "NAME|PATH|BASE+DONOR@SIZE "
     "[-o FILE] [--no-early-label-starts] [--build-threads N] [--start S] [--policy glr|lark] "
     "[--skippable T,...] [--max-... N: budgets, docs/limits.md]";
@@ -103,7 +103,7 @@ int run_compile(const CommandArgs& argv) {
   std::optional<Constraint> built;
   {
     const ProgressLine progress;
-    wfa::ParserDwaOptions build_options;
+    mask::ParserDwaOptions build_options;
     // For studies of the trade-off: fewer states and a faster build, and get_mask feeding those
     // labels to the GLR parser instead (docs/wfa.md, "Early labels"). Not a library option.
     build_options.early_label_starts = !args.flag("no-early-label-starts");
@@ -122,9 +122,9 @@ int run_compile(const CommandArgs& argv) {
     return std::chrono::duration<double>(to - from).count();
   };
 
-  const wfa::CompileStats& c = compiled->stats();
+  const mask::CompileStats& c = compiled->stats();
   const lexer::TerminalDwaStats& t = compiled->terminal_dwa().stats();
-  const wfa::ParserDwaStats& p = compiled->parser_dwa().stats();
+  const mask::ParserDwaStats& p = compiled->parser_dwa().stats();
   fmt::print("grammar              {} (policy {}, {} LR states)\n",
              grammar_name(source, source.needs_path() ? grammar_path : ""),
              policy_name(options.policy), grammar->table().num_states());
@@ -138,6 +138,7 @@ int run_compile(const CommandArgs& argv) {
              p.transitions, p.distinct_weights);
   fmt::print("early-label starts   {} (label, fork) pairs shifted by the automaton\n",
              p.early_starts);
+  fmt::print("parser DWA digest    {:016x}\n", compiled->parser_dwa_digest());
   fmt::print("suspended items      {} (max {} per state)\n", p.suspended_items,
              p.max_items_per_state);
   if (p.guarded_states > 0)

@@ -14,9 +14,9 @@
 #include "apps/commands.h"
 #include "apps/counterexample_options.h"
 #include "apps/grammar_options.h"
+#include "glr/analysis/conflict_counterexample.h"
+#include "glr/analysis/conflict_report.h"
 #include "glr/compiled_grammar.h"
-#include "glr/conflict_counterexample.h"
-#include "glr/conflict_report.h"
 #include "lib/core/error.h"
 
 namespace glrmask::app {
@@ -45,7 +45,9 @@ int run_conflicts(const CommandArgs& argv) {
   const bool counterexamples = args.flag("counterexamples");
   if (!counterexamples) {
     for (const char* name : kCounterexampleBoundOptions)
-      if (args.value(name)) throw Error(fmt::format("option --{} needs --counterexamples", name));
+      if (args.value(name))
+        throw Error(fmt::format("option --{} needs --counterexamples", name),
+                    ErrorCode::kInvalidArgument);
   }
 
   const auto grammar = glr::CompiledGrammar::load_lark(args.positional()[0], options);
@@ -71,7 +73,7 @@ int run_conflicts(const CommandArgs& argv) {
   }
 
   // Each block gets its verdict; a summary follows.
-  const Grammar& model = grammar->grammar();
+  const GrammarModel& model = grammar->grammar();
   auto name = [&](glr::SymbolId terminal) -> std::string {
     if (terminal == grammar->end_of_input()) return "$END";
     const Terminal& t = model.terminal(glr::grammar_terminal(terminal));

@@ -16,13 +16,13 @@
 #include <stdexcept>
 
 #include "api/src/constraint_impl.h"
-#include "api/src/teacher_forcing.h"
 #include "apps/args.h"
 #include "apps/commands.h"
 #include "apps/constraint_options.h"
 #include "apps/demo_example.h"
 #include "apps/latency_stats.h"
 #include "glrmask/glrmask.hpp"
+#include "harness/teacher_forcing.h"
 #include "lib/core/error.h"
 
 namespace glrmask::app {
@@ -47,7 +47,7 @@ void write_example(const std::filesystem::path& dir) {
                                    std::pair{std::string(kDemoJsonName), kDemoJson}}) {
     std::ofstream out(dir / name, std::ios::binary);
     out << text;
-    if (!out) throw Error(fmt::format("cannot write {}", (dir / name).string()));
+    if (!out) throw Error(fmt::format("cannot write {}", (dir / name).string()), ErrorCode::kIo);
     fmt::print("{}\n", (dir / name).string());
   }
 }
@@ -56,10 +56,9 @@ void write_example(const std::filesystem::path& dir) {
 
 int run_demo(const CommandArgs& argv) {
   Args args(argv, {"tokenizer", "engine", "compare", "repeat", "write-example"}, {});
-  args.expect_positional(
-      0, 0,
-      "glrmask demo [--tokenizer NAME|PATH] [--engine auto|wfa|spanner|oracle|lazy|staged] "
-      "[--compare ENGINE|none] [--repeat N] [--write-example DIR]");
+  args.expect_positional(0, 0,
+                         "glrmask demo [--tokenizer NAME|PATH] [--engine ENGINE] "
+                         "[--compare ENGINE|none] [--repeat N] [--write-example DIR]");
   if (const std::string dir = args.value_or("write-example", ""); !dir.empty()) {
     write_example(dir);
     return 0;
@@ -79,7 +78,7 @@ int run_demo(const CommandArgs& argv) {
 
   // 2. The grammar, compiled for the engine (and for the one it is checked against).
   ConstraintSource source;
-  source.kind = ConstraintSource::Kind::kLark;
+  source.format = "lark";
   source.name = std::string(kDemoGrammarName);
   source.text = std::string(kDemoGrammar);
   start = Clock::now();

@@ -31,7 +31,7 @@ using Clock = std::chrono::steady_clock;
 constexpr std::string_view kGenerateUsage =
     "glrmask generate GRAMMAR --tokenizer NAME|PATH|BASE+DONOR@SIZE --seed S --max-tokens N "
     "[--count K] [--eos-bias P] [--min-tokens M] [--close-bias P] [--max-token-bytes B] "
-    "[--prefix FILE] [--engine auto|wfa|spanner|oracle|lazy|staged] [--json-lines] [--start S] "
+    "[--prefix FILE] [--engine ENGINE] [--json-lines] [--start S] "
     "[--policy glr|lark] [--skippable T,...] [--postlex python] [--max-... N: budgets, "
     "docs/limits.md]";
 
@@ -201,10 +201,12 @@ class Walker {
       mask_times_.push_back(
           std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start));
       if (!allowed(token)) {
-        throw Error(fmt::format(
-            "--prefix: token {} (id {}) at byte {} is not allowed by the mask; the file is not "
-            "a prefix of a sentence, or the engine is wrong (compare it with the oracle)",
-            i, token, walk.text.size()));
+        throw Error(
+            fmt::format(
+                "--prefix: token {} (id {}) at byte {} is not allowed by the mask; the file is not "
+                "a prefix of a sentence, or the engine is wrong (compare it with the oracle)",
+                i, token, walk.text.size()),
+            ErrorCode::kRejected);
       }
       matcher.commit_token(token);
       walk.text += tokenizer_.token_bytes(token);
@@ -294,7 +296,8 @@ int run_generate(const CommandArgs& argv) {
   const Tokenizer tokenizer = Tokenizer::load(tokenizer_name);
   if (tokenizer.stop_ids().empty())
     throw Error(fmt::format("tokenizer {}: no EOS token ({}); a walk needs one to end a text",
-                            tokenizer_name, tokenizer.description()));
+                            tokenizer_name, tokenizer.description()),
+                ErrorCode::kInvalidArgument);
   const Constraint constraint = compile_constraint(
       constraint_source(source, source.needs_path() ? args.positional()[0] : "", options),
       tokenizer, engine, 0, limits);

@@ -13,13 +13,13 @@
 #include "apps/commands.h"
 #include "apps/grammar_options.h"
 #include "apps/input_file.h"
-#include "lexer/grammar_terminals.h"
-#include "lexer/lexer_dfa_compiler.h"
-#include "lexer/streaming_lexer.h"
+#include "lexer/regex/grammar_terminals.h"
+#include "lexer/regex/lexer_dfa_compiler.h"
+#include "lexer/runtime/streaming_lexer.h"
 #include "lib/core/error.h"
 #include "lib/core/escape.h"
 #include "lib/core/unicode_utf8.h"
-#include "lib/grammar/lark_loader.h"
+#include "lib/lark/lark_loader.h"
 
 namespace glrmask::app {
 namespace {
@@ -63,7 +63,7 @@ int run_lex(const CommandArgs& argv) {
   LarkOptions lark;
   lark.start = options.start;
   lark.declared_terminals = options.postlex != glr::PostLexer::kNone;
-  const Grammar grammar = load_lark_file(grammar_path, lark);
+  const GrammarModel grammar = load_lark_file(grammar_path, lark);
   const lexer::LexerDfa dfa = lexer::compile_lexer_dfa(lexer::terminal_specs(grammar));
   const std::string text = read_input_file(file);
 
@@ -82,7 +82,7 @@ int run_lex(const CommandArgs& argv) {
   } catch (const Error& e) {
     print_lexemes(dfa, text, lexemes);
     std::fflush(stdout);
-    throw Error(fmt::format("{}: {}", file, e.what()));
+    throw Error(fmt::format("{}: {}", file, e.what()), e.code(), e.where());
   }
   return 0;
 }

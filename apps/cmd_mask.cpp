@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "api/src/teacher_forcing.h"
 #include "apps/args.h"
 #include "apps/commands.h"
 #include "apps/constraint_options.h"
@@ -21,6 +20,7 @@
 #include "apps/latency_stats.h"
 #include "apps/limit_options.h"
 #include "glrmask/glrmask.hpp"
+#include "harness/teacher_forcing.h"
 #include "lib/core/error.h"
 
 namespace glrmask::app {
@@ -30,7 +30,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::string_view kMaskUsage =
     "glrmask mask GRAMMAR --tokenizer NAME|PATH|BASE+DONOR@SIZE --input FILE [--input FILE ...] "
-    "[--engine auto|wfa|spanner|oracle|lazy|staged] [--compare ENGINE] [--artifact FILE] [--fill] "
+    "[--engine ENGINE] [--compare ENGINE] [--artifact FILE] [--fill] "
     "[--steps CSV] [--json] [--max-steps N] [--start S] [--policy glr|lark] [--skippable T,...] "
     "[--postlex python] [--max-... N: budgets, docs/limits.md]";
 
@@ -170,7 +170,8 @@ int run_mask(const CommandArgs& argv) {
       {"json", "fill"}, kMaskUsage);
   const std::string lark_path = source.needs_path() ? args.positional()[0] : "";
   const std::vector<std::string> input_paths = args.values("input");
-  if (input_paths.empty()) throw Error("missing required option --input");
+  if (input_paths.empty())
+    throw Error("missing required option --input", ErrorCode::kInvalidArgument);
   const std::string tokenizer_name = args.required("tokenizer");
   const std::uint64_t max_steps = args.count("max-steps", 1).value_or(UINT64_MAX);
   const Engine engine = parse_engine("--engine", args.value_or("engine", "auto"));
@@ -184,7 +185,8 @@ int run_mask(const CommandArgs& argv) {
   const Tokenizer tokenizer = Tokenizer::load(tokenizer_name);
   if (!tokenizer.can_encode() || tokenizer.stop_ids().empty())
     throw Error(fmt::format("tokenizer {}: teacher forcing needs an encoder and a stop id ({})",
-                            tokenizer_name, tokenizer.description()));
+                            tokenizer_name, tokenizer.description()),
+                ErrorCode::kInvalidArgument);
   double artifact_load_ms = 0;
   std::optional<Constraint> loaded;
   if (const auto artifact = args.value("artifact")) {
@@ -193,7 +195,8 @@ int run_mask(const CommandArgs& argv) {
     artifact_load_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
     if (engine != Engine::kAuto && loaded->engine() != engine)
       throw Error(fmt::format("option --engine {}: the artifact {} serves with the {} engine",
-                              engine_name(engine), *artifact, engine_name(loaded->engine())));
+                              engine_name(engine), *artifact, engine_name(loaded->engine())),
+                  ErrorCode::kInvalidArgument);
   }
   const Constraint constraint =
       loaded ? *loaded : compile_constraint(constraint_source_, tokenizer, engine, 0, limits);

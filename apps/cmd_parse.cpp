@@ -12,12 +12,12 @@
 #include "apps/commands.h"
 #include "apps/grammar_options.h"
 #include "apps/input_file.h"
+#include "glr/analysis/derivation_tree.h"
+#include "glr/analysis/forest_grammar.h"
+#include "glr/analysis/forest_output.h"
+#include "glr/analysis/forest_parser.h"
+#include "glr/analysis/lark_tree.h"
 #include "glr/compiled_grammar.h"
-#include "glr/derivation_tree.h"
-#include "glr/forest_grammar.h"
-#include "glr/forest_output.h"
-#include "glr/forest_parser.h"
-#include "glr/lark_tree.h"
 #include "lib/core/error.h"
 
 namespace glrmask::app {
@@ -37,10 +37,12 @@ int run_parse(const CommandArgs& argv) {
   args.expect_positional(2, 2, kParseUsage);
   const std::string forest_format = args.value_or("forest", "");
   if (!forest_format.empty() && forest_format != "dot" && forest_format != "json")
-    throw Error(fmt::format("option --forest: expected dot or json, got '{}'", forest_format));
+    throw Error(fmt::format("option --forest: expected dot or json, got '{}'", forest_format),
+                ErrorCode::kInvalidArgument);
   const std::string shape = args.value_or("shape", "lark");
   if (shape != "lark" && shape != "none")
-    throw Error(fmt::format("option --shape: expected lark or none, got '{}'", shape));
+    throw Error(fmt::format("option --shape: expected lark or none, got '{}'", shape),
+                ErrorCode::kInvalidArgument);
   const std::size_t max_trees = args.count("trees", 0).value_or(0);
 
   const auto compiled = glr::CompiledGrammar::load_lark(args.positional()[0], options);
@@ -51,7 +53,7 @@ int run_parse(const CommandArgs& argv) {
   try {
     parse = glr::parse_forest(grammar, text);
   } catch (const Error& e) {
-    throw Error(fmt::format("{}: {}", file, e.what()));
+    throw Error(fmt::format("{}: {}", file, e.what()), e.code(), e.where());
   }
   auto token_text = [&](std::uint32_t token) {
     const lexer::Lexeme& t = parse.lexemes[token];

@@ -8,8 +8,8 @@
 #include "apps/args.h"
 #include "apps/commands.h"
 #include "apps/grammar_options.h"
-#include "lib/grammar/lark_writer.h"
 #include "lib/json_schema/compiler.h"
+#include "lib/lark/lark_writer.h"
 
 namespace glrmask::app {
 
@@ -25,7 +25,7 @@ int run_schema2lark(const CommandArgs& argv) {
   Args args(rest, {}, {});
   args.expect_positional(1, 1, kSchema2larkUsage);
   source.value = args.positional()[0];
-  const Grammar grammar = load_grammar(source, "");
+  const GrammarModel grammar = load_grammar(source, "");
   for (const Diagnostic& warning : grammar.warnings()) fmt::print(stderr, "{}\n", warning.str());
   fmt::print("{}", to_lark_text(grammar));
   return 0;

@@ -11,10 +11,10 @@
 #include "apps/args.h"
 #include "apps/commands.h"
 #include "apps/grammar_options.h"
+#include "glr/analysis/conflict_report.h"
 #include "glr/compiled_grammar.h"
-#include "glr/conflict_report.h"
-#include "lexer/fallback_analysis.h"
-#include "lib/grammar/lark_loader.h"
+#include "lexer/regex/fallback_analysis.h"
+#include "lib/lark/lark_loader.h"
 
 namespace glrmask::app {
 namespace {
@@ -45,7 +45,7 @@ int run_stats(const CommandArgs& argv) {
   // The figures are those of the object every parser and mask engine uses, so the grammar goes
   // through CompiledGrammar; only the loading is timed apart from the compilation.
   double load_ms = 0, compile_ms = 0, report_ms = 0;
-  Grammar loaded =
+  GrammarModel loaded =
       timed(load_ms, [&] { return load_grammar(source, path, options.start, options.postlex); });
   const auto compiled =
       timed(compile_ms, [&] { return glr::CompiledGrammar::compile(std::move(loaded), options); });
@@ -54,7 +54,7 @@ int run_stats(const CommandArgs& argv) {
   const glr::ConflictReport report =
       timed(report_ms, [&] { return glr::report_conflicts(compiled->lalr(), report_options); });
 
-  const Grammar& grammar = compiled->grammar();
+  const GrammarModel& grammar = compiled->grammar();
   const GrammarStats g = grammar.stats();
   const glr::ConflictStats& c = report.stats;
   const glr::LrTable& table = compiled->table();

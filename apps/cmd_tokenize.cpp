@@ -27,7 +27,7 @@ int run_tokenize(const CommandArgs& argv) {
   try {
     ids = encoder.encode(text);
   } catch (const Error& e) {
-    throw Error(fmt::format("{}: {}", file, e.what()));
+    throw Error(fmt::format("{}: {}", file, e.what()), e.code(), e.where());
   }
   fmt::print("{}\n", fmt::join(ids, " "));
   return 0;

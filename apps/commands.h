@@ -42,7 +42,7 @@ inline constexpr Command kCommands[] = {
      "encoder's throughput; --write-example writes the bundled grammar and document to DIR",
      run_demo},
     {"compile",
-     "glrmask compile GRAMMAR|--json-schema FILE|--regex PATTERN|--any-json --tokenizer NAME|PATH "
+     "glrmask compile GRAMMAR --tokenizer NAME|PATH "
      "[-o FILE] [--start S] [--policy glr|lark] [--skippable T,...]",
      "compiles the grammar against the vocabulary for the wfa engine: Terminal DWA and Parser DWA "
      "statistics, compile time, peak memory; -o writes the artifact",
@@ -72,7 +72,7 @@ inline constexpr Command kCommands[] = {
      run_check},
     {"mask",
      "glrmask mask GRAMMAR --tokenizer NAME|PATH --input FILE [--input FILE ...] "
-     "[--engine auto|wfa|spanner|oracle|lazy|staged] [--compare ENGINE] [--artifact FILE] [--fill] "
+     "[--engine ENGINE] [--compare ENGINE] [--artifact FILE] [--fill] "
      "[--steps CSV] [--json] [--max-steps N] [--start S] [--policy glr|lark] [--skippable T,...] "
      "[--postlex python]",
      "teacher forcing through the library (the fastest engine that serves the grammar by default; "
@@ -85,7 +85,7 @@ inline constexpr Command kCommands[] = {
     {"generate",
      "glrmask generate GRAMMAR --tokenizer NAME|PATH --seed S --max-tokens N [--count K] "
      "[--eos-bias P] [--min-tokens M] [--close-bias P] [--max-token-bytes B] [--prefix FILE] "
-     "[--engine auto|wfa|spanner|oracle|lazy|staged] [--json-lines] [--start S] [--policy "
+     "[--engine ENGINE] [--json-lines] [--start S] [--policy "
      "glr|lark] "
      "[--skippable T,...] [--postlex python]",
      "random walks: draw each token uniformly from the mask (the fastest engine that serves the "

@@ -4,26 +4,21 @@
 
 #include "api/src/constraint_impl.h"
 #include "api/src/constraint_source.h"
+#include "api/src/source_registry.h"
 #include "apps/limit_options.h"
 #include "lib/core/error.h"
 #include "lib/core/file_io.h"
-#include "wfa/mask_artifact.h"
+#include "mask/artifact/mask_artifact.h"
 
 namespace glrmask::app {
 namespace {
 
-std::string kind_text(ConstraintSource::Kind kind) {
-  switch (kind) {
-    case ConstraintSource::Kind::kLark:
-      return "a Lark grammar";
-    case ConstraintSource::Kind::kJsonSchema:
-      return "a JSON Schema (--json-schema)";
-    case ConstraintSource::Kind::kRegex:
-      return "a regex (--regex)";
-    case ConstraintSource::Kind::kAnyJson:
-      return "any JSON (--any-json)";
-  }
-  return "?";
+// "a JSON Schema (--json-schema)": how messages name a source's format.
+std::string format_text(const std::string& format) {
+  const SourceFormat* entry = find_source_format(format);
+  if (entry == nullptr) return format;
+  if (entry->cli_option.empty()) return fmt::format("{} ({} file)", entry->summary, entry->name);
+  return fmt::format("{} ({})", entry->summary, entry->cli_option);
 }
 
 std::string list(const std::vector<std::string>& names) {
@@ -40,12 +35,11 @@ std::string first_difference(const ConstraintSource& stored, const ConstraintSou
     return fmt::format("{}: the artifact was compiled with {}, this command asks for {}", option,
                        had, want);
   };
-  if (stored.kind != asked.kind)
-    return differs("the grammar source", kind_text(stored.kind), kind_text(asked.kind));
+  if (stored.format != asked.format)
+    return differs("the grammar source", format_text(stored.format), format_text(asked.format));
   if (stored.text != asked.text)
     return fmt::format("the {} differs from the one the artifact was compiled from ({})",
-                       asked.kind == ConstraintSource::Kind::kRegex ? "pattern" : "grammar text",
-                       stored.name);
+                       asked.format == "regex" ? "pattern" : "grammar text", stored.name);
   if (stored.grammar.start != asked.grammar.start)
     return differs("--start", stored.grammar.start, asked.grammar.start);
   if (stored.grammar.policy != asked.grammar.policy)
@@ -90,62 +84,20 @@ DecodingCommand parse_decoding_command(CommandArgs argv, std::set<std::string> v
   return {std::move(options), std::move(source), limits, std::move(args)};
 }
 
-ConstraintSource constraint_source(const GrammarSource& source, const std::string& lark_path,
-                                   const glr::ParseOptions& options) {
-  ConstraintSource result;
-  result.grammar = grammar_options(options);
-  result.json.lenient = source.schema.lenient;
-  result.json.property_order = source.schema.property_order == json_schema::PropertyOrder::kAny
-                                   ? JsonPropertyOrder::kAny
-                                   : JsonPropertyOrder::kSchema;
-  result.json.whitespace =
-      source.schema.whitespace == json_schema::Whitespace::kCompact    ? JsonWhitespace::kCompact
-      : source.schema.whitespace == json_schema::Whitespace::kFlexible ? JsonWhitespace::kFlexible
-                                                                       : JsonWhitespace::kDefault;
-  switch (source.kind) {
-    case GrammarSource::Kind::kLarkFile:
-      result.kind = ConstraintSource::Kind::kLark;
-      result.name = lark_path;
-      result.text = read_text_file(lark_path);
-      break;
-    case GrammarSource::Kind::kJsonSchema:
-      result.kind = ConstraintSource::Kind::kJsonSchema;
-      result.name = source.value;
-      result.text = read_text_file(source.value);
-      break;
-    case GrammarSource::Kind::kRegex:
-      result.kind = ConstraintSource::Kind::kRegex;
-      result.name = "<regex>";
-      result.text = source.value;
-      break;
-    case GrammarSource::Kind::kJson:
-      result.kind = ConstraintSource::Kind::kAnyJson;
-      result.name = "<json>";
-      break;
-  }
-  if (result.kind != ConstraintSource::Kind::kLark && options.start != "start")
-    throw Error("option --start applies only to Lark grammars");
-  return result;
-}
-
 Engine parse_engine(std::string_view option, const std::string& name) {
-  for (const Engine engine : {Engine::kAuto, Engine::kWfa, Engine::kSpanner, Engine::kOracle,
-                              Engine::kLazy, Engine::kStaged})
-    if (name == engine_name(engine)) return engine;
-  throw Error(fmt::format(
-      "option {}: unknown mask engine '{}' (known: auto, wfa, spanner, oracle, lazy, staged)",
-      option, name));
+  if (const std::optional<Engine> engine = engine_from_name(name)) return *engine;
+  std::string known;
+  for (const Engine engine : all_engines())
+    known += fmt::format("{}{}", known.empty() ? "" : ", ", engine_name(engine));
+  throw Error(fmt::format("option {}: unknown mask engine '{}' (known: {})", option, name, known),
+              ErrorCode::kInvalidArgument);
 }
 
 std::string engine_help() {
-  return "  auto     the fastest engine that supports the grammar: wfa, else spanner, else oracle\n"
-         "  wfa      the Parser DWA run over the parse stack (docs/wfa.md)\n"
-         "  spanner  GreatGramma's token spanner table on the parse stack (docs/spanner.md)\n"
-         "  oracle   tries every token on a copy of the parse state (the reference; slow)\n"
-         "  lazy     nothing built ahead: each lexer configuration's walk over the vocabulary is\n"
-         "           made when first reached (a new JSON Schema's first mask in milliseconds)\n"
-         "  staged   lazy until the wfa's automata, built on a thread after the first mask, are\n"
-         "           ready; wfa from then on\n";
+  std::string help;
+  for (const Engine engine : all_engines())
+    help += fmt::format("  {:<8} {}\n", engine_name(engine), engine_summary(engine));
+  return help;
 }
 
 Constraint compile_constraint(const ConstraintSource& source, const Tokenizer& tokenizer,
@@ -159,7 +111,7 @@ Constraint compile_constraint(const ConstraintSource& source, const Tokenizer& t
 
 Constraint load_constraint(const std::string& artifact, const ConstraintSource& expected,
                            const Tokenizer& tokenizer, const Limits& limits) {
-  const wfa::ArtifactFile file = wfa::ArtifactFile::open(artifact);
+  const mask::ArtifactFile file = mask::ArtifactFile::open(artifact);
   if (!file.source().empty()) {
     const ConstraintSource had = StoredConstraint::parse(file.source(), artifact).source;
     const std::string difference = first_difference(had, expected);

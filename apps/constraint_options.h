@@ -29,12 +29,7 @@ struct DecodingCommand {
 DecodingCommand parse_decoding_command(CommandArgs argv, std::set<std::string> value_options,
                                        std::set<std::string> flag_options, std::string_view usage);
 
-// The source the options describe; reads the Lark file (`lark_path`) for a Lark source.
-ConstraintSource constraint_source(const GrammarSource& source, const std::string& lark_path,
-                                   const glr::ParseOptions& options);
-
-// "auto", "wfa", "spanner", "oracle", "lazy" or "staged"; throws glrmask::Error naming `option`
-// otherwise.
+// An engine's name (glrmask/engines.def); throws glrmask::Error naming `option` otherwise.
 Engine parse_engine(std::string_view option, const std::string& name);
 // The same names with one line each, for --help texts.
 std::string engine_help();

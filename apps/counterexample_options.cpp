@@ -18,7 +18,8 @@ T positive_number_option(const Args& args, const std::string& name, T fallback) 
   const char* end = text->data() + text->size();
   auto [stop, error] = std::from_chars(text->data(), end, value);
   if (error != std::errc() || stop != end || !(value > T{}))
-    throw Error(fmt::format("option --{}: expected a positive number, got '{}'", name, *text));
+    throw Error(fmt::format("option --{}: expected a positive number, got '{}'", name, *text),
+                ErrorCode::kInvalidArgument);
   return value;
 }
 

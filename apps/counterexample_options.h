@@ -9,7 +9,7 @@
 #include <string>
 
 #include "apps/args.h"
-#include "glr/conflict_counterexample.h"
+#include "glr/analysis/conflict_counterexample.h"
 
 namespace glrmask::app {
 

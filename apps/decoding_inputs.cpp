@@ -26,7 +26,8 @@ DecodingInputs load_decoding_inputs(std::shared_ptr<const glr::CompiledGrammar> 
   const auto eos = vocabulary.eos();
   if (!eos) {
     throw Error(fmt::format("tokenizer {}: no EOS token ({}); decoding needs one to end a text",
-                            tokenizer, vocabulary.description()));
+                            tokenizer, vocabulary.description()),
+                ErrorCode::kInvalidArgument);
   }
   DecodingInputs inputs{std::move(grammar), std::move(vocabulary), std::nullopt, *eos};
   if (with_encoder) inputs.encoder.emplace(spec);
@@ -43,7 +44,8 @@ double parse_probability_option(std::string_view option, const std::string& text
   const double value = std::strtod(text.c_str(), &stop);
   if (text.empty() || stop != text.c_str() + text.size() || !(value >= 0.0 && value <= 1.0))
     throw Error(
-        fmt::format("option --{}: expected a probability in [0, 1], got '{}'", option, text));
+        fmt::format("option --{}: expected a probability in [0, 1], got '{}'", option, text),
+        ErrorCode::kInvalidArgument);
   return value;
 }
 

@@ -20,4 +20,9 @@ inline constexpr std::size_t kMaxErrorLineBytes = 2000;
 // " ... [N bytes left out] ... " (cut at UTF-8 character boundaries).
 std::string error_line(std::string_view message, std::size_t max_bytes = kMaxErrorLineBytes);
 
+// `message` in the program's words: the library names the API field an error is about
+// (`Limits::max_step_work`, `GrammarOptions::postlex`), this program's users set it with an option
+// (`max_step_work; raise it with --max-step-work`, `--postlex`).
+std::string with_options(std::string_view message);
+
 }  // namespace glrmask::app

@@ -7,8 +7,7 @@
 
 #include "apps/args.h"
 #include "lib/core/error.h"
-#include "lib/grammar/lark_loader.h"
-#include "lib/grammar/regex_constraint.h"
+#include "lib/core/file_io.h"
 
 namespace glrmask::app {
 namespace {
@@ -28,7 +27,8 @@ constexpr SharedOption kSharedOptions[] = {
 glr::ConflictPolicy parse_policy(const std::string& text) {
   if (text == "glr") return glr::ConflictPolicy::kKeepAll;
   if (text == "lark") return glr::ConflictPolicy::kLark;
-  throw Error(fmt::format("option --policy: unknown policy '{}' (expected glr or lark)", text));
+  throw Error(fmt::format("option --policy: unknown policy '{}' (expected glr or lark)", text),
+              ErrorCode::kInvalidArgument);
 }
 
 void add_skippable(const std::string& list, std::vector<std::string>& out) {
@@ -37,11 +37,31 @@ void add_skippable(const std::string& list, std::vector<std::string>& out) {
     const std::size_t comma = std::min(list.find(',', begin), list.size());
     const std::string name = list.substr(begin, comma - begin);
     if (name.empty())
-      throw Error(fmt::format("option --skippable: empty terminal name in '{}'", list));
+      throw Error(fmt::format("option --skippable: empty terminal name in '{}'", list),
+                  ErrorCode::kInvalidArgument);
     out.push_back(name);
     if (comma == list.size()) return;
     begin = comma + 1;
   }
+}
+
+JsonWhitespace parse_json_whitespace(const std::string& name) {
+  if (name == "default") return JsonWhitespace::kDefault;
+  if (name == "compact") return JsonWhitespace::kCompact;
+  if (name == "flexible") return JsonWhitespace::kFlexible;
+  throw Error(fmt::format("option --json-whitespace: unknown JSON whitespace mode '{}' (expected "
+                          "default, compact or flexible)",
+                          name),
+              ErrorCode::kInvalidArgument);
+}
+
+JsonPropertyOrder parse_json_property_order(const std::string& name) {
+  if (name == "schema") return JsonPropertyOrder::kSchema;
+  if (name == "any") return JsonPropertyOrder::kAny;
+  throw Error(fmt::format("option --json-property-order: unknown property order '{}' (expected "
+                          "schema or any)",
+                          name),
+              ErrorCode::kInvalidArgument);
 }
 
 }  // namespace
@@ -61,22 +81,25 @@ glr::ParseOptions take_grammar_options(CommandArgs& args, std::uint8_t accepted)
   take_options(args, names, [&](std::size_t index, const std::string& value) {
     switch (bits[index]) {
       case kStartOption:
-        if (start_given) throw Error("option --start given twice");
-        if (value.empty()) throw Error("option --start: empty rule name");
+        if (start_given) throw Error("option --start given twice", ErrorCode::kInvalidArgument);
+        if (value.empty())
+          throw Error("option --start: empty rule name", ErrorCode::kInvalidArgument);
         start_given = true;
         options.start = value;
         break;
       case kPolicyOption:
-        if (policy_given) throw Error("option --policy given twice");
+        if (policy_given) throw Error("option --policy given twice", ErrorCode::kInvalidArgument);
         policy_given = true;
         options.policy = parse_policy(value);
         break;
       case kPostlexOption:
-        if (postlex_given) throw Error("option --postlex given twice");
+        if (postlex_given) throw Error("option --postlex given twice", ErrorCode::kInvalidArgument);
         postlex_given = true;
         if (!glr::parse_post_lexer(value, options.postlex)) {
-          throw Error(fmt::format(
-              "option --postlex: unknown post-lexer '{}' (expected none or python)", value));
+          throw Error(
+              fmt::format("option --postlex: unknown post-lexer '{}' (expected none or python)",
+                          value),
+              ErrorCode::kInvalidArgument);
         }
         break;
       default:
@@ -89,16 +112,14 @@ glr::ParseOptions take_grammar_options(CommandArgs& args, std::uint8_t accepted)
 
 GrammarSource take_grammar_source(CommandArgs& args) {
   GrammarSource source;
+  source.format = &source_formats().front();
+  for (const SourceFormat& format : source_formats())
+    if (format.cli_option.empty()) source.format = &format;
+  const SourceFormat* positional = source.format;
   bool whitespace_given = false;
   bool lenient_given = false;
   bool order_given = false;
   CommandArgs rest;
-  auto set_kind = [&](GrammarSource::Kind kind, std::string value) {
-    if (source.kind != GrammarSource::Kind::kLarkFile)
-      throw Error("give only one of --json-schema, --regex and --any-json");
-    source.kind = kind;
-    source.value = std::move(value);
-  };
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     std::string name = arg;
@@ -110,80 +131,113 @@ GrammarSource take_grammar_source(CommandArgs& args) {
     }
     auto value = [&]() -> std::string {
       if (inline_value) return *inline_value;
-      if (i + 1 >= args.size()) throw Error(fmt::format("option {} needs a value", name));
+      if (i + 1 >= args.size())
+        throw Error(fmt::format("option {} needs a value", name), ErrorCode::kInvalidArgument);
       return args[++i];
     };
-    if (name == "--json-schema") {
-      set_kind(GrammarSource::Kind::kJsonSchema, value());
-    } else if (name == "--regex") {
-      set_kind(GrammarSource::Kind::kRegex, value());
-    } else if (arg == "--any-json") {
-      set_kind(GrammarSource::Kind::kJson, "");
+    const SourceFormat* chosen = nullptr;
+    for (const SourceFormat& format : source_formats())
+      if (!format.cli_option.empty() &&
+          (format.cli_argument == SourceArgument::kNone ? arg : name) == format.cli_option)
+        chosen = &format;
+    if (chosen != nullptr) {
+      if (source.format != positional) {
+        std::string options;
+        for (const SourceFormat& format : source_formats())
+          if (!format.cli_option.empty())
+            options += fmt::format("{}{}", options.empty() ? "" : ", ", format.cli_option);
+        throw Error(fmt::format("give only one of {}", options), ErrorCode::kInvalidArgument);
+      }
+      source.format = chosen;
+      if (chosen->cli_argument != SourceArgument::kNone) source.value = value();
     } else if (name == "--json-whitespace") {
-      source.schema.whitespace = json_schema::parse_whitespace(value());
+      source.json.whitespace = parse_json_whitespace(value());
       whitespace_given = true;
     } else if (arg == "--json-schema-lenient") {
-      source.schema.lenient = true;
+      source.json.lenient = true;
       lenient_given = true;
     } else if (name == "--json-property-order") {
-      source.schema.property_order = json_schema::parse_property_order(value());
+      source.json.property_order = parse_json_property_order(value());
       order_given = true;
     } else {
       rest.push_back(arg);
     }
   }
-  const bool is_json =
-      source.kind == GrammarSource::Kind::kJsonSchema || source.kind == GrammarSource::Kind::kJson;
-  if (whitespace_given && !is_json)
-    throw Error("option --json-whitespace needs --json-schema FILE or --any-json");
-  if (lenient_given && source.kind != GrammarSource::Kind::kJsonSchema)
-    throw Error("option --json-schema-lenient needs --json-schema FILE");
-  if (order_given && source.kind != GrammarSource::Kind::kJsonSchema)
-    throw Error("option --json-property-order needs --json-schema FILE");
+  if (whitespace_given && !source.format->reads_json_options)
+    throw Error("option --json-whitespace needs --json-schema FILE or --any-json",
+                ErrorCode::kInvalidArgument);
+  if (lenient_given && source.format->name != "json_schema")
+    throw Error("option --json-schema-lenient needs --json-schema FILE",
+                ErrorCode::kInvalidArgument);
+  if (order_given && source.format->name != "json_schema")
+    throw Error("option --json-property-order needs --json-schema FILE",
+                ErrorCode::kInvalidArgument);
   args = std::move(rest);
   return source;
 }
 
-Grammar load_grammar(const GrammarSource& source, const std::string& lark_path,
-                     const std::string& start, glr::PostLexer postlex) {
-  if (!source.needs_path() && start != "start")
-    throw Error("option --start applies only to Lark grammars");
-  switch (source.kind) {
-    case GrammarSource::Kind::kJsonSchema:
-      return json_schema::load_json_schema_file(source.value, source.schema);
-    case GrammarSource::Kind::kRegex:
-      return regex_constraint_grammar(source.value);
-    case GrammarSource::Kind::kJson:
-      return json_schema::json_grammar(source.schema);
-    case GrammarSource::Kind::kLarkFile:
-      break;
+std::string source_options_help() {
+  std::string help;
+  for (const SourceFormat& format : source_formats()) {
+    const std::string option =
+        format.cli_option.empty()                      ? std::string("FILE (positional)")
+        : format.cli_argument == SourceArgument::kFile ? fmt::format("{} FILE", format.cli_option)
+        : format.cli_argument == SourceArgument::kText ? fmt::format("{} TEXT", format.cli_option)
+                                                       : std::string(format.cli_option);
+    help += fmt::format("  {:<20} {}\n", option, format.summary);
   }
-  LarkOptions lark;
-  lark.start = start;
-  lark.declared_terminals = postlex != glr::PostLexer::kNone;
-  return load_lark_file(lark_path, lark);
+  return help;
+}
+
+ConstraintSource constraint_source(const GrammarSource& source, const std::string& lark_path,
+                                   const glr::ParseOptions& options) {
+  ConstraintSource result;
+  result.format = std::string(source.format->name);
+  if (source.needs_path()) {
+    result.name = lark_path;
+    result.text = read_text_file(lark_path);
+  } else if (source.format->cli_argument == SourceArgument::kFile) {
+    result.name = source.value;
+    result.text = read_text_file(source.value);
+  } else {
+    result.name = std::string(source.format->default_name);
+    result.text = source.value;
+  }
+  if (source.format->reads_grammar_options) {
+    result.grammar = grammar_options(options);
+  } else if (options.start != "start") {
+    throw Error("option --start applies only to Lark grammars", ErrorCode::kInvalidArgument);
+  }
+  if (source.format->reads_json_options) result.json = source.json;
+  return result;
+}
+
+GrammarModel load_grammar(const GrammarSource& source, const std::string& lark_path,
+                          const std::string& start, glr::PostLexer postlex) {
+  glr::ParseOptions options;
+  options.start = start;
+  options.postlex = postlex;
+  return constraint_source(source, lark_path, options).build();
 }
 
 std::shared_ptr<const glr::CompiledGrammar> compile_grammar(const GrammarSource& source,
                                                             const std::string& lark_path,
                                                             const glr::ParseOptions& options) {
-  if (source.needs_path()) return glr::CompiledGrammar::load_lark(lark_path, options);
-  return glr::CompiledGrammar::compile(
-      load_grammar(source, lark_path, options.start, options.postlex), options);
+  return glr::CompiledGrammar::compile(constraint_source(source, lark_path, options).build(),
+                                       options);
 }
 
 std::string grammar_name(const GrammarSource& source, const std::string& lark_path) {
-  switch (source.kind) {
-    case GrammarSource::Kind::kJsonSchema:
+  if (source.needs_path()) return lark_path;
+  switch (source.format->cli_argument) {
+    case SourceArgument::kFile:
       return source.value;
-    case GrammarSource::Kind::kRegex:
-      return "--regex " + source.value;
-    case GrammarSource::Kind::kJson:
-      return "--any-json";
-    case GrammarSource::Kind::kLarkFile:
+    case SourceArgument::kText:
+      return fmt::format("{} {}", source.format->cli_option, source.value);
+    case SourceArgument::kNone:
       break;
   }
-  return lark_path;
+  return std::string(source.format->cli_option);
 }
 
 std::string policy_name(glr::ConflictPolicy policy) {

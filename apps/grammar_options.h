@@ -9,10 +9,11 @@
 #include <memory>
 #include <string>
 
+#include "api/src/constraint_source.h"
+#include "api/src/source_registry.h"
 #include "apps/commands.h"
 #include "glr/compiled_grammar.h"
-#include "lib/grammar/grammar.h"
-#include "lib/json_schema/compiler.h"
+#include "lib/grammar/grammar_model.h"
 
 namespace glrmask::app {
 
@@ -33,32 +34,40 @@ enum GrammarOption : std::uint8_t {
 glr::ParseOptions take_grammar_options(CommandArgs& args,
                                        std::uint8_t accepted = kAllGrammarOptions);
 
-// Where a command's grammar comes from: a Lark file (the first positional argument), or one of
-// `--json-schema FILE`, `--regex PATTERN`, `--any-json` (any JSON value; not `--json`, which is
-// an output option of `mask`). The JSON forms take `--json-whitespace default|compact|flexible`,
-// and a schema also `--json-schema-lenient` and `--json-property-order schema|any`
-// (docs/json_schema.md).
+// Where a command's grammar comes from: a Lark file (the first positional argument), or the
+// option of one of the source registry's other formats (api/src/source_registry.h): `--json-schema
+// FILE`, `--regex PATTERN`, `--any-json` (any JSON value; not `--json`, which is an output option
+// of `mask`), ... The JSON forms take `--json-whitespace default|compact|flexible`, and a schema
+// also `--json-schema-lenient` and `--json-property-order schema|any` (docs/json_schema.md).
 struct GrammarSource {
-  enum class Kind : std::uint8_t { kLarkFile, kJsonSchema, kRegex, kJson };
-  Kind kind = Kind::kLarkFile;
-  std::string value;  // the schema path or the regex
-  json_schema::SchemaOptions schema;
+  const SourceFormat* format =
+      nullptr;        // the positional file's format (Lark) unless an option chose
+  std::string value;  // the option's file or text
+  JsonOptions json;
 
   // True when the grammar is the first positional argument.
-  bool needs_path() const { return kind == Kind::kLarkFile; }
+  bool needs_path() const { return format->cli_option.empty(); }
 };
 
 // Removes the source options from `args`. Throws glrmask::Error for a missing value, two
 // sources, or --json-whitespace / --json-schema-lenient without a JSON source.
 GrammarSource take_grammar_source(CommandArgs& args);
 
-// The grammar model (`lark_path` is used only for a Lark source; `start` names its start rule;
-// with a post-lexer, %declare'd terminals are accepted).
-Grammar load_grammar(const GrammarSource& source, const std::string& lark_path,
-                     const std::string& start = "start",
-                     glr::PostLexer postlex = glr::PostLexer::kNone);
+// The source options with one line each, from the source registry, for --help texts.
+std::string source_options_help();
 
-// The compiled grammar. For a JSON or regex source the start rule is always "start"; --start
+// The source for the library; reads the source's file (`lark_path` for the positional format).
+// Throws glrmask::Error for --start with a format that has no rules to choose from.
+ConstraintSource constraint_source(const GrammarSource& source, const std::string& lark_path,
+                                   const glr::ParseOptions& options);
+
+// The grammar model (`start` names the start rule of a Lark source; with a post-lexer,
+// %declare'd terminals are accepted).
+GrammarModel load_grammar(const GrammarSource& source, const std::string& lark_path,
+                          const std::string& start = "start",
+                          glr::PostLexer postlex = glr::PostLexer::kNone);
+
+// The compiled grammar. For a format without rules the start rule is always "start"; --start
 // is refused there.
 std::shared_ptr<const glr::CompiledGrammar> compile_grammar(const GrammarSource& source,
                                                             const std::string& lark_path,

@@ -39,7 +39,8 @@ double parse_seconds(std::string_view option, const std::string& text) {
   const auto [stop, error] = std::from_chars(text.data(), end, parsed);
   if (text.empty() || error != std::errc() || stop != end || !std::isfinite(parsed) || parsed < 0)
     throw Error(
-        fmt::format("option --{}: expected a number of seconds >= 0, got '{}'", option, text));
+        fmt::format("option --{}: expected a number of seconds >= 0, got '{}'", option, text),
+        ErrorCode::kInvalidArgument);
   return parsed;
 }
 
@@ -63,7 +64,7 @@ Limits take_limit_options(CommandArgs& args) {
   take_options(args, names, [&](std::size_t index, const std::string& value) {
     const LimitOption& option = kLimitOptions[index];
     if (!given.insert(option.name).second)
-      throw Error(fmt::format("option --{} given twice", option.name));
+      throw Error(fmt::format("option --{} given twice", option.name), ErrorCode::kInvalidArgument);
     set(limits, option, value);
   });
   return limits;

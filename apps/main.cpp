@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "apps/commands.h"
+#include "apps/constraint_options.h"
 #include "apps/error_line.h"
+#include "apps/grammar_options.h"
 #include "lib/core/error.h"
 
 namespace {
@@ -38,12 +40,20 @@ int main(int argc, char** argv) {
     if (command.name != name) continue;
     if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
       fmt::print("usage: {}\n{}\n", command.usage, command.summary);
+      // The lists the library's registries hold, so that the help names every engine and source.
+      const std::string_view usage = command.usage;
+      if (usage.find("GRAMMAR") != std::string_view::npos)
+        fmt::print("\ngrammar sources (GRAMMAR is a Lark file unless one of these is given):\n{}",
+                   glrmask::app::source_options_help());
+      if (usage.find("ENGINE") != std::string_view::npos)
+        fmt::print("\nengines (ENGINE):\n{}", glrmask::app::engine_help());
       return 0;
     }
     try {
       return command.run(args);
     } catch (const glrmask::Error& e) {
-      fmt::print(stderr, "glrmask {}: {}\n", name, glrmask::app::error_line(e.what()));
+      fmt::print(stderr, "glrmask {}: {}\n", name,
+                 glrmask::app::error_line(glrmask::app::with_options(e.what())));
       return 2;
     } catch (const std::exception& e) {
       fmt::print(stderr, "glrmask {}: internal error: {}\n", name,

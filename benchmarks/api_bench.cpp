@@ -30,8 +30,8 @@
 #include "lib/core/process_memory.h"
 #include "lib/core/settings.h"
 #include "lib/token_set/dense_mask.h"
-#include "wfa/mask_artifact.h"
-#include "wfa/wfa_engine.h"
+#include "mask/artifact/mask_artifact.h"
+#include "mask/wfa/wfa_engine.h"
 
 namespace {
 
@@ -82,7 +82,7 @@ void engine_fill(benchmark::State& state, const std::string& language) {
   Workload* w = workload(language);
   if (w == nullptr) return state.SkipWithError("no data folder (set GLRMASK_DATA)");
   const Constraint::Impl& impl = w->constraint->impl();
-  wfa::WfaEngine engine(impl.compiled, impl.vocabulary());
+  mask::WfaEngine engine(impl.compiled, impl.vocabulary());
   DenseMask mask(static_cast<std::uint32_t>(impl.vocabulary().size()));
   for (auto _ : state) {
     for (const Matcher& step : w->steps) {
@@ -110,7 +110,7 @@ void BM_EngineView(benchmark::State& state, std::string language) {
   Workload* w = workload(language);
   if (w == nullptr) return state.SkipWithError("no data folder (set GLRMASK_DATA)");
   const Constraint::Impl& impl = w->constraint->impl();
-  wfa::WfaEngine engine(impl.compiled, impl.vocabulary());
+  mask::WfaEngine engine(impl.compiled, impl.vocabulary());
   DenseMask mask(static_cast<std::uint32_t>(impl.vocabulary().size()));
   glr::Session session(impl.recognizer, &impl.vocabulary());
   std::size_t step = 0;
@@ -211,7 +211,7 @@ void BM_ArtifactMap(benchmark::State& state, std::string language) {
   if (w == nullptr) return state.SkipWithError("no data folder (set GLRMASK_DATA)");
   const Constraint::Impl& impl = w->constraint->impl();
   for (auto _ : state) {
-    const wfa::ArtifactFile file = wfa::ArtifactFile::open(w->saved);
+    const mask::ArtifactFile file = mask::ArtifactFile::open(w->saved);
     benchmark::DoNotOptimize(file.compiled_mask(impl.grammar, impl.vocabulary()).get());
   }
 }

@@ -14,7 +14,7 @@
 //   GrammarCompile/<grammar>, GrammarImageRead/<grammar>  the part of a load that gives the
 //                              parser its tables: CompiledGrammar::compile against reading the
 //                              same tables back from the artifact's grammar image
-//                              (read_compiled_grammar), both from a loaded Grammar model, which
+//                              (read_compiled_grammar), both from a loaded GrammarModel, which
 //                              both copy alike. Java, Python (--postlex python) and Go (the Lark
 //                              policy, EOS skippable). For instruction counts run one iteration
 //                              under callgrind, e.g. valgrind --tool=callgrind
@@ -37,9 +37,9 @@
 #include "lib/core/binary_io.h"
 #include "lib/core/error.h"
 #include "lib/core/settings.h"
-#include "lib/grammar/lark_loader.h"
+#include "lib/lark/lark_loader.h"
 #include "lib/tokenizer/vocabulary.h"
-#include "wfa/mask_artifact.h"
+#include "mask/artifact/mask_artifact.h"
 
 namespace {
 
@@ -80,16 +80,16 @@ std::optional<Artifact> artifact(const std::string& language) {
                                               (language + "_grammar.lark"));
   a.path = std::filesystem::temp_directory_path() /
            ("glrmask_artifact_bench_" + language + "_v" +
-            std::to_string(wfa::kMaskArtifactVersion) + ".glrmask");
+            std::to_string(mask::kMaskArtifactVersion) + ".glrmask");
   try {
     if (std::filesystem::exists(a.path)) {
-      wfa::read_mask_artifact(a.path, a.grammar, llama3());
+      mask::read_mask_artifact(a.path, a.grammar, llama3());
       return a;
     }
   } catch (const Error&) {
     // Another grammar revision or construction: compile it again below.
   }
-  wfa::write_mask_artifact(*wfa::CompiledMask::compile(a.grammar, llama3()), llama3(), a.path);
+  mask::write_mask_artifact(*mask::CompiledMask::compile(a.grammar, llama3()), llama3(), a.path);
   return a;
 }
 
@@ -103,7 +103,7 @@ void BM_ArtifactLoad(benchmark::State& state, const std::string& language) {
   for (auto _ : state) {
     if (first) malloc_trim(0);  // so the staleness check's freed memory is not reused unseen
     const Resident before = resident();
-    auto loaded = wfa::read_mask_artifact(a->path, a->grammar, llama3());
+    auto loaded = mask::read_mask_artifact(a->path, a->grammar, llama3());
     benchmark::DoNotOptimize(loaded.get());
     if (first) {
       const Resident after = resident();
@@ -126,7 +126,7 @@ void BM_ArtifactCheckAll(benchmark::State& state, const std::string& language) {
     return;
   }
   for (auto _ : state) {
-    auto loaded = wfa::read_mask_artifact(a->path, a->grammar, llama3());
+    auto loaded = mask::read_mask_artifact(a->path, a->grammar, llama3());
     const TokenSetPool& pool = loaded->pool();
     for (std::uint32_t id = 0; id < pool.distinct_sets(); ++id) pool.verify(TokenSetId{id});
     benchmark::DoNotOptimize(loaded.get());
@@ -144,7 +144,7 @@ void BM_Checksum(benchmark::State& state) {
 BENCHMARK(BM_Checksum)->Arg(100)->Unit(benchmark::kMillisecond);
 
 struct GrammarCase {
-  Grammar model;
+  GrammarModel model;
   glr::ParseOptions options;
 };
 
@@ -164,7 +164,7 @@ GrammarCase load_case(const std::string& language) {
 void BM_CompileGrammar(benchmark::State& state, const std::string& language) {
   const GrammarCase c = load_case(language);
   for (auto _ : state) {
-    Grammar model = c.model;
+    GrammarModel model = c.model;
     benchmark::DoNotOptimize(glr::CompiledGrammar::compile(std::move(model), c.options));
   }
 }
@@ -176,7 +176,7 @@ void BM_ReadGrammarImage(benchmark::State& state, const std::string& language) {
   const std::string image = out.take();
   for (auto _ : state) {
     BinaryReader in(image, "image");
-    Grammar model = c.model;
+    GrammarModel model = c.model;
     benchmark::DoNotOptimize(glr::read_compiled_grammar(in, std::move(model), c.options));
   }
   state.counters["image_bytes"] = static_cast<double>(image.size());

@@ -7,8 +7,8 @@
 #include <random>
 #include <string>
 
+#include "glr/analysis/conflict_report.h"
 #include "glr/cfg.h"
-#include "glr/conflict_report.h"
 #include "glr/lalr_automaton.h"
 
 namespace glrmask::glr {

@@ -1,5 +1,5 @@
 // Time to first mask of JSON Schemas with the Llama-3 vocabulary loaded and its tables
-// (wfa/vocabulary_tables.h) built once: schema text -> grammar -> lexer DFA and LR table (the
+// (mask/lazy/vocabulary_tables.h) built once: schema text -> grammar -> lexer DFA and LR table (the
 // "grammar" benchmark) and the staged engine's first mask of an empty session ("first_mask", both
 // phases). Schemas from maskbench-dev chosen for their shape: a small object, nested objects with
 // patterns, a long enum, and a string with maxLength 255. Needs the data folder and the tokenizer
@@ -19,13 +19,13 @@
 #include "lib/json_schema/value.h"
 #include "lib/token_set/dense_mask.h"
 #include "lib/tokenizer/vocabulary.h"
-#include "wfa/staged_engine.h"
-#include "wfa/vocabulary_tables.h"
+#include "mask/lazy/staged_engine.h"
+#include "mask/lazy/vocabulary_tables.h"
 
 namespace glrmask {
 namespace {
 
-const wfa::VocabularyTables* llama3_tables() {
+const mask::VocabularyTables* llama3_tables() {
   static const std::unique_ptr<Vocabulary> vocabulary = []() -> std::unique_ptr<Vocabulary> {
     try {
       return std::make_unique<Vocabulary>(Vocabulary::load(resolve_tokenizer("llama3")));
@@ -33,8 +33,8 @@ const wfa::VocabularyTables* llama3_tables() {
       return nullptr;
     }
   }();
-  static const std::unique_ptr<wfa::VocabularyTables> tables =
-      vocabulary ? std::make_unique<wfa::VocabularyTables>(*vocabulary) : nullptr;
+  static const std::unique_ptr<mask::VocabularyTables> tables =
+      vocabulary ? std::make_unique<mask::VocabularyTables>(*vocabulary) : nullptr;
   return tables.get();
 }
 
@@ -57,16 +57,16 @@ void BM_Grammar(benchmark::State& state, const std::string& id) {
 }
 
 void BM_FirstMask(benchmark::State& state, const std::string& id) {
-  const wfa::VocabularyTables* tables = llama3_tables();
+  const mask::VocabularyTables* tables = llama3_tables();
   const std::string text = schema_text(id);
   if (!tables || text.empty()) return state.SkipWithError("real data or llama3 tokenizer missing");
   std::vector<std::uint32_t> words(
       dense_word_count(static_cast<std::uint32_t>(tables->vocabulary.size())));
-  wfa::StagedOptions lazy_only;
+  mask::StagedOptions lazy_only;
   lazy_only.build_wfa = false;
   for (auto _ : state) {
     auto grammar = glr::CompiledGrammar::compile(json_schema::compile_json_schema_text(text, id));
-    wfa::StagedEngine engine(grammar, *tables, lazy_only);
+    mask::StagedEngine engine(grammar, *tables, lazy_only);
     glr::Session session(grammar, &tables->vocabulary);
     benchmark::DoNotOptimize(engine.mask_view(session, words));
   }

@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "lexer/grammar_terminals.h"
-#include "lexer/lexer_dfa_compiler.h"
-#include "lexer/streaming_lexer.h"
+#include "lexer/regex/grammar_terminals.h"
+#include "lexer/regex/lexer_dfa_compiler.h"
+#include "lexer/runtime/streaming_lexer.h"
 #include "lib/core/error.h"
 #include "lib/core/settings.h"
-#include "lib/grammar/lark_loader.h"
+#include "lib/lark/lark_loader.h"
 
 namespace glrmask::lexer {
 namespace {

@@ -1,4 +1,4 @@
-// fill_mask of every registered mask engine (apps/mask_engines.h) on prepared sessions, with the
+// fill_mask of every registered mask engine (harness/mask_engines.h) on prepared sessions, with the
 // dense mask export included, on SynCode JSON, Go and Java under the Llama-3 vocabulary.
 //   BM_FillMask/<engine>/<grammar>  one mask per iteration, cycling over 32 sessions spread
 //                                   evenly over the first corpus text (experiments/support)
@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "apps/mask_engines.h"
 #include "experiments/support/corpus.h"
 #include "glr/session.h"
+#include "harness/mask_engines.h"
 #include "lib/core/settings.h"
 #include "lib/token_set/dense_mask.h"
 #include "lib/tokenizer/encoder.h"
@@ -43,7 +43,8 @@ const Prepared& prepared(const std::string& grammar_name) {
   auto& slot = cache[grammar_name];
   if (slot) return *slot;
   const experiments::Corpus corpus = experiments::load_named_corpus(grammar_name, 1);
-  if (corpus.texts.empty()) throw Error("corpus " + grammar_name + " has no text");
+  if (corpus.texts.empty())
+    throw Error("corpus " + grammar_name + " has no text", ErrorCode::kInvalidArgument);
   auto p = std::make_unique<Prepared>();
   const auto tokenizer = resolve_tokenizer("llama3");
   p->vocabulary = std::make_unique<Vocabulary>(Vocabulary::load(tokenizer));
@@ -62,11 +63,11 @@ const Prepared& prepared(const std::string& grammar_name) {
 
 void BM_FillMask(benchmark::State& state, const std::string& engine_name,
                  const std::string& grammar_name) {
-  std::unique_ptr<wfa::MaskEngine> engine;
+  std::unique_ptr<mask::MaskEngine> engine;
   const Prepared* p = nullptr;
   try {
     p = &prepared(grammar_name);
-    engine = app::make_mask_engine(engine_name, {p->grammar, p->vocabulary.get()}, "benchmark");
+    engine = make_mask_engine(engine_name, {p->grammar, p->vocabulary.get()}, "benchmark");
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
     return;

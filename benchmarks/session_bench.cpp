@@ -19,11 +19,11 @@
 
 #include "glr/session.h"
 #include "lib/core/settings.h"
-#include "lib/grammar/lark_loader.h"
+#include "lib/lark/lark_loader.h"
 #include "lib/token_set/dense_mask.h"
 #include "lib/tokenizer/encoder.h"
 #include "lib/tokenizer/vocabulary.h"
-#include "wfa/oracle_engine.h"
+#include "mask/oracle/oracle_engine.h"
 
 namespace {
 
@@ -174,7 +174,7 @@ void BM_OracleMask(benchmark::State& state, const std::string& language) {
   }
   glr::Session session(work->recognizer, &tokenizer->vocabulary);
   session.commit_bytes(work->text.substr(0, work->text.size() / 2));
-  wfa::OracleEngine oracle(tokenizer->vocabulary);
+  mask::OracleEngine oracle(tokenizer->vocabulary);
   DenseMask mask(static_cast<std::uint32_t>(tokenizer->vocabulary.size()));
   for (auto _ : state) oracle.fill_mask(session, mask.words());
   state.counters["allowed"] = static_cast<double>(mask.count());

@@ -29,12 +29,12 @@
 #include "glr/session.h"
 #include "lib/core/file_io.h"
 #include "lib/core/settings.h"
-#include "lib/grammar/lark_loader.h"
+#include "lib/lark/lark_loader.h"
 #include "lib/token_set/dense_mask.h"
 #include "lib/tokenizer/encoder.h"
 #include "lib/tokenizer/vocabulary.h"
-#include "wfa/mask_artifact.h"
-#include "wfa/wfa_engine.h"
+#include "mask/artifact/mask_artifact.h"
+#include "mask/wfa/wfa_engine.h"
 
 namespace {
 
@@ -43,7 +43,7 @@ using namespace glrmask;
 struct Workload {
   std::shared_ptr<const glr::CompiledGrammar> grammar;
   std::shared_ptr<const Vocabulary> vocabulary;
-  std::shared_ptr<const wfa::CompiledMask> compiled;
+  std::shared_ptr<const mask::CompiledMask> compiled;
   std::vector<glr::Session> steps;  // the session before each token, and at the end
 };
 
@@ -95,7 +95,7 @@ std::optional<Workload> workload(const std::string& language,
   w.vocabulary = padded_size
                      ? padded_llama2(*padded_size)
                      : std::shared_ptr<const Vocabulary>(&llama3(), [](const Vocabulary*) {});
-  w.compiled = wfa::CompiledMask::compile(w.grammar, *w.vocabulary);
+  w.compiled = mask::CompiledMask::compile(w.grammar, *w.vocabulary);
   const Encoder encoder = Encoder::load(resolve_tokenizer(padded_size ? "llama2" : "llama3"));
   glr::Session session(w.grammar, w.vocabulary.get());
   for (const TokenId token : encoder.encode(text)) {
@@ -113,7 +113,7 @@ void get_mask(benchmark::State& state, const std::string& language, std::size_t 
     state.SkipWithError("real-data folder absent");
     return;
   }
-  wfa::WfaEngine engine(w->compiled, *w->vocabulary, cache_slots);
+  mask::WfaEngine engine(w->compiled, *w->vocabulary, cache_slots);
   DenseMask mask(static_cast<std::uint32_t>(w->vocabulary->size()));
   std::size_t step = 0;
   for (auto _ : state) {
@@ -130,11 +130,11 @@ void get_mask(benchmark::State& state, const std::string& language, std::size_t 
 }
 
 void BM_WfaGetMask(benchmark::State& state, const std::string& language) {
-  get_mask(state, language, wfa::WfaEngine::kDefaultDenseCacheSlots);
+  get_mask(state, language, mask::WfaEngine::kDefaultDenseCacheSlots);
 }
 // mask_view: a step answered by the dense-mask cache hands out the cached mask, no copy.
 void BM_WfaGetMaskView(benchmark::State& state, const std::string& language) {
-  get_mask(state, language, wfa::WfaEngine::kDefaultDenseCacheSlots, true);
+  get_mask(state, language, mask::WfaEngine::kDefaultDenseCacheSlots, true);
 }
 // Every step unites its weights into the dense mask: the cost of a result not seen before.
 void BM_WfaGetMaskUncached(benchmark::State& state, const std::string& language) {
@@ -142,7 +142,7 @@ void BM_WfaGetMaskUncached(benchmark::State& state, const std::string& language)
 }
 // Llama-2's steps with its vocabulary padded to state.range(0) ids.
 void BM_WfaGetMaskViewPadded(benchmark::State& state, const std::string& language) {
-  get_mask(state, language, wfa::WfaEngine::kDefaultDenseCacheSlots, true,
+  get_mask(state, language, mask::WfaEngine::kDefaultDenseCacheSlots, true,
            static_cast<std::size_t>(state.range(0)));
 }
 void BM_WfaGetMaskUncachedPadded(benchmark::State& state, const std::string& language) {
@@ -173,9 +173,9 @@ void BM_WfaGetMaskRightRecursion(benchmark::State& state) {
   const auto items = static_cast<std::size_t>(state.range(0));
   const auto grammar = glr::CompiledGrammar::compile(
       load_lark_text("start: l\nl: ITEM \",\" l | ITEM\nITEM: /[a-z]/\n", "list.lark"));
-  const auto compiled = wfa::CompiledMask::compile(grammar, llama3());
-  wfa::WfaEngine engine(compiled, llama3());
-  if (state.range(1) == 0) engine.set_summary_depth(wfa::WfaEngine::kNoSummaries);
+  const auto compiled = mask::CompiledMask::compile(grammar, llama3());
+  mask::WfaEngine engine(compiled, llama3());
+  if (state.range(1) == 0) engine.set_summary_depth(mask::WfaEngine::kNoSummaries);
   glr::Session session(grammar, &llama3());
   std::string list;
   for (std::size_t i = 0; i < items; ++i) list += "a,";
@@ -208,9 +208,9 @@ void BM_WfaArtifactLoad(benchmark::State& state) {
     return;
   }
   const auto path = std::filesystem::temp_directory_path() / "glrmask_bench_json.glrmask";
-  wfa::write_mask_artifact(*w->compiled, *w->vocabulary, path);
+  mask::write_mask_artifact(*w->compiled, *w->vocabulary, path);
   for (auto _ : state) {
-    auto loaded = wfa::read_mask_artifact(path, w->grammar, *w->vocabulary);
+    auto loaded = mask::read_mask_artifact(path, w->grammar, *w->vocabulary);
     benchmark::DoNotOptimize(loaded.get());
   }
   std::filesystem::remove(path);
@@ -225,7 +225,7 @@ void BM_WfaCompile(benchmark::State& state) {
   const auto grammar =
       glr::CompiledGrammar::load_lark(data_dir() / "grammars" / "syncode" / "json_grammar.lark");
   for (auto _ : state) {
-    auto compiled = wfa::CompiledMask::compile(grammar, llama3());
+    auto compiled = mask::CompiledMask::compile(grammar, llama3());
     benchmark::DoNotOptimize(compiled.get());
   }
 }

@@ -2,7 +2,7 @@
 //
 // It depends on nothing else in the project on purpose: front-ends (Lark, GBNF, JSON Schema)
 // lower their own grammar models into it, and tests write it by hand or read it with
-// parse_bnf() (glr/bnf_text.h).
+// parse_bnf() (glr/analysis/bnf_text.h).
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 
 namespace glrmask::glr {
 
-Cfg cfg_from_grammar(const Grammar& grammar) {
+Cfg cfg_from_grammar(const GrammarModel& grammar) {
   Cfg cfg;
   cfg.num_terminals = static_cast<std::uint32_t>(grammar.num_terminals());
   cfg.symbol_names.reserve(grammar.num_symbols());

@@ -23,8 +23,8 @@ CommitDeadline::~CommitDeadline() {
 
 void CommitDeadline::check() {
   if (!armed_.active || std::chrono::steady_clock::now() < armed_.deadline) return;
-  throw Error(fmt::format("the commit took longer than {} s (limit max_commit_seconds; raise it "
-                          "with --max-commit-seconds): generalized parsing of this text is too "
+  throw Error(fmt::format("the commit took longer than {} s (limit Limits::max_commit_seconds): "
+                          "generalized parsing of this text is too "
                           "costly for the grammar",
                           armed_.seconds),
               ErrorCode::kLimit);

@@ -5,15 +5,15 @@
 #include <algorithm>
 
 #include "glr/cfg_from_grammar.h"
-#include "lexer/grammar_terminals.h"
-#include "lexer/lexer_dfa_compiler.h"
+#include "lexer/regex/grammar_terminals.h"
+#include "lexer/regex/lexer_dfa_compiler.h"
 #include "lib/core/error.h"
 #include "lib/grammar/grammar_error.h"
-#include "lib/grammar/lark_loader.h"
+#include "lib/lark/lark_loader.h"
 
 namespace glrmask::glr {
 
-CompiledGrammar::CompiledGrammar(Grammar grammar, lexer::LexerDfa dfa, LalrAutomaton lalr,
+CompiledGrammar::CompiledGrammar(GrammarModel grammar, lexer::LexerDfa dfa, LalrAutomaton lalr,
                                  ParseOptions options, std::vector<SymbolId> skippable,
                                  UnrealizableRules unrealizable, CfgNormalization normalization,
                                  lexer::ForkFutures fork_futures)
@@ -26,13 +26,14 @@ CompiledGrammar::CompiledGrammar(Grammar grammar, lexer::LexerDfa dfa, LalrAutom
       normalization_(std::move(normalization)),
       fork_futures_(std::move(fork_futures)) {}
 
-std::vector<SymbolId> CompiledGrammar::resolve_skippable(const Grammar& grammar,
+std::vector<SymbolId> CompiledGrammar::resolve_skippable(const GrammarModel& grammar,
                                                          const ParseOptions& options) {
   std::vector<SymbolId> skippable;
   for (const std::string& name : options.skippable) {
     auto id = grammar.find_symbol(name);
     if (!id || !grammar.is_terminal(*id))
-      throw Error(fmt::format("skippable terminal '{}' is not a terminal of the grammar", name));
+      throw Error(fmt::format("skippable terminal '{}' is not a terminal of the grammar", name),
+                  ErrorCode::kInvalidArgument);
     skippable.push_back(lr_terminal(*id));
   }
   std::sort(skippable.begin(), skippable.end());
@@ -40,20 +41,23 @@ std::vector<SymbolId> CompiledGrammar::resolve_skippable(const Grammar& grammar,
   return skippable;
 }
 
-std::optional<IndenterSpec> CompiledGrammar::resolve_post_lexer(const Grammar& grammar,
+std::optional<IndenterSpec> CompiledGrammar::resolve_post_lexer(const GrammarModel& grammar,
                                                                 const ParseOptions& options) {
   if (options.postlex == PostLexer::kPythonIndenter) return python_indenter_spec(grammar);
   for (const Terminal& terminal : grammar.terminals()) {
     if (!terminal.declared) continue;
-    throw Error(fmt::format(
-        "{}: terminal {} is %declare'd: only a post-lexer can produce it; glrmask has Python's "
-        "indenter, enabled with --postlex python (ParseOptions::postlex)",
-        terminal.origin.str(), terminal.name));
+    throw Error(
+        fmt::format(
+            "{}: terminal {} is %declare'd: only a post-lexer can produce it; glrmask has Python's "
+            "indenter, enabled with the post-lexer option (GrammarOptions::postlex python)",
+            terminal.origin.str(), terminal.name),
+        ErrorCode::kGrammar,
+        ErrorLocation::in_file(terminal.origin.file, terminal.origin.line, terminal.origin.column));
   }
   return std::nullopt;
 }
 
-std::shared_ptr<const CompiledGrammar> CompiledGrammar::compile(Grammar grammar,
+std::shared_ptr<const CompiledGrammar> CompiledGrammar::compile(GrammarModel grammar,
                                                                 const ParseOptions& options) {
   std::vector<SymbolId> skippable = resolve_skippable(grammar, options);
   std::optional<IndenterSpec> indenter = resolve_post_lexer(grammar, options);
@@ -70,7 +74,7 @@ std::shared_ptr<const CompiledGrammar> CompiledGrammar::compile(Grammar grammar,
   lexer::LexerDfa dfa = lexer::compile_lexer_dfa(specs, options.lexer_limits);
   UnrealizableRules unrealizable = find_unrealizable_rules(grammar, dfa);
   Cfg cfg = cfg_from_grammar(grammar);
-  // Cfg rule i is Grammar rule i; drop from the back so the indices stay valid.
+  // Cfg rule i is GrammarModel rule i; drop from the back so the indices stay valid.
   for (auto r = unrealizable.rules.rbegin(); r != unrealizable.rules.rend(); ++r)
     cfg.rules.erase(cfg.rules.begin() + static_cast<std::ptrdiff_t>(*r));
   CfgNormalization normalization;

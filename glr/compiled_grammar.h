@@ -1,10 +1,10 @@
-// A grammar made ready for parsing: the Grammar model, the lexing DFA of its terminals and the
+// A grammar made ready for parsing: the GrammarModel, the lexing DFA of its terminals and the
 // LALR(1) automaton with its action table under the chosen conflict policy. Immutable once built,
 // so any number of sessions (and threads) can share one through a shared_ptr.
 //
 // Rules that use a terminal the lexer can never emit (always shadowed by another) are left out of
 // the LR automaton, with the nonterminals that derive nothing else (unrealizable_rules.h); the
-// Grammar model keeps them, so grammar().rules() and the automaton's rules may differ.
+// GrammarModel keeps them, so grammar().rules() and the automaton's rules may differ.
 //
 // Rules whose reductions could repeat without consuming input (derivation cycles, hidden left
 // recursion) are normalized under the GLR policy before the automaton is built
@@ -29,10 +29,10 @@
 #include "glr/indenter.h"
 #include "glr/lalr_automaton.h"
 #include "glr/unrealizable_rules.h"
-#include "lexer/fork_futures.h"
-#include "lexer/lexer_dfa.h"
-#include "lexer/lexer_dfa_compiler.h"
-#include "lib/grammar/grammar.h"
+#include "lexer/regex/lexer_dfa_compiler.h"
+#include "lexer/runtime/fork_futures.h"
+#include "lexer/runtime/lexer_dfa.h"
+#include "lib/grammar/grammar_model.h"
 
 namespace glrmask::glr {
 
@@ -57,12 +57,12 @@ struct ParseOptions {
 class CompiledGrammar {
  public:
   // Throws glrmask::Error (grammar, regex or option errors, each naming the place).
-  static std::shared_ptr<const CompiledGrammar> compile(Grammar grammar,
+  static std::shared_ptr<const CompiledGrammar> compile(GrammarModel grammar,
                                                         const ParseOptions& options = {});
   static std::shared_ptr<const CompiledGrammar> load_lark(const std::filesystem::path& path,
                                                           const ParseOptions& options = {});
 
-  const Grammar& grammar() const { return grammar_; }
+  const GrammarModel& grammar() const { return grammar_; }
   const lexer::LexerDfa& dfa() const { return dfa_; }
   const LalrAutomaton& lalr() const { return lalr_; }
   // The action table under options().policy.
@@ -88,16 +88,17 @@ class CompiledGrammar {
   friend class CompiledGrammarImage;
   // The terminal ids options.skippable names, sorted; the indenter options.postlex asks for.
   // Both throw glrmask::Error naming what does not fit the grammar.
-  static std::vector<SymbolId> resolve_skippable(const Grammar& grammar,
+  static std::vector<SymbolId> resolve_skippable(const GrammarModel& grammar,
                                                  const ParseOptions& options);
-  static std::optional<IndenterSpec> resolve_post_lexer(const Grammar& grammar,
+  static std::optional<IndenterSpec> resolve_post_lexer(const GrammarModel& grammar,
                                                         const ParseOptions& options);
 
-  CompiledGrammar(Grammar grammar, lexer::LexerDfa dfa, LalrAutomaton lalr, ParseOptions options,
-                  std::vector<SymbolId> skippable, UnrealizableRules unrealizable,
-                  CfgNormalization normalization, lexer::ForkFutures fork_futures);
+  CompiledGrammar(GrammarModel grammar, lexer::LexerDfa dfa, LalrAutomaton lalr,
+                  ParseOptions options, std::vector<SymbolId> skippable,
+                  UnrealizableRules unrealizable, CfgNormalization normalization,
+                  lexer::ForkFutures fork_futures);
 
-  Grammar grammar_;
+  GrammarModel grammar_;
   lexer::LexerDfa dfa_;
   LalrAutomaton lalr_;
   ParseOptions options_;

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "lexer/grammar_terminals.h"
+#include "lexer/regex/grammar_terminals.h"
 #include "lib/core/check.h"
 
 namespace glrmask::glr {
@@ -19,12 +19,12 @@ namespace glrmask::glr {
 class CompiledGrammarImage {
  public:
   static void write(const CompiledGrammar& grammar, BinaryWriter& out);
-  static std::shared_ptr<const CompiledGrammar> read(BinaryReader& in, Grammar model,
+  static std::shared_ptr<const CompiledGrammar> read(BinaryReader& in, GrammarModel model,
                                                      const ParseOptions& options);
 
  private:
   static void write_lr_grammar(const LrGrammar& grammar, BinaryWriter& out);
-  static LrGrammar read_lr_grammar(BinaryReader& in, const Grammar& model);
+  static LrGrammar read_lr_grammar(BinaryReader& in, const GrammarModel& model);
   static void write_lr0(const Lr0Automaton& lr0, BinaryWriter& out);
   static Lr0Automaton read_lr0(BinaryReader& in, const LrGrammar& grammar);
   static void write_lookaheads(const LalrLookaheads& lookaheads, std::uint32_t num_terminals,
@@ -85,7 +85,7 @@ void CompiledGrammarImage::write_lr_grammar(const LrGrammar& grammar, BinaryWrit
   put_strings(out, grammar.origin_);
 }
 
-LrGrammar CompiledGrammarImage::read_lr_grammar(BinaryReader& in, const Grammar& model) {
+LrGrammar CompiledGrammarImage::read_lr_grammar(BinaryReader& in, const GrammarModel& model) {
   LrGrammar g;
   g.num_terminals_ = in.get<std::uint32_t>("LR grammar terminal count");
   if (g.num_terminals_ != model.num_terminals() + 1)
@@ -425,7 +425,7 @@ LrTable CompiledGrammarImage::read_table(BinaryReader& in, ConflictPolicy policy
 // ---- CompiledGrammar ----
 
 void CompiledGrammarImage::write(const CompiledGrammar& grammar, BinaryWriter& out) {
-  const Grammar& model = grammar.grammar_;
+  const GrammarModel& model = grammar.grammar_;
   out.put(kImageTag);
   out.put(kImageVersion);
   out.put<std::uint64_t>(model.num_terminals());
@@ -481,7 +481,8 @@ void CompiledGrammarImage::write(const CompiledGrammar& grammar, BinaryWriter& o
   out.put(kImageEndTag);
 }
 
-std::shared_ptr<const CompiledGrammar> CompiledGrammarImage::read(BinaryReader& in, Grammar model,
+std::shared_ptr<const CompiledGrammar> CompiledGrammarImage::read(BinaryReader& in,
+                                                                  GrammarModel model,
                                                                   const ParseOptions& options) {
   if (in.get<std::uint32_t>("compiled grammar tag") != kImageTag)
     in.fail("expected a compiled grammar image");
@@ -597,7 +598,7 @@ void write_compiled_grammar(const CompiledGrammar& grammar, BinaryWriter& out) {
   CompiledGrammarImage::write(grammar, out);
 }
 
-std::shared_ptr<const CompiledGrammar> read_compiled_grammar(BinaryReader& in, Grammar model,
+std::shared_ptr<const CompiledGrammar> read_compiled_grammar(BinaryReader& in, GrammarModel model,
                                                              const ParseOptions& options) {
   return CompiledGrammarImage::read(in, std::move(model), options);
 }

@@ -2,7 +2,7 @@
 // compiling its grammar again (lexing DFA, LALR(1) construction, fork analysis: most of the cost
 // of CompiledGrammar::compile).
 //
-// The image holds what compile() derives from the Grammar model, not the model itself: the reader
+// The image holds what compile() derives from the GrammarModel, not the model itself: the reader
 // passes the model in (rebuilt from the grammar's source) with the ParseOptions the image was
 // written under. Stored: the lexing DFA, the augmented LR grammar, the LR(0) automaton, the LALR(1)
 // reductions with their lookaheads, both action tables, the rules left out as unrealizable, the
@@ -25,7 +25,7 @@
 
 #include "glr/compiled_grammar.h"
 #include "lib/core/binary_io.h"
-#include "lib/grammar/grammar.h"
+#include "lib/grammar/grammar_model.h"
 
 namespace glrmask::glr {
 
@@ -33,7 +33,7 @@ void write_compiled_grammar(const CompiledGrammar& grammar, BinaryWriter& out);
 
 // `model` and `options` must be what the image was compiled from (the budgets in options, lexer
 // limits and lookahead memory, are not compared). Throws glrmask::Error as described above.
-std::shared_ptr<const CompiledGrammar> read_compiled_grammar(BinaryReader& in, Grammar model,
+std::shared_ptr<const CompiledGrammar> read_compiled_grammar(BinaryReader& in, GrammarModel model,
                                                              const ParseOptions& options);
 
 }  // namespace glrmask::glr

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "glr/indenter.h"
-#include "lexer/lexer_configuration.h"
-#include "lexer/lexer_fork.h"
+#include "lexer/runtime/lexer_configuration.h"
+#include "lexer/runtime/lexer_fork.h"
 
 namespace glrmask::glr {
 

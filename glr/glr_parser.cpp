@@ -91,9 +91,11 @@ class Level {
       pending_.pop_back();
       const StateId target = table_.goto_state(pending.below->state(), pending.lhs);
       if (target == kNoState) {
-        throw Error(fmt::format(
-            "internal error: LR state {} has no goto on nonterminal {} after a reduction",
-            pending.below->state(), pending.lhs));
+        throw Error(
+            fmt::format(
+                "internal error: LR state {} has no goto on nonterminal {} after a reduction",
+                pending.below->state(), pending.lhs),
+            ErrorCode::kInternal);
       }
       add_link(target, pending.below, pending.label);
     }
@@ -109,7 +111,8 @@ class Level {
         for (const GssNode* below : node->below()) {
           const ForestNodeId label = forest_->label(node, below);
           if (root && *root != label)
-            throw Error("internal error: two roots for one accepted parse forest");
+            throw Error("internal error: two roots for one accepted parse forest",
+                        ErrorCode::kInternal);
           root = label;
         }
       }
@@ -157,8 +160,8 @@ class Level {
   void charge(std::uint64_t edges) {
     work_ += edges;
     if (work_ > max_work_) {
-      throw Error(fmt::format("a parser step visited more than {} GSS edges (limit max_step_work; "
-                              "raise it with --max-step-work): the grammar is too ambiguous on "
+      throw Error(fmt::format("a parser step visited more than {} GSS edges (limit "
+                              "Limits::max_step_work): the grammar is too ambiguous on "
                               "this text",
                               max_work_),
                   ErrorCode::kLimit);

@@ -63,7 +63,7 @@ class GssBlock {
   std::size_t num_nodes() const { return nodes_.size(); }
   // A number no other block of the process had or will have. Blocks are freed and their memory
   // reused, so a cache keyed by a node's address also keys by its block's serial: the walk's
-  // stack summaries (wfa/stack_summaries.h) outlive the nodes they describe.
+  // stack summaries (mask/cache/stack_summaries.h) outlive the nodes they describe.
   std::uint64_t serial() const { return serial_; }
 
  private:

@@ -18,8 +18,8 @@
 #include "glr/glr_parser.h"
 #include "glr/gss.h"
 #include "glr/indenter.h"
-#include "lexer/lexer_configuration.h"
-#include "lexer/lexer_fork.h"
+#include "lexer/runtime/lexer_configuration.h"
+#include "lexer/runtime/lexer_fork.h"
 
 namespace glrmask::glr {
 
@@ -82,7 +82,7 @@ class IncrementalRecognizer {
   bool advance(ParsePosition& position, std::string_view bytes, Rejection* why = nullptr) const;
 
   // Whether some continuation (possibly empty) makes the text a sentence.
-  // Exactly the Terminal DWA's rule (lexer/terminal_dwa.h) for a token with no bytes.
+  // Exactly the Terminal DWA's rule (lexer/terminal_dwa/terminal_dwa.h) for a token with no bytes.
   bool is_viable(const ParsePosition& position) const;
   // Whether the text is a sentence as it stands: the lexer flushed, $END accepted.
   bool is_accepting(const ParsePosition& position) const;

@@ -61,7 +61,7 @@ bool IndenterSpec::is_close(SymbolId terminal) const {
   return std::binary_search(close_brackets.begin(), close_brackets.end(), terminal);
 }
 
-IndenterSpec python_indenter_spec(const Grammar& grammar) {
+IndenterSpec python_indenter_spec(const GrammarModel& grammar) {
   const auto where = [&](std::string_view name) {
     const auto id = grammar.find_symbol(name);
     if (id && grammar.is_terminal(*id)) return grammar.terminal(*id).origin.str();
@@ -70,16 +70,22 @@ IndenterSpec python_indenter_spec(const Grammar& grammar) {
   const auto find = [&](std::string_view name, bool declared) -> SymbolId {
     const auto id = grammar.find_symbol(name);
     if (!id || !grammar.is_terminal(*id)) {
-      throw Error(fmt::format(
-          "--postlex python: the grammar has no terminal {} (Python's indenter needs _NL, "
-          "_INDENT and _DEDENT, the last two %declare'd)",
-          name));
+      throw Error(fmt::format("Python's indenter (GrammarOptions::postlex python): the grammar has "
+                              "no terminal {} (the indenter needs _NL, _INDENT and _DEDENT, the "
+                              "last two %declare'd)",
+                              name),
+                  ErrorCode::kGrammar);
     }
     if (grammar.terminal(*id).declared != declared) {
-      throw Error(fmt::format("{}: --postlex python: terminal {} {}", where(name), name,
-                              declared
-                                  ? "must be %declare'd: the indenter produces it"
-                                  : "is %declare'd, but the indenter reads it from the lexer"));
+      throw Error(
+          fmt::format("{}: Python's indenter (GrammarOptions::postlex python): terminal {} {}",
+                      where(name), name,
+                      declared ? "must be %declare'd: the indenter produces it"
+                               : "is %declare'd, but the indenter reads it from the lexer"),
+          ErrorCode::kGrammar,
+          ErrorLocation::in_file(grammar.terminal(*id).origin.file,
+                                 grammar.terminal(*id).origin.line,
+                                 grammar.terminal(*id).origin.column));
     }
     return lr_terminal(*id);
   };
@@ -90,9 +96,12 @@ IndenterSpec python_indenter_spec(const Grammar& grammar) {
   for (SymbolId t = 0; t < grammar.num_terminals(); ++t) {
     const Terminal& terminal = grammar.terminal(grammar_terminal(t));
     if (terminal.declared && t != spec.indent && t != spec.dedent) {
-      throw Error(fmt::format(
-          "{}: terminal {} is %declare'd, but Python's indenter produces only _INDENT and _DEDENT",
-          terminal.origin.str(), terminal.name));
+      throw Error(fmt::format("{}: terminal {} is %declare'd, but Python's indenter produces only "
+                              "_INDENT and _DEDENT",
+                              terminal.origin.str(), terminal.name),
+                  ErrorCode::kGrammar,
+                  ErrorLocation::in_file(terminal.origin.file, terminal.origin.line,
+                                         terminal.origin.column));
     }
   }
   for (const char* name : {"LPAR", "LSQB", "LBRACE"})

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "glr/ids.h"
-#include "lib/grammar/grammar.h"
+#include "lib/grammar/grammar_model.h"
 
 namespace glrmask::glr {
 
@@ -70,7 +70,7 @@ struct IndenterSpec {
 // _NL is missing or %declare'd, when _INDENT or _DEDENT is missing or has a pattern, or when a
 // %declare'd terminal other than those two is used (nothing would produce it). Bracket terminals
 // the grammar lacks are left out (Lark compares type names, so they never match).
-IndenterSpec python_indenter_spec(const Grammar& grammar);
+IndenterSpec python_indenter_spec(const GrammarModel& grammar);
 
 // The indentation stack and bracket depth. A small value: sessions copy it with every position.
 struct IndenterState {

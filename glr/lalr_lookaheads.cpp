@@ -70,11 +70,12 @@ LalrLookaheads::LalrLookaheads(const LrGrammar& grammar, const GrammarSets& sets
       sizeof(TerminalSet) + (grammar.num_terminals() + 63) / 64 * sizeof(std::uint64_t);
   const std::size_t needed = 2 * std::size_t{n} * set_bytes;
   if (max_memory_bytes != 0 && needed > max_memory_bytes) {
-    throw Error(fmt::format("LALR(1) lookaheads: {} nonterminal transitions over {} terminals "
-                            "need {} MiB of lookahead sets, above {} MiB (limit "
-                            "max_compile_memory_mib; raise it with --max-compile-memory-mib)",
-                            n, grammar.num_terminals(), needed >> 20, max_memory_bytes >> 20),
-                ErrorCode::kLimit);
+    throw Error(
+        fmt::format(
+            "LALR(1) lookaheads: {} nonterminal transitions over {} terminals "
+            "need {} MiB of lookahead sets, above {} MiB (limit Limits::max_compile_memory_mib)",
+            n, grammar.num_terminals(), needed >> 20, max_memory_bytes >> 20),
+        ErrorCode::kLimit);
   }
 
   // DR and reads.

@@ -46,7 +46,8 @@ Lr0Automaton::Lr0Automaton(const LrGrammar& grammar) {
         state_of_kernel.try_emplace(std::move(kernel), static_cast<StateId>(num_states()));
     if (added) {
       if (num_states() >= kMaxStates) {
-        throw Error(fmt::format("LR(0) automaton exceeds {} states", kMaxStates));
+        throw Error(fmt::format("LR(0) automaton exceeds {} states", kMaxStates),
+                    ErrorCode::kLimit);
       }
       kernels_.insert(kernels_.end(), it->first.begin(), it->first.end());
       kernel_begin_.push_back(static_cast<std::uint32_t>(kernels_.size()));

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <boost/graph/strong_components.hpp>
-#include <stdexcept>
 #include <utility>
+
+#include "lib/core/error.h"
 
 namespace glrmask::glr {
 
@@ -50,7 +51,8 @@ void close_over_relation(const Relation& relation, std::vector<TerminalSet>& set
       for (std::uint32_t y : relation.successors(x)) {
         if (component[y] == c) continue;
         if (component[y] > c)
-          throw std::logic_error("strong components are not in sink-first order");
+          throw Error("internal error: strong components are not in sink-first order",
+                      ErrorCode::kInternal);
         result |= solved[component[y]];
       }
     }

@@ -90,7 +90,8 @@ void Session::record_history() {
 
 void Session::commit(TokenId token) {
   if (vocabulary_ == nullptr)
-    throw Error(fmt::format("cannot commit token id {}: the session has no vocabulary", token));
+    throw Error(fmt::format("cannot commit token id {}: the session has no vocabulary", token),
+                ErrorCode::kState, ErrorLocation::of_token(token));
   if (!vocabulary_->contains(token)) {
     throw Error(fmt::format("cannot commit token id {}: not in the vocabulary '{}' ({} ids)", token,
                             vocabulary_->name(), vocabulary_->size()),

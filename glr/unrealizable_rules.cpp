@@ -24,7 +24,7 @@ std::string shadow_reason(const Terminal& terminal, const lexer::LexerDfa& dfa) 
   return fmt::format("its text \"{}\" lexes as {}", terminal.literal, dfa.describe_label(label));
 }
 
-std::string terminal_name(const Grammar& grammar, GrammarSymbolId terminal) {
+std::string terminal_name(const GrammarModel& grammar, GrammarSymbolId terminal) {
   const Terminal& t = grammar.terminal(terminal);
   if (t.anonymous && t.is_literal) return fmt::format("\"{}\"{}", t.literal, t.flags);
   return t.name;
@@ -32,7 +32,7 @@ std::string terminal_name(const Grammar& grammar, GrammarSymbolId terminal) {
 
 }  // namespace
 
-UnrealizableRules find_unrealizable_rules(const Grammar& grammar, const lexer::LexerDfa& dfa) {
+UnrealizableRules find_unrealizable_rules(const GrammarModel& grammar, const lexer::LexerDfa& dfa) {
   // A terminal is realizable iff some DFA label lists it: every labelled state is reachable, so
   // some text lexes (at the end of input) to that label. Per symbol, by index (lexer terminal i
   // is grammar terminal i).
@@ -88,15 +88,21 @@ UnrealizableRules find_unrealizable_rules(const Grammar& grammar, const lexer::L
           fmt::format("\n  {} ({}){}", terminal_name(grammar, result.terminals[i]), t.origin.str(),
                       result.shadowed_by[i].empty() ? "" : ": " + result.shadowed_by[i]);
     }
-    throw Error(fmt::format(
-        "{}: the start symbol '{}' derives no text the lexer can produce: these terminals are "
-        "always shadowed by others and are never emitted:{}",
-        grammar.nonterminal(grammar.start()).origin.str(), grammar.name(grammar.start()), names));
+    throw Error(
+        fmt::format(
+            "{}: the start symbol '{}' derives no text the lexer can produce: these terminals are "
+            "always shadowed by others and are never emitted:{}",
+            grammar.nonterminal(grammar.start()).origin.str(), grammar.name(grammar.start()),
+            names),
+        ErrorCode::kGrammar,
+        ErrorLocation::in_file(grammar.nonterminal(grammar.start()).origin.file,
+                               grammar.nonterminal(grammar.start()).origin.line,
+                               grammar.nonterminal(grammar.start()).origin.column));
   }
   return result;
 }
 
-std::string UnrealizableRules::describe(const Grammar& grammar) const {
+std::string UnrealizableRules::describe(const GrammarModel& grammar) const {
   if (terminals.empty()) return "none\n";
   std::string text = fmt::format("{} terminals; {} rules and {} nonterminals dropped\n",
                                  terminals.size(), rules.size(), nonterminals.size());

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "glr/ids.h"
-#include "lexer/lexer_dfa.h"
-#include "lib/grammar/grammar.h"
+#include "lexer/runtime/lexer_dfa.h"
+#include "lib/grammar/grammar_model.h"
 
 namespace glrmask::glr {
 
@@ -23,17 +23,17 @@ struct UnrealizableRules {
   std::vector<std::string> shadowed_by;
   // Nonterminals that derive no lexable text once those terminals are gone, ascending.
   std::vector<GrammarSymbolId> nonterminals;
-  // Indices into Grammar::rules() of the rules dropped, ascending.
+  // Indices into GrammarModel::rules() of the rules dropped, ascending.
   std::vector<std::size_t> rules;
 
   bool empty() const { return rules.empty(); }
   // "none", or the counts, then one indented line per terminal and per nonterminal (for
   // `glrmask stats`). Ends with a newline.
-  std::string describe(const Grammar& grammar) const;
+  std::string describe(const GrammarModel& grammar) const;
 };
 
 // Finds the terminals, nonterminals and rules described above. Throws glrmask::Error naming the
 // unrealizable terminals when the start symbol itself derives no lexable text.
-UnrealizableRules find_unrealizable_rules(const Grammar& grammar, const lexer::LexerDfa& dfa);
+UnrealizableRules find_unrealizable_rules(const GrammarModel& grammar, const lexer::LexerDfa& dfa);
 
 }  // namespace glrmask::glr

@@ -3,7 +3,7 @@
 
 Checked in every *.md file git knows (tracked, or new and not ignored):
   - relative Markdown links, `[text](target)`, resolved from the file's folder;
-  - paths that start with a top-level folder of the repository (`wfa/wfa_engine.h`,
+  - paths that start with a top-level folder of the repository (`mask/wfa/wfa_engine.h`,
     `tests/fixtures/cli/`), resolved from the root or from the file's folder;
   - bare file names (`lexer_fork.h`, `wfa.md`): some file of the tree must have that name;
   - paths that climb out of the file's folder (`../x`) must stay inside the repository and

@@ -16,6 +16,7 @@ PACKAGES=(
   libsimdjson-dev libicu-dev
   python3 python3-dev python3-numpy python3-pytest pybind11-dev
   python3-lark python3-jsonschema gnuplot-nox zstd
+  clang-tidy-16                 # scripts/lint.sh
   clang-16 libclang-rt-16-dev   # scripts/fuzz.sh: libFuzzer, ASan, UBSan (clang 14 cannot build libstdc++ 12 ranges)
 )
 

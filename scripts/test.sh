@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Command (2) of the README: set up (idempotent), build with warnings as errors, and run the whole
-# test suite through CTest. Then, unless GLRMASK_SKIP_SANITIZE=1, build again with AddressSanitizer
+# Command (2) of the README: set up (idempotent), the fast checks of the tree (scripts/lint.sh:
+# layering, doc links, format, clang-tidy on the changed sources), build with warnings as errors,
+# and run the whole test suite through CTest. Then, unless GLRMASK_SKIP_SANITIZE=1, build again with AddressSanitizer
 # and UndefinedBehaviorSanitizer and run the suite there too (the slow reference comparisons
 # against the JavaScript tokenizers and python3-lark, and the corpus sweeps, run in the optimized
 # build only, and the sanitizer build leaves out what that pass does not run: the programs of
@@ -10,6 +11,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JOBS="$(nproc)"
 
 bash "$ROOT/scripts/setup.sh"
+bash "$ROOT/scripts/lint.sh"
 
 cmake -S "$ROOT" -B "$ROOT/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGLRMASK_WERROR=ON >/dev/null
 cmake --build "$ROOT/build" -j "$JOBS"

@@ -58,13 +58,11 @@ VocabType vocab_type(const std::string& name) {
 }
 
 Engine engine_of(const std::string& name) {
-  if (name == "auto") return Engine::kAuto;
-  if (name == "wfa") return Engine::kWfa;
-  if (name == "spanner") return Engine::kSpanner;
-  if (name == "oracle") return Engine::kOracle;
-  if (name == "lazy") return Engine::kLazy;
-  if (name == "staged") return Engine::kStaged;
-  throw Error("unknown engine '" + name + "' (expected auto, wfa, spanner, oracle, lazy or staged)",
+  if (const std::optional<Engine> engine = engine_from_name(name)) return *engine;
+  std::string known;
+  for (const Engine engine : all_engines())
+    known += std::string(known.empty() ? "" : ", ") + engine_name(engine);
+  throw Error("unknown engine '" + name + "' (expected one of " + known + ")",
               ErrorCode::kInvalidArgument);
 }
 
@@ -207,7 +205,109 @@ PYBIND11_MODULE(_glrmask, m) {
       .def_readwrite("max_step_work", &Limits::max_step_work)
       .def_readwrite("max_commit_seconds", &Limits::max_commit_seconds);
 
+  m.def("version", &glrmask::version, "The loaded library's version.");
+  m.def(
+      "engine_names",
+      [] {
+        std::vector<std::string> names;
+        for (const Engine engine : all_engines()) names.emplace_back(engine_name(engine));
+        return names;
+      },
+      "Every engine's name, 'auto' first.");
+  m.def("grammar_formats", &grammar_formats, "The formats Grammar.from_source takes.");
+
+  py::class_<Warning>(m, "Warning")
+      .def_readonly("message", &Warning::message)
+      .def_property_readonly("location", [](const Warning& w) { return location_dict(w.where); })
+      .def("__str__", [](const Warning& w) { return w.message; })
+      .def("__repr__", [](const Warning& w) { return "<glrmask.Warning " + w.message + ">"; });
+
+  py::class_<Grammar>(m, "Grammar")
+      .def_static(
+          "from_source",
+          [](const std::string& format, const std::string& text, const std::string& name,
+             const std::string& start, const std::string& policy,
+             std::vector<std::string> skippable, const std::string& postlex,
+             const std::string& whitespace, bool lenient, const std::string& property_order) {
+            const SourceOptions options{
+                grammar_options(start, policy, std::move(skippable), postlex),
+                json_options(whitespace, lenient, property_order)};
+            py::gil_scoped_release release;
+            return Grammar::from_source(format, text, options, name);
+          },
+          py::arg("format"), py::arg("text"), py::kw_only(), py::arg("name") = "",
+          py::arg("start") = "start", py::arg("policy") = "glr",
+          py::arg("skippable") = std::vector<std::string>{}, py::arg("postlex") = "none",
+          py::arg("whitespace") = "default", py::arg("lenient") = false,
+          py::arg("property_order") = "schema")
+      .def_property_readonly("format", &Grammar::format)
+      .def_property_readonly("name", &Grammar::name)
+      .def_property_readonly("warnings", &Grammar::warnings)
+      .def_property_readonly("num_terminals", &Grammar::num_terminals)
+      .def_property_readonly("num_nonterminals", &Grammar::num_nonterminals)
+      .def_property_readonly("num_rules", &Grammar::num_rules)
+      .def_property_readonly("description", &Grammar::description)
+      .def("to_lark", &Grammar::to_lark)
+      .def("__str__", &Grammar::to_lark)
+      .def("__repr__",
+           [](const Grammar& g) { return "<glrmask.Grammar " + g.description() + ">"; });
+
+  py::class_<CompilerCacheStatistics>(m, "CompilerCacheStatistics")
+      .def_readonly("hits", &CompilerCacheStatistics::hits)
+      .def_readonly("misses", &CompilerCacheStatistics::misses)
+      .def_readonly("entries", &CompilerCacheStatistics::entries)
+      .def_readonly("evictions", &CompilerCacheStatistics::evictions);
+
+  py::class_<Compiler>(m, "Compiler")
+      .def(py::init([](const Tokenizer& tokenizer, const std::string& engine,
+                       std::size_t build_threads, const Limits& limits, std::size_t max_entries) {
+             return Compiler(tokenizer, {{engine_of(engine), build_threads, limits}, max_entries});
+           }),
+           py::arg("tokenizer"), py::kw_only(), py::arg("engine") = "auto",
+           py::arg("build_threads") = 0, py::arg("limits") = Limits{}, py::arg("max_entries") = 64)
+      .def("compile", py::overload_cast<const Grammar&>(&Compiler::compile), py::arg("grammar"),
+           py::call_guard<py::gil_scoped_release>())
+      .def(
+          "compile_json_schema",
+          [](Compiler& compiler, const std::string& schema, const std::string& whitespace,
+             bool lenient, const std::string& property_order, const std::string& name) {
+            const JsonOptions options = json_options(whitespace, lenient, property_order);
+            py::gil_scoped_release release;
+            return compiler.compile_json_schema(schema, options, name);
+          },
+          py::arg("schema"), py::kw_only(), py::arg("whitespace") = "default",
+          py::arg("lenient") = false, py::arg("property_order") = "schema",
+          py::arg("name") = "<schema>")
+      .def(
+          "compile_lark",
+          [](Compiler& compiler, const std::string& grammar, const std::string& start,
+             const std::string& policy, std::vector<std::string> skippable,
+             const std::string& postlex, const std::string& name) {
+            const GrammarOptions options =
+                grammar_options(start, policy, std::move(skippable), postlex);
+            py::gil_scoped_release release;
+            return compiler.compile_lark(grammar, options, name);
+          },
+          py::arg("grammar"), py::kw_only(), py::arg("start") = "start", py::arg("policy") = "glr",
+          py::arg("skippable") = std::vector<std::string>{}, py::arg("postlex") = "none",
+          py::arg("name") = "<grammar>")
+      .def("compile_regex", &Compiler::compile_regex, py::arg("pattern"),
+           py::call_guard<py::gil_scoped_release>())
+      .def_property_readonly("cache_statistics", &Compiler::cache_statistics)
+      .def("clear_cache", &Compiler::clear_cache)
+      .def_property_readonly("tokenizer", &Compiler::tokenizer);
+
   py::class_<Constraint>(m, "Constraint")
+      .def_static(
+          "compile",
+          [](const Grammar& grammar, const Tokenizer& tokenizer, const std::string& engine,
+             std::size_t build_threads, const Limits& limits) {
+            const CompileOptions compile{engine_of(engine), build_threads, limits};
+            py::gil_scoped_release release;
+            return Constraint::compile(grammar, tokenizer, compile);
+          },
+          py::arg("grammar"), py::arg("tokenizer"), py::kw_only(), py::arg("engine") = "auto",
+          py::arg("build_threads") = 0, py::arg("limits") = Limits{})
       .def_static(
           "from_lark",
           [](const std::string& grammar, const Tokenizer& tokenizer, const std::string& start,
@@ -261,6 +361,8 @@ PYBIND11_MODULE(_glrmask, m) {
       .def_static("load", &Constraint::load, py::arg("path"), py::arg("tokenizer"), py::kw_only(),
                   py::arg("limits") = Limits{}, py::call_guard<py::gil_scoped_release>())
       .def_property_readonly("limits", &Constraint::limits)
+      .def_property_readonly("grammar", &Constraint::grammar)
+      .def_property_readonly("warnings", &Constraint::warnings)
       .def_property_readonly(
           "engine", [](const Constraint& c) { return std::string(engine_name(c.engine())); })
       .def_property_readonly("tokenizer", &Constraint::tokenizer)

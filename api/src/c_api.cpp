@@ -1,6 +1,7 @@
 // The C ABI (glrmask/glrmask.h) over the C++ facade: each handle wraps the C++ object, each call
 // runs inside guarded(), which turns every exception into a status code and the calling thread's
 // last-error record. Nothing throws across the ABI.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -11,9 +12,13 @@
 
 #include "glrmask/glrmask.h"
 #include "glrmask/glrmask.hpp"
+#include "glrmask/version.hpp"
 
 struct glrmask_tokenizer {
   glrmask::Tokenizer tokenizer;
+};
+struct glrmask_grammar {
+  glrmask::Grammar grammar;
 };
 struct glrmask_constraint {
   glrmask::Constraint constraint;
@@ -73,6 +78,15 @@ glrmask_status guarded(Body&& body) {
   } catch (...) {
     return record(GLRMASK_INTERNAL, "internal error: an unknown exception");
   }
+}
+
+// The value of `body`, or `fallback` when it throws (the failure recorded as by a failing call):
+// for the entry points whose result is not a status.
+template <typename T, typename Body>
+T guarded_value(T fallback, Body&& body) {
+  T result = fallback;
+  const glrmask_status status = guarded([&] { result = body(); });
+  return status == GLRMASK_OK ? result : fallback;
 }
 
 // The integer a C caller stored as an enum: C takes any int there, while C++ may not even load an
@@ -147,7 +161,9 @@ glrmask::CompileOptions compile_options(const glrmask_compile_options* options) 
   glrmask::CompileOptions result;
   if (options == nullptr) return result;
   const long long engine = c_enum_value(options->engine);
-  require(engine >= GLRMASK_ENGINE_AUTO && engine <= GLRMASK_ENGINE_STAGED,
+  const auto engines = glrmask::all_engines();
+  require(std::any_of(engines.begin(), engines.end(),
+                      [&](glrmask::Engine e) { return static_cast<long long>(e) == engine; }),
           "glrmask_compile_options.engine is not a known engine");
   result.engine = static_cast<glrmask::Engine>(engine);
   result.build_threads = options->build_threads;
@@ -167,15 +183,15 @@ T* copy_out(const T* data, size_t count) {
 
 extern "C" {
 
-const char* glrmask_last_error(void) {
+const char* glrmask_last_error(void) noexcept {
   return last_error().message.c_str();
 }
 
-glrmask_status glrmask_last_error_code(void) {
+glrmask_status glrmask_last_error_code(void) noexcept {
   return last_error().code;
 }
 
-glrmask_error_location glrmask_last_error_location(void) {
+glrmask_error_location glrmask_last_error_location(void) noexcept {
   const LastError& last = last_error();
   glrmask_error_location location;
   location.file = last.file.c_str();
@@ -187,16 +203,39 @@ glrmask_error_location glrmask_last_error_location(void) {
   return location;
 }
 
-const char* glrmask_last_error_expected(void) {
+const char* glrmask_last_error_expected(void) noexcept {
   return last_error().expected.c_str();
 }
 
-void glrmask_free(void* memory) {
+void glrmask_free(void* memory) noexcept {
   std::free(memory);
 }
 
+const char* glrmask_version(void) noexcept {
+  return glrmask::version();
+}
+
+const char* glrmask_engine_name(glrmask_engine engine) noexcept {
+  const long long value = c_enum_value(engine);
+  for (const glrmask::Engine known : glrmask::all_engines())
+    if (static_cast<long long>(known) == value) return glrmask::engine_name(known);
+  return "?";
+}
+
+glrmask_status glrmask_engine_from_name(const char* name, glrmask_engine* out) noexcept {
+  return guarded([&] {
+    require(name != nullptr && out != nullptr, "glrmask_engine_from_name: NULL argument");
+    const std::optional<glrmask::Engine> engine = glrmask::engine_from_name(name);
+    if (!engine)
+      throw glrmask::Error(
+          std::string("glrmask_engine_from_name: no engine is called '") + name + "'",
+          glrmask::ErrorCode::kInvalidArgument);
+    *out = static_cast<glrmask_engine>(*engine);
+  });
+}
+
 glrmask_status glrmask_tokenizer_load(const char* name_or_path, const int32_t* stop_ids,
-                                      size_t num_stop_ids, glrmask_tokenizer** out) {
+                                      size_t num_stop_ids, glrmask_tokenizer** out) noexcept {
   return guarded([&] {
     require(name_or_path != nullptr && out != nullptr, "glrmask_tokenizer_load: NULL argument");
     *out = nullptr;
@@ -209,7 +248,7 @@ glrmask_status glrmask_tokenizer_from_vocab(const char* const* tokens, const siz
                                             size_t num_tokens, glrmask_vocab_type type,
                                             const int32_t* stop_ids, size_t num_stop_ids,
                                             const int32_t* special_ids, size_t num_special_ids,
-                                            glrmask_tokenizer** out) {
+                                            glrmask_tokenizer** out) noexcept {
   return guarded([&] {
     require(out != nullptr && (num_tokens == 0 || (tokens != nullptr && lengths != nullptr)),
             "glrmask_tokenizer_from_vocab: NULL argument");
@@ -231,16 +270,17 @@ glrmask_status glrmask_tokenizer_from_vocab(const char* const* tokens, const siz
   });
 }
 
-void glrmask_tokenizer_free(glrmask_tokenizer* tokenizer) {
+void glrmask_tokenizer_free(glrmask_tokenizer* tokenizer) noexcept {
   delete tokenizer;
 }
 
-size_t glrmask_tokenizer_vocab_size(const glrmask_tokenizer* tokenizer) {
-  return tokenizer == nullptr ? 0 : tokenizer->tokenizer.vocab_size();
+size_t glrmask_tokenizer_vocab_size(const glrmask_tokenizer* tokenizer) noexcept {
+  return guarded_value<size_t>(
+      0, [&] { return tokenizer == nullptr ? 0 : tokenizer->tokenizer.vocab_size(); });
 }
 
 void glrmask_tokenizer_stop_ids(const glrmask_tokenizer* tokenizer, const int32_t** ids,
-                                size_t* count) {
+                                size_t* count) noexcept {
   if (ids == nullptr || count == nullptr) return;
   *ids = nullptr;
   *count = 0;
@@ -250,12 +290,13 @@ void glrmask_tokenizer_stop_ids(const glrmask_tokenizer* tokenizer, const int32_
   *count = stops.size();
 }
 
-size_t glrmask_tokenizer_bitmask_words(const glrmask_tokenizer* tokenizer) {
-  return tokenizer == nullptr ? 0 : tokenizer->tokenizer.bitmask_words();
+size_t glrmask_tokenizer_bitmask_words(const glrmask_tokenizer* tokenizer) noexcept {
+  return guarded_value<size_t>(
+      0, [&] { return tokenizer == nullptr ? 0 : tokenizer->tokenizer.bitmask_words(); });
 }
 
 glrmask_status glrmask_tokenizer_encode(const glrmask_tokenizer* tokenizer, const char* text,
-                                        size_t length, int32_t** ids, size_t* num_ids) {
+                                        size_t length, int32_t** ids, size_t* num_ids) noexcept {
   return guarded([&] {
     require(tokenizer != nullptr && (text != nullptr || length == 0) && ids != nullptr &&
                 num_ids != nullptr,
@@ -268,7 +309,7 @@ glrmask_status glrmask_tokenizer_encode(const glrmask_tokenizer* tokenizer, cons
 }
 
 glrmask_status glrmask_tokenizer_token_bytes(const glrmask_tokenizer* tokenizer, int32_t id,
-                                             const char** bytes, size_t* length) {
+                                             const char** bytes, size_t* length) noexcept {
   return guarded([&] {
     require(tokenizer != nullptr && bytes != nullptr && length != nullptr,
             "glrmask_tokenizer_token_bytes: NULL argument");
@@ -278,11 +319,62 @@ glrmask_status glrmask_tokenizer_token_bytes(const glrmask_tokenizer* tokenizer,
   });
 }
 
+glrmask_status glrmask_grammar_from_source(const char* format, const char* text, size_t length,
+                                           const char* name, const glrmask_grammar_options* options,
+                                           const glrmask_json_options* json,
+                                           glrmask_grammar** out) noexcept {
+  return guarded([&] {
+    require(format != nullptr && (text != nullptr || length == 0) && out != nullptr,
+            "glrmask_grammar_from_source: NULL argument");
+    *out = nullptr;
+    *out = new glrmask_grammar{glrmask::Grammar::from_source(
+        format, std::string_view(text, length), {grammar_options(options), json_options(json)},
+        name != nullptr ? name : "")};
+  });
+}
+
+void glrmask_grammar_free(glrmask_grammar* grammar) noexcept {
+  delete grammar;
+}
+
+glrmask_status glrmask_grammar_to_lark(const glrmask_grammar* grammar, char** text,
+                                       size_t* length) noexcept {
+  return guarded([&] {
+    require(grammar != nullptr && text != nullptr && length != nullptr,
+            "glrmask_grammar_to_lark: NULL argument");
+    const std::string lark = grammar->grammar.to_lark();
+    *text = copy_out(lark.data(), lark.size());
+    *length = lark.size();
+  });
+}
+
+size_t glrmask_grammar_warning_count(const glrmask_grammar* grammar) noexcept {
+  return grammar == nullptr ? 0 : grammar->grammar.warnings().size();
+}
+
+const char* glrmask_grammar_warning(const glrmask_grammar* grammar, size_t index) noexcept {
+  if (grammar == nullptr || index >= grammar->grammar.warnings().size()) return nullptr;
+  return grammar->grammar.warnings()[index].message.c_str();
+}
+
+glrmask_status glrmask_constraint_compile(const glrmask_grammar* grammar,
+                                          const glrmask_tokenizer* tokenizer,
+                                          const glrmask_compile_options* compile,
+                                          glrmask_constraint** out) noexcept {
+  return guarded([&] {
+    require(grammar != nullptr && tokenizer != nullptr && out != nullptr,
+            "glrmask_constraint_compile: NULL argument");
+    *out = nullptr;
+    *out = new glrmask_constraint{glrmask::Constraint::compile(
+        grammar->grammar, tokenizer->tokenizer, compile_options(compile))};
+  });
+}
+
 glrmask_status glrmask_constraint_from_lark(const char* grammar, size_t length, const char* name,
                                             const glrmask_tokenizer* tokenizer,
                                             const glrmask_grammar_options* options,
                                             const glrmask_compile_options* compile,
-                                            glrmask_constraint** out) {
+                                            glrmask_constraint** out) noexcept {
   return guarded([&] {
     require((grammar != nullptr || length == 0) && tokenizer != nullptr && out != nullptr,
             "glrmask_constraint_from_lark: NULL argument");
@@ -298,7 +390,7 @@ glrmask_status glrmask_constraint_from_json_schema(const char* schema, size_t le
                                                    const glrmask_tokenizer* tokenizer,
                                                    const glrmask_json_options* options,
                                                    const glrmask_compile_options* compile,
-                                                   glrmask_constraint** out) {
+                                                   glrmask_constraint** out) noexcept {
   return guarded([&] {
     require((schema != nullptr || length == 0) && tokenizer != nullptr && out != nullptr,
             "glrmask_constraint_from_json_schema: NULL argument");
@@ -312,7 +404,7 @@ glrmask_status glrmask_constraint_from_json_schema(const char* schema, size_t le
 glrmask_status glrmask_constraint_any_json(const glrmask_tokenizer* tokenizer,
                                            const glrmask_json_options* options,
                                            const glrmask_compile_options* compile,
-                                           glrmask_constraint** out) {
+                                           glrmask_constraint** out) noexcept {
   return guarded([&] {
     require(tokenizer != nullptr && out != nullptr, "glrmask_constraint_any_json: NULL argument");
     *out = nullptr;
@@ -324,7 +416,7 @@ glrmask_status glrmask_constraint_any_json(const glrmask_tokenizer* tokenizer,
 glrmask_status glrmask_constraint_from_regex(const char* pattern, size_t length,
                                              const glrmask_tokenizer* tokenizer,
                                              const glrmask_compile_options* compile,
-                                             glrmask_constraint** out) {
+                                             glrmask_constraint** out) noexcept {
   return guarded([&] {
     require((pattern != nullptr || length == 0) && tokenizer != nullptr && out != nullptr,
             "glrmask_constraint_from_regex: NULL argument");
@@ -334,7 +426,8 @@ glrmask_status glrmask_constraint_from_regex(const char* pattern, size_t length,
   });
 }
 
-glrmask_status glrmask_constraint_save(const glrmask_constraint* constraint, const char* path) {
+glrmask_status glrmask_constraint_save(const glrmask_constraint* constraint,
+                                       const char* path) noexcept {
   return guarded([&] {
     require(constraint != nullptr && path != nullptr, "glrmask_constraint_save: NULL argument");
     constraint->constraint.save(path);
@@ -342,14 +435,14 @@ glrmask_status glrmask_constraint_save(const glrmask_constraint* constraint, con
 }
 
 glrmask_status glrmask_constraint_load(const char* path, const glrmask_tokenizer* tokenizer,
-                                       glrmask_constraint** out) {
+                                       glrmask_constraint** out) noexcept {
   return glrmask_constraint_load_with_limits(path, tokenizer, nullptr, out);
 }
 
 glrmask_status glrmask_constraint_load_with_limits(const char* path,
                                                    const glrmask_tokenizer* tokenizer,
                                                    const glrmask_limits* limits,
-                                                   glrmask_constraint** out) {
+                                                   glrmask_constraint** out) noexcept {
   return guarded([&] {
     require(path != nullptr && tokenizer != nullptr && out != nullptr,
             "glrmask_constraint_load: NULL argument");
@@ -359,7 +452,7 @@ glrmask_status glrmask_constraint_load_with_limits(const char* path,
   });
 }
 
-glrmask_limits glrmask_limits_default(void) {
+glrmask_limits glrmask_limits_default(void) noexcept {
   const glrmask::Limits defaults;
   return glrmask_limits{defaults.max_lexer_states,       defaults.max_terminal_dwa_forks,
                         defaults.max_parser_dwa_states,  defaults.max_parser_dwa_transitions,
@@ -367,17 +460,29 @@ glrmask_limits glrmask_limits_default(void) {
                         defaults.max_commit_seconds};
 }
 
-glrmask_engine glrmask_constraint_engine(const glrmask_constraint* constraint) {
-  return constraint == nullptr ? GLRMASK_ENGINE_AUTO
-                               : static_cast<glrmask_engine>(constraint->constraint.engine());
+glrmask_engine glrmask_constraint_engine(const glrmask_constraint* constraint) noexcept {
+  return guarded_value(GLRMASK_ENGINE_AUTO, [&] {
+    return constraint == nullptr ? GLRMASK_ENGINE_AUTO
+                                 : static_cast<glrmask_engine>(constraint->constraint.engine());
+  });
 }
 
-void glrmask_constraint_free(glrmask_constraint* constraint) {
+size_t glrmask_constraint_warning_count(const glrmask_constraint* constraint) noexcept {
+  return constraint == nullptr ? 0 : constraint->constraint.warnings().size();
+}
+
+const char* glrmask_constraint_warning(const glrmask_constraint* constraint,
+                                       size_t index) noexcept {
+  if (constraint == nullptr || index >= constraint->constraint.warnings().size()) return nullptr;
+  return constraint->constraint.warnings()[index].message.c_str();
+}
+
+void glrmask_constraint_free(glrmask_constraint* constraint) noexcept {
   delete constraint;
 }
 
 glrmask_status glrmask_matcher_new(const glrmask_constraint* constraint, size_t max_rollback,
-                                   glrmask_matcher** out) {
+                                   glrmask_matcher** out) noexcept {
   return guarded([&] {
     require(constraint != nullptr && out != nullptr, "glrmask_matcher_new: NULL argument");
     *out = nullptr;
@@ -387,7 +492,8 @@ glrmask_status glrmask_matcher_new(const glrmask_constraint* constraint, size_t 
   });
 }
 
-glrmask_status glrmask_matcher_clone(const glrmask_matcher* matcher, glrmask_matcher** out) {
+glrmask_status glrmask_matcher_clone(const glrmask_matcher* matcher,
+                                     glrmask_matcher** out) noexcept {
   return guarded([&] {
     require(matcher != nullptr && out != nullptr, "glrmask_matcher_clone: NULL argument");
     *out = nullptr;
@@ -395,12 +501,12 @@ glrmask_status glrmask_matcher_clone(const glrmask_matcher* matcher, glrmask_mat
   });
 }
 
-void glrmask_matcher_free(glrmask_matcher* matcher) {
+void glrmask_matcher_free(glrmask_matcher* matcher) noexcept {
   delete matcher;
 }
 
 glrmask_status glrmask_matcher_fill_next_token_bitmask(glrmask_matcher* matcher, int32_t* row,
-                                                       size_t row_words) {
+                                                       size_t row_words) noexcept {
   return guarded([&] {
     require(matcher != nullptr && row != nullptr,
             "glrmask_matcher_fill_next_token_bitmask: NULL argument");
@@ -410,7 +516,7 @@ glrmask_status glrmask_matcher_fill_next_token_bitmask(glrmask_matcher* matcher,
 
 glrmask_status glrmask_fill_next_token_bitmasks(glrmask_matcher* const* matchers,
                                                 size_t num_matchers, int32_t* bitmask,
-                                                size_t row_words) {
+                                                size_t row_words) noexcept {
   return guarded([&] {
     require((matchers != nullptr && bitmask != nullptr) || num_matchers == 0,
             "glrmask_fill_next_token_bitmasks: NULL argument");
@@ -423,7 +529,7 @@ glrmask_status glrmask_fill_next_token_bitmasks(glrmask_matcher* const* matchers
 }
 
 glrmask_status glrmask_matcher_accept_token(glrmask_matcher* matcher, int32_t token,
-                                            bool* accepted) {
+                                            bool* accepted) noexcept {
   return guarded([&] {
     require(matcher != nullptr && accepted != nullptr,
             "glrmask_matcher_accept_token: NULL argument");
@@ -431,7 +537,7 @@ glrmask_status glrmask_matcher_accept_token(glrmask_matcher* matcher, int32_t to
   });
 }
 
-glrmask_status glrmask_matcher_commit_token(glrmask_matcher* matcher, int32_t token) {
+glrmask_status glrmask_matcher_commit_token(glrmask_matcher* matcher, int32_t token) noexcept {
   return guarded([&] {
     require(matcher != nullptr, "glrmask_matcher_commit_token: NULL argument");
     matcher->matcher.commit_token(token);
@@ -439,7 +545,7 @@ glrmask_status glrmask_matcher_commit_token(glrmask_matcher* matcher, int32_t to
 }
 
 glrmask_status glrmask_matcher_accept_bytes(glrmask_matcher* matcher, const char* bytes,
-                                            size_t length, bool* accepted) {
+                                            size_t length, bool* accepted) noexcept {
   return guarded([&] {
     require(matcher != nullptr && (bytes != nullptr || length == 0) && accepted != nullptr,
             "glrmask_matcher_accept_bytes: NULL argument");
@@ -447,34 +553,44 @@ glrmask_status glrmask_matcher_accept_bytes(glrmask_matcher* matcher, const char
   });
 }
 
-glrmask_status glrmask_matcher_rollback(glrmask_matcher* matcher, size_t steps) {
+glrmask_status glrmask_matcher_rollback(glrmask_matcher* matcher, size_t steps) noexcept {
   return guarded([&] {
     require(matcher != nullptr, "glrmask_matcher_rollback: NULL argument");
     matcher->matcher.rollback(steps);
   });
 }
 
-glrmask_status glrmask_matcher_reset(glrmask_matcher* matcher) {
+glrmask_status glrmask_matcher_reset(glrmask_matcher* matcher) noexcept {
   return guarded([&] {
     require(matcher != nullptr, "glrmask_matcher_reset: NULL argument");
     matcher->matcher.reset();
   });
 }
 
-bool glrmask_matcher_is_accepting(const glrmask_matcher* matcher) {
-  return matcher != nullptr && matcher->matcher.is_accepting();
+glrmask_status glrmask_matcher_accepting(const glrmask_matcher* matcher, bool* accepting) noexcept {
+  return guarded([&] {
+    require(matcher != nullptr && accepting != nullptr, "glrmask_matcher_accepting: NULL argument");
+    *accepting = matcher->matcher.is_accepting();
+  });
 }
 
-bool glrmask_matcher_is_terminated(const glrmask_matcher* matcher) {
-  return matcher != nullptr && matcher->matcher.is_terminated();
+bool glrmask_matcher_is_accepting(const glrmask_matcher* matcher) noexcept {
+  return guarded_value(false,
+                       [&] { return matcher != nullptr && matcher->matcher.is_accepting(); });
 }
 
-uint64_t glrmask_matcher_byte_offset(const glrmask_matcher* matcher) {
-  return matcher == nullptr ? 0 : matcher->matcher.byte_offset();
+bool glrmask_matcher_is_terminated(const glrmask_matcher* matcher) noexcept {
+  return guarded_value(false,
+                       [&] { return matcher != nullptr && matcher->matcher.is_terminated(); });
+}
+
+uint64_t glrmask_matcher_byte_offset(const glrmask_matcher* matcher) noexcept {
+  return guarded_value<std::uint64_t>(
+      0, [&] { return matcher == nullptr ? 0 : matcher->matcher.byte_offset(); });
 }
 
 glrmask_status glrmask_matcher_jump_forward_string(glrmask_matcher* matcher, char** bytes,
-                                                   size_t* length) {
+                                                   size_t* length) noexcept {
   return guarded([&] {
     require(matcher != nullptr && bytes != nullptr && length != nullptr,
             "glrmask_matcher_jump_forward_string: NULL argument");

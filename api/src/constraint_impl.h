@@ -7,28 +7,33 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "api/src/constraint_source.h"
 #include "api/src/engine_pool.h"
+#include "api/src/grammar_impl.h"
 #include "api/src/tokenizer_impl.h"
 #include "glr/compiled_grammar.h"
 #include "glr/incremental_recognizer.h"
 #include "glrmask/constraint.hpp"
-#include "wfa/background_mask_build.h"
-#include "wfa/compiled_mask.h"
+#include "mask/compiled/compiled_mask.h"
+#include "mask/lazy/background_mask_build.h"
 
 namespace glrmask {
 
 struct Constraint::Impl {
   Tokenizer tokenizer;
   ConstraintSource source;
+  // The public handle of the grammar compiled (for a loaded constraint, over the compiled
+  // grammar's model).
+  std::optional<Grammar> grammar_handle;
   Engine engine = Engine::kOracle;
   std::shared_ptr<const glr::CompiledGrammar> grammar;
   std::shared_ptr<const glr::IncrementalRecognizer> recognizer;
-  std::shared_ptr<const wfa::CompiledMask> compiled;  // the wfa engine's automata
+  std::shared_ptr<const mask::CompiledMask> compiled;  // the wfa engine's automata
   // kStaged: the wfa's automata being built, shared by the constraint's staged engines.
-  std::shared_ptr<wfa::BackgroundMaskBuild> staged_build;
+  std::shared_ptr<mask::BackgroundMaskBuild> staged_build;
   CompileStatistics statistics;
   Limits limits;
   // Made by constraint_over_engine() (engine_constraint.h): `source` is only a name and the
@@ -55,11 +60,15 @@ struct Constraint::Impl {
 };
 
 // Builds the constraint: the grammar, then the engine (`compile.engine`, or under kAuto the first
-// of wfa, spanner, oracle that supports the grammar). `dwa_options`, when given, replaces the
-// Parser DWA options the compile options imply (glrmask's studies vary them). Throws
+// of the registry's order that serves the grammar, engine_registry.h). `dwa_options`, when given,
+// replaces the Parser DWA options the compile options imply (glrmask's studies vary them). Throws
 // glrmask::Error.
 std::shared_ptr<const Constraint::Impl> build_constraint(
+    const Grammar& grammar, const Tokenizer& tokenizer, const CompileOptions& compile,
+    const mask::ParserDwaOptions* dwa_options = nullptr);
+// The same from a source, its front end run first.
+std::shared_ptr<const Constraint::Impl> build_constraint(
     ConstraintSource source, const Tokenizer& tokenizer, const CompileOptions& compile,
-    const wfa::ParserDwaOptions* dwa_options = nullptr);
+    const mask::ParserDwaOptions* dwa_options = nullptr);
 
 }  // namespace glrmask

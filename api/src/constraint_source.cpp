@@ -2,44 +2,17 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "api/src/source_registry.h"
 #include "lib/core/binary_io.h"
 #include "lib/core/error.h"
-#include "lib/grammar/lark_loader.h"
-#include "lib/grammar/regex_constraint.h"
-#include "lib/json_schema/compiler.h"
 
 namespace glrmask {
 namespace {
 
 // Version 2 added the JSON property order; version 1 sources (schema order) are still read.
 constexpr std::uint32_t kSourceVersion = 2;
-
-json_schema::SchemaOptions schema_options(const JsonOptions& json) {
-  json_schema::SchemaOptions options;
-  options.whitespace =
-      json.whitespace == JsonWhitespace::kCompact    ? json_schema::Whitespace::kCompact
-      : json.whitespace == JsonWhitespace::kFlexible ? json_schema::Whitespace::kFlexible
-                                                     : json_schema::Whitespace::kDefault;
-  options.lenient = json.lenient;
-  options.property_order = json.property_order == JsonPropertyOrder::kAny
-                               ? json_schema::PropertyOrder::kAny
-                               : json_schema::PropertyOrder::kSchema;
-  return options;
-}
-
-const char* kind_name(ConstraintSource::Kind kind) {
-  switch (kind) {
-    case ConstraintSource::Kind::kLark:
-      return "lark";
-    case ConstraintSource::Kind::kJsonSchema:
-      return "json_schema";
-    case ConstraintSource::Kind::kRegex:
-      return "regex";
-    case ConstraintSource::Kind::kAnyJson:
-      return "any_json";
-  }
-  return "?";
-}
 
 const char* whitespace_name(JsonWhitespace whitespace) {
   switch (whitespace) {
@@ -55,21 +28,20 @@ const char* whitespace_name(JsonWhitespace whitespace) {
 
 }  // namespace
 
-Grammar ConstraintSource::build() const {
-  switch (kind) {
-    case Kind::kJsonSchema:
-      return json_schema::compile_json_schema_text(text, name, schema_options(json));
-    case Kind::kAnyJson:
-      return json_schema::json_grammar(schema_options(json));
-    case Kind::kRegex:
-      return regex_constraint_grammar(text);
-    case Kind::kLark:
-      break;
-  }
-  LarkOptions lark;
-  lark.start = grammar.start;
-  lark.declared_terminals = grammar.postlex != PostLexer::kNone;
-  return load_lark_text(text, name, lark);
+ConstraintSource ConstraintSource::make(std::string_view format, std::string_view text,
+                                        const SourceOptions& options, std::string_view name) {
+  const SourceFormat& entry = source_format(format);
+  ConstraintSource source;
+  source.format = std::string(entry.name);
+  source.name = std::string(name.empty() ? entry.default_name : name);
+  source.text = std::string(text);
+  if (entry.reads_grammar_options) source.grammar = options.grammar;
+  if (entry.reads_json_options) source.json = options.json;
+  return source;
+}
+
+GrammarModel ConstraintSource::build() const {
+  return source_format(format).build(*this);
 }
 
 glr::ParseOptions ConstraintSource::parse_options() const {
@@ -95,18 +67,27 @@ GrammarOptions grammar_options(const glr::ParseOptions& options) {
 
 std::shared_ptr<const glr::CompiledGrammar> ConstraintSource::compile(
     const lexer::LexerDfaLimits& lexer_limits, std::size_t max_lookahead_bytes) const {
-  if (kind != Kind::kLark && grammar.start != "start")
-    throw Error("the start rule can be chosen for Lark grammars only", ErrorCode::kInvalidArgument);
+  return compile(build(), lexer_limits, max_lookahead_bytes);
+}
+
+std::shared_ptr<const glr::CompiledGrammar> ConstraintSource::compile(
+    GrammarModel model, const lexer::LexerDfaLimits& lexer_limits,
+    std::size_t max_lookahead_bytes) const {
+  if (!source_format(format).reads_grammar_options && grammar.start != "start")
+    throw Error(fmt::format("GrammarOptions::start: the start rule can be chosen for grammars of "
+                            "rules only, not for format {}",
+                            format),
+                ErrorCode::kInvalidArgument);
   glr::ParseOptions options = parse_options();
   options.lexer_limits = lexer_limits;
   options.max_lookahead_bytes = max_lookahead_bytes;
-  return glr::CompiledGrammar::compile(build(), options);
+  return glr::CompiledGrammar::compile(std::move(model), options);
 }
 
 std::string ConstraintSource::serialize() const {
   BinaryWriter out;
   out.put(kSourceVersion);
-  out.put(static_cast<std::uint8_t>(kind));
+  out.put(source_format(format).id);
   out.put_string(name);
   out.put_string(text);
   out.put_string(grammar.start);
@@ -131,7 +112,10 @@ ConstraintSource ConstraintSource::parse(std::string_view bytes, const std::stri
     if (value > limit) in.fail(fmt::format("{} {} is out of range", field, value));
     return value;
   };
-  source.kind = static_cast<Kind>(small("kind", 3));
+  const auto format_id = in.get<std::uint8_t>("format");
+  const SourceFormat* format = source_format_by_id(format_id);
+  if (format == nullptr) in.fail(fmt::format("format {} is not one this build knows", format_id));
+  source.format = std::string(format->name);
   source.name = in.get_string("name");
   source.text = in.get_string("text");
   source.grammar.start = in.get_string("start rule");
@@ -163,8 +147,10 @@ StoredConstraint StoredConstraint::parse(std::string_view bytes, const std::stri
   StoredConstraint stored;
   stored.source = ConstraintSource::parse(bytes.substr(0, bytes.size() - 1), file);
   const auto engine = static_cast<std::uint8_t>(bytes.back());
-  if (engine == static_cast<std::uint8_t>(Engine::kAuto) ||
-      engine > static_cast<std::uint8_t>(Engine::kStaged))
+  const auto known = std::find_if(all_engines().begin(), all_engines().end(), [&](Engine e) {
+    return static_cast<std::uint8_t>(e) == engine && e != Engine::kAuto;
+  });
+  if (known == all_engines().end())
     throw Error(fmt::format("{}: the artifact names no engine it can serve with", file),
                 ErrorCode::kArtifact, ErrorLocation::in_file(file));
   stored.engine = static_cast<Engine>(engine);
@@ -172,25 +158,20 @@ StoredConstraint StoredConstraint::parse(std::string_view bytes, const std::stri
 }
 
 std::string ConstraintSource::description() const {
+  const SourceFormat& entry = source_format(format);
   std::string text_options;
-  switch (kind) {
-    case Kind::kLark:
-      text_options = fmt::format("start {}, policy {}", grammar.start,
-                                 grammar.policy == ConflictPolicy::kLark ? "lark" : "glr");
-      for (const std::string& terminal : grammar.skippable)
-        text_options += ", skippable " + terminal;
-      if (grammar.postlex == PostLexer::kPython) text_options += ", postlex python";
-      break;
-    case Kind::kJsonSchema:
-    case Kind::kAnyJson:
-      text_options = fmt::format(
-          "whitespace {}{}{}", whitespace_name(json.whitespace), json.lenient ? ", lenient" : "",
-          json.property_order == JsonPropertyOrder::kAny ? ", properties in any order" : "");
-      break;
-    case Kind::kRegex:
-      break;
+  if (entry.reads_grammar_options) {
+    text_options = fmt::format("start {}, policy {}", grammar.start,
+                               grammar.policy == ConflictPolicy::kLark ? "lark" : "glr");
+    for (const std::string& terminal : grammar.skippable) text_options += ", skippable " + terminal;
+    if (grammar.postlex == PostLexer::kPython) text_options += ", postlex python";
   }
-  return fmt::format("{} {}{}", kind_name(kind), name,
+  if (entry.reads_json_options) {
+    text_options = fmt::format(
+        "whitespace {}{}{}", whitespace_name(json.whitespace), json.lenient ? ", lenient" : "",
+        json.property_order == JsonPropertyOrder::kAny ? ", properties in any order" : "");
+  }
+  return fmt::format("{} {}{}", format, name,
                      text_options.empty() ? "" : " (" + text_options + ")");
 }
 

@@ -27,8 +27,8 @@ EnginePool::~EnginePool() {
   delete hot_.exchange(nullptr);
 }
 
-void EnginePool::give_back(std::unique_ptr<wfa::MaskEngine> engine) {
-  wfa::MaskEngine* expected = nullptr;
+void EnginePool::give_back(std::unique_ptr<mask::MaskEngine> engine) {
+  mask::MaskEngine* expected = nullptr;
   if (hot_.compare_exchange_strong(expected, engine.get(), std::memory_order_acq_rel)) {
     engine.release();
     // A borrower that found no engine may be asleep on the free list; it must see this one.
@@ -43,12 +43,12 @@ void EnginePool::give_back(std::unique_ptr<wfa::MaskEngine> engine) {
 }
 
 EnginePool::Lease EnginePool::borrow() {
-  if (wfa::MaskEngine* engine = hot_.exchange(nullptr, std::memory_order_acq_rel))
-    return Lease(this, std::unique_ptr<wfa::MaskEngine>(engine));
+  if (mask::MaskEngine* engine = hot_.exchange(nullptr, std::memory_order_acq_rel))
+    return Lease(this, std::unique_ptr<mask::MaskEngine>(engine));
   std::unique_lock lock(mutex_);
   while (idle_.empty() && max_engines_ != 0 && engines_ >= max_engines_) {
-    if (wfa::MaskEngine* engine = hot_.exchange(nullptr, std::memory_order_acq_rel))
-      return Lease(this, std::unique_ptr<wfa::MaskEngine>(engine));
+    if (mask::MaskEngine* engine = hot_.exchange(nullptr, std::memory_order_acq_rel))
+      return Lease(this, std::unique_ptr<mask::MaskEngine>(engine));
     // Timed: a return into the hot slot does not take the lock, so its notification can come
     // between the check above and this wait; the waiter then looks again after a millisecond.
     waiting_.fetch_add(1, std::memory_order_acq_rel);
@@ -56,7 +56,7 @@ EnginePool::Lease EnginePool::borrow() {
     waiting_.fetch_sub(1, std::memory_order_acq_rel);
   }
   if (!idle_.empty()) {
-    std::unique_ptr<wfa::MaskEngine> engine = std::move(idle_.back());
+    std::unique_ptr<mask::MaskEngine> engine = std::move(idle_.back());
     idle_.pop_back();
     return Lease(this, std::move(engine));
   }
@@ -71,7 +71,7 @@ EnginePool::Lease EnginePool::borrow() {
   }
 }
 
-void EnginePool::give(std::unique_ptr<wfa::MaskEngine> engine) {
+void EnginePool::give(std::unique_ptr<mask::MaskEngine> engine) {
   {
     const std::lock_guard lock(mutex_);
     ++engines_;

@@ -19,13 +19,13 @@
 #include <mutex>
 #include <vector>
 
-#include "wfa/mask_engine.h"
+#include "mask/mask_engine.h"
 
 namespace glrmask {
 
 class EnginePool {
  public:
-  using Factory = std::function<std::unique_ptr<wfa::MaskEngine>()>;
+  using Factory = std::function<std::unique_ptr<mask::MaskEngine>()>;
 
   // At most `max_engines` exist at once (0: no limit); a borrower beyond waits for a return.
   EnginePool(Factory factory, std::size_t max_engines);
@@ -42,38 +42,38 @@ class EnginePool {
     ~Lease() { release(); }
 
     explicit operator bool() const { return engine_ != nullptr; }
-    wfa::MaskEngine& operator*() const { return *engine_; }
-    wfa::MaskEngine* operator->() const { return engine_.get(); }
+    mask::MaskEngine& operator*() const { return *engine_; }
+    mask::MaskEngine* operator->() const { return engine_.get(); }
     // Gives the engine back now (the destructor does it otherwise).
     void release();
 
    private:
     friend class EnginePool;
-    Lease(EnginePool* pool, std::unique_ptr<wfa::MaskEngine> engine)
+    Lease(EnginePool* pool, std::unique_ptr<mask::MaskEngine> engine)
         : pool_(pool), engine_(std::move(engine)) {}
     EnginePool* pool_ = nullptr;
-    std::unique_ptr<wfa::MaskEngine> engine_;
+    std::unique_ptr<mask::MaskEngine> engine_;
   };
 
   // An idle engine, or a new one. The pool must outlive the lease.
   Lease borrow();
   // Puts a ready engine in (built while compiling, so its errors surface there).
-  void give(std::unique_ptr<wfa::MaskEngine> engine);
+  void give(std::unique_ptr<mask::MaskEngine> engine);
 
  private:
   Factory factory_;
   std::size_t max_engines_;
   std::mutex mutex_;
   std::condition_variable returned_;
-  std::vector<std::unique_ptr<wfa::MaskEngine>> idle_;
+  std::vector<std::unique_ptr<mask::MaskEngine>> idle_;
   std::size_t engines_ = 0;  // idle (in `idle_` or `hot_`) or lent
   // Borrowers blocked by max_engines_ (read without the lock; a missed wake-up costs a waiter
   // one short timed wait, see borrow()).
   std::atomic<std::size_t> waiting_{0};
-  std::atomic<wfa::MaskEngine*> hot_{nullptr};  // an idle engine, owned by the pool
+  std::atomic<mask::MaskEngine*> hot_{nullptr};  // an idle engine, owned by the pool
 
   // Gives `engine` back: into the hot slot when it is free, else to the free list.
-  void give_back(std::unique_ptr<wfa::MaskEngine> engine);
+  void give_back(std::unique_ptr<mask::MaskEngine> engine);
 
  public:
   ~EnginePool();

@@ -8,10 +8,10 @@
 // test, docs/glr.md): every completion of t begins with a viable byte, so if only b is viable,
 // every completion begins with b; if two are, completions part there.
 //
-// Bytes of one lexer byte class (lexer/byte_classes.h) move every lexer state alike, so they are
-// viable together: one representative per class is tried, and a viable class of two or more
-// bytes ends the string. With a post-lexer (Python's indenter reads the widths of blanks, which a
-// class may mix) every byte is tried.
+// Bytes of one lexer byte class (lexer/runtime/byte_classes.h) move every lexer state alike, so
+// they are viable together: one representative per class is tried, and a viable class of two or
+// more bytes ends the string. With a post-lexer (Python's indenter reads the widths of blanks,
+// which a class may mix) every byte is tried.
 #pragma once
 
 #include <cstddef>

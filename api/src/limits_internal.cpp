@@ -23,7 +23,7 @@ glr::SessionOptions session_options(const Limits& limits, std::size_t max_rollba
   return options;
 }
 
-void apply_compile_limits(const Limits& limits, wfa::ParserDwaOptions& options) {
+void apply_compile_limits(const Limits& limits, mask::ParserDwaOptions& options) {
   options.max_states = limits.max_parser_dwa_states;
   options.max_transitions = limits.max_parser_dwa_transitions;
   options.max_memory_bytes = limits.max_compile_memory_mib << 20;

@@ -47,8 +47,8 @@ void Matcher::Impl::add_stop_ids(std::span<std::uint32_t> words) const {
   }
 }
 
-void Matcher::Impl::record_counters(const wfa::MaskEngine& engine) {
-  const std::span<const wfa::EngineCounter> from = engine.last_step_counters();
+void Matcher::Impl::record_counters(const mask::MaskEngine& engine) {
+  const std::span<const mask::EngineCounter> from = engine.last_step_counters();
   num_counters = std::min(from.size(), kMaxCounters);
   for (std::size_t i = 0; i < num_counters; ++i) counters[i] = {from[i].name, from[i].value};
 }

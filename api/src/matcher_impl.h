@@ -37,7 +37,7 @@ struct Matcher::Impl {
   void fill(std::span<std::uint32_t> words);
   // Sets every stop id's bit when the first one's is set.
   void add_stop_ids(std::span<std::uint32_t> words) const;
-  void record_counters(const wfa::MaskEngine& engine);
+  void record_counters(const mask::MaskEngine& engine);
 };
 
 }  // namespace glrmask

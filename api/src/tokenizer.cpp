@@ -63,9 +63,9 @@ const Tokenizer::Impl::Spelling& Tokenizer::Impl::spelling() const {
   return spelling_;
 }
 
-const wfa::VocabularyTables& Tokenizer::Impl::vocabulary_tables() const {
+const mask::VocabularyTables& Tokenizer::Impl::vocabulary_tables() const {
   std::call_once(tables_once_,
-                 [&] { tables_ = std::make_unique<const wfa::VocabularyTables>(vocabulary); });
+                 [&] { tables_ = std::make_unique<const mask::VocabularyTables>(vocabulary); });
   return *tables_;
 }
 

@@ -13,7 +13,7 @@
 #include "glrmask/tokenizer.hpp"
 #include "lib/tokenizer/encoder.h"
 #include "lib/tokenizer/vocabulary.h"
-#include "wfa/vocabulary_tables.h"
+#include "mask/lazy/vocabulary_tables.h"
 
 namespace glrmask {
 
@@ -40,13 +40,13 @@ struct Tokenizer::Impl {
   // The vocabulary's trie and plain string tokens, for the lazy and staged engines; built on
   // first use (about a second with a 128k vocabulary) and shared by every constraint of this
   // tokenizer.
-  const wfa::VocabularyTables& vocabulary_tables() const;
+  const mask::VocabularyTables& vocabulary_tables() const;
 
  private:
   mutable std::once_flag spelling_once_;
   mutable Spelling spelling_;
   mutable std::once_flag tables_once_;
-  mutable std::unique_ptr<const wfa::VocabularyTables> tables_;
+  mutable std::unique_ptr<const mask::VocabularyTables> tables_;
 };
 
 }  // namespace glrmask

@@ -12,7 +12,7 @@
 //             [--lenient] [--property-order schema|any] [--limit N] [--wfa]
 // With --wfa every compiled schema is also compiled for the wfa engine (timed), and every
 // instance is teacher-forced through its masks as well, with the library's teacher-forcing loop
-// (api/src/teacher_forcing.h): the real next token must be in the mask exactly when the matcher
+// (harness/teacher_forcing.h): the real next token must be in the mask exactly when the matcher
 // accepts it, and EOS at the end exactly when the text is complete. Disagreements are counted per
 // schema (they would be engine bugs); get_mask latencies are pooled.
 #include <fmt/format.h>
@@ -27,9 +27,9 @@
 #include <string>
 #include <vector>
 
-#include "api/src/teacher_forcing.h"
 #include "experiments/support/result_table.h"
 #include "glrmask/glrmask.hpp"
+#include "harness/teacher_forcing.h"
 #include "lib/core/error.h"
 #include "lib/core/file_io.h"
 #include "lib/core/settings.h"
@@ -228,7 +228,8 @@ int run(const Options& options) {
     const JsonValue* valid = document.find("valid");
     const JsonValue* invalid = document.find("invalid");
     if (!schema || !valid || !invalid)
-      throw Error(fmt::format("{}: not a maskbench-dev file", file.string()));
+      throw Error(fmt::format("{}: not a maskbench-dev file", file.string()),
+                  glrmask::ErrorCode::kInvalidArgument);
     result.valid = valid->items.size();
     result.invalid = invalid->items.size();
     // The verdicts need no engine built ahead (the oracle's is nothing).
@@ -429,7 +430,9 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
       const std::string arg = argv[i];
       auto next = [&]() -> std::string {
-        if (i + 1 >= argc) throw glrmask::Error(fmt::format("option {} needs a value", arg));
+        if (i + 1 >= argc)
+          throw glrmask::Error(fmt::format("option {} needs a value", arg),
+                               glrmask::ErrorCode::kInvalidArgument);
         return argv[++i];
       };
       if (arg == "--data")
@@ -449,7 +452,8 @@ int main(int argc, char** argv) {
       else if (arg == "--wfa")
         options.wfa = true;
       else
-        throw glrmask::Error(fmt::format("unknown option {}", arg));
+        throw glrmask::Error(fmt::format("unknown option {}", arg),
+                             glrmask::ErrorCode::kInvalidArgument);
     }
     return glrmask::run(options);
   } catch (const std::exception& e) {

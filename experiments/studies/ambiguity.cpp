@@ -1,8 +1,8 @@
 // ambiguity: what grammar ambiguity costs a decoder. Every teacher-forced step of the corpus
 // programs records the session's GSS heads, the live readings of the text so far (the parser
-// stacks with their trees over the lexemes the text holds, glr/forest_parser.h), the lexical
-// alternatives (the terminals in the tie of the last lexeme, and those the pending lexeme can
-// still become), the wfa engine's counters and the get_mask latency; under each corpus's
+// stacks with their trees over the lexemes the text holds, glr/analysis/forest_parser.h), the
+// lexical alternatives (the terminals in the tie of the last lexeme, and those the pending lexeme
+// can still become), the wfa engine's counters and the get_mask latency; under each corpus's
 // convention (SynCode's: the Lark policy) and under the GLR policy, where every conflict forks.
 // Besides the real corpora, `expr` is the adversarial case: `e: e "+" e | e "*" e | NUM` over
 // generated sums of 8 to 64 operands, whose GSS grows with the text under the GLR policy. Tables
@@ -20,17 +20,17 @@
 #include <vector>
 
 #include "api/src/matcher_impl.h"
-#include "api/src/teacher_forcing.h"
 #include "experiments/studies/latency_histogram.h"
 #include "experiments/studies/latency_summary.h"
 #include "experiments/studies/studies.h"
 #include "experiments/studies/study_inputs.h"
 #include "experiments/studies/study_report.h"
 #include "experiments/studies/teacher_forcing.h"
-#include "glr/forest_grammar.h"
-#include "glr/forest_parser.h"
+#include "glr/analysis/forest_grammar.h"
+#include "glr/analysis/forest_parser.h"
 #include "glr/session.h"
-#include "lexer/streaming_lexer.h"
+#include "harness/teacher_forcing.h"
+#include "lexer/runtime/streaming_lexer.h"
 #include "lib/core/error.h"
 #include "lib/token_set/dense_mask.h"
 

@@ -60,14 +60,15 @@ int run_batch_throughput(const StudyOptions& options) {
       const std::string& tokenizer_name = tokenizer->name;
       const Vocabulary& vocabulary = tokenizer->vocabulary;
       const std::vector<EncodedText> texts = encode_corpus(corpus, *tokenizer);
-      if (texts.empty()) throw Error(fmt::format("corpus {}: no texts", corpus.name));
+      if (texts.empty())
+        throw Error(fmt::format("corpus {}: no texts", corpus.name), ErrorCode::kInvalidArgument);
       for (const std::string& engine_name : engines) {
         progress(study, fmt::format("{} / {} / {}: building one engine per worker slot",
                                     corpus.name, tokenizer_name, engine_name));
         // One engine and one mask per worker slot of the arena, all built before any timing
         // (a lazily built engine would land inside the first timed round that uses its thread).
         const auto slots = static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
-        std::vector<std::unique_ptr<wfa::MaskEngine>> slot_engines;
+        std::vector<std::unique_ptr<mask::MaskEngine>> slot_engines;
         std::vector<DenseMask> slot_masks;
         for (std::size_t slot = 0; slot < slots; ++slot) {
           slot_engines.push_back(make_engine(engine_name, grammar, vocabulary));

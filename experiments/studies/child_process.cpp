@@ -31,7 +31,7 @@ ChildResult run_self_as_child(const std::vector<std::string>& args) {
   command += " --child";
   for (const std::string& arg : args) command += " " + shell_quote(arg);
   FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) throw Error("cannot start a child process: " + command);
+  if (pipe == nullptr) throw Error("cannot start a child process: " + command, ErrorCode::kIo);
   ChildResult result;
   char buffer[4096];
   while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) result.output += buffer;

@@ -1,6 +1,6 @@
 // exactness: on every teacher-forced step of every corpus program, each engine's mask against the
 // oracle's (or --reference's), bit for bit, EOS step included, with the library's teacher-forcing
-// loop (api/src/teacher_forcing.h: the reference's matcher leads, one matcher per engine follows).
+// loop (harness/teacher_forcing.h: the reference's matcher leads, one matcher per engine follows).
 // Programs run in parallel (TBB); every worker thread builds its own engines, since an engine
 // keeps per-call scratch state (the wfa's compilation is built once per (grammar, tokenizer) and
 // shared by the workers' engines).
@@ -19,14 +19,14 @@
 #include <mutex>
 #include <optional>
 
-#include "api/src/teacher_forcing.h"
 #include "experiments/studies/studies.h"
 #include "experiments/studies/study_inputs.h"
 #include "experiments/studies/study_report.h"
 #include "experiments/studies/teacher_forcing.h"
+#include "harness/teacher_forcing.h"
 #include "lib/core/error.h"
 #include "lib/core/escape.h"
-#include "wfa/compiled_mask.h"
+#include "mask/compiled/compiled_mask.h"
 
 namespace glrmask::experiments {
 namespace {
@@ -132,11 +132,11 @@ int run_exactness(const StudyOptions& options) {
 
       // The wfa's compilation (seconds and, on Python, over a GiB) is built once and shared.
       double build_seconds = 0;  // the shared compilation plus every worker thread's builds
-      std::shared_ptr<const wfa::CompiledMask> compiled;
+      std::shared_ptr<const mask::CompiledMask> compiled;
       if (std::find(engines.begin(), engines.end(), "wfa") != engines.end() || reference == "wfa") {
         const auto build_started = std::chrono::steady_clock::now();
         try {
-          compiled = wfa::CompiledMask::compile(grammar, vocabulary);
+          compiled = mask::CompiledMask::compile(grammar, vocabulary);
         } catch (const Error& error) {
           // make_engine reports the refusal again per worker and skips the engine.
           fmt::print(stderr, "*** the wfa compilation failed: {}\n", error.what());
@@ -162,8 +162,9 @@ int run_exactness(const StudyOptions& options) {
         WorkerConstraints w;
         auto reference_engine = build(reference);
         if (!reference_engine)
-          throw Error(fmt::format("the reference engine {} refuses the {} grammar", reference,
-                                  corpus.name));
+          throw Error(
+              fmt::format("the reference engine {} refuses the {} grammar", reference, corpus.name),
+              ErrorCode::kUnsupported);
         w.reference = study_constraint(*tokenizer, grammar, std::move(reference_engine));
         for (const std::string& name : engines) {
           auto engine = build(name);

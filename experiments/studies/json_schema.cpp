@@ -2,7 +2,7 @@
 // "MaskBench dev"). One process loads the tokenizer and its vocabulary tables once; then for each
 // schema of maskbench-dev, taken as the JSON text a request would carry:
 //  - time to first mask: schema text -> grammar -> lexer DFA and LALR(1) table -> the staged
-//    engine (wfa/staged_engine.h) -> the first exact mask of an empty session;
+//    engine (mask/lazy/staged_engine.h) -> the first exact mask of an empty session;
 //  - the full wfa compile the staged engine then runs in the background (Terminal DWA, Parser
 //    DWA, mask classes), and the process's resident memory after it;
 //  - every valid instance teacher-forced through a session in schema order, and through the
@@ -22,8 +22,6 @@
 #include <map>
 #include <optional>
 
-#include "api/src/engine_constraint.h"
-#include "api/src/teacher_forcing.h"
 #include "api/src/tokenizer_impl.h"
 #include "experiments/studies/latency_histogram.h"
 #include "experiments/studies/run_header.h"
@@ -33,6 +31,8 @@
 #include "glr/compiled_grammar.h"
 #include "glr/session.h"
 #include "glrmask/glrmask.hpp"
+#include "harness/engine_constraint.h"
+#include "harness/teacher_forcing.h"
 #include "lib/core/error.h"
 #include "lib/core/file_io.h"
 #include "lib/core/settings.h"
@@ -41,10 +41,10 @@
 #include "lib/token_set/dense_mask.h"
 #include "lib/tokenizer/encoder.h"
 #include "lib/tokenizer/vocabulary.h"
-#include "wfa/lazy_walk_engine.h"
-#include "wfa/oracle_engine.h"
-#include "wfa/staged_engine.h"
-#include "wfa/vocabulary_tables.h"
+#include "mask/lazy/lazy_walk_engine.h"
+#include "mask/lazy/staged_engine.h"
+#include "mask/lazy/vocabulary_tables.h"
+#include "mask/oracle/oracle_engine.h"
 
 namespace glrmask::experiments {
 namespace {
@@ -87,7 +87,7 @@ struct Row {
 
 // A constraint of the library over `grammar` whose matchers run `engine` (kept by the caller).
 Constraint over(const Tokenizer& tokenizer, const std::shared_ptr<const glr::CompiledGrammar>& g,
-                wfa::MaskEngine& engine) {
+                mask::MaskEngine& engine) {
   return constraint_over_engine(tokenizer, g, engine);
 }
 
@@ -156,10 +156,10 @@ int run_json_schema(const StudyOptions& options) {
   const Vocabulary& vocabulary = handle.impl().vocabulary;
   const Encoder& encoder = *handle.impl().encoder;
   const auto tables_started = Clock::now();
-  const wfa::VocabularyTables& tables = handle.impl().vocabulary_tables();
+  const mask::VocabularyTables& tables = handle.impl().vocabulary_tables();
   const double tables_ms = ms_since(tables_started);
   // The oracle judges acceptance (it builds nothing ahead) and, with --engines ...,oracle, masks.
-  wfa::OracleEngine oracle(vocabulary);
+  mask::OracleEngine oracle(vocabulary);
 
   std::vector<std::filesystem::path> files;
   for (const auto& entry :
@@ -194,16 +194,16 @@ int run_json_schema(const StudyOptions& options) {
 
     // Time to first mask: from the schema's text to the first mask of an empty session.
     std::shared_ptr<const glr::CompiledGrammar> grammar;
-    std::unique_ptr<wfa::StagedEngine> engine;
+    std::unique_ptr<mask::StagedEngine> engine;
     const auto started = Clock::now();
     const double cpu_started = thread_cpu_ms();
     try {
-      Grammar model = json_schema::compile_json_schema_text(schema_text, row.id, schema_order);
+      GrammarModel model = json_schema::compile_json_schema_text(schema_text, row.id, schema_order);
       grammar = glr::CompiledGrammar::compile(std::move(model));
       row.grammar_ms = ms_since(started);
-      wfa::StagedOptions staged;
+      mask::StagedOptions staged;
       staged.build_wfa = with_wfa;
-      engine = std::make_unique<wfa::StagedEngine>(grammar, tables, staged);
+      engine = std::make_unique<mask::StagedEngine>(grammar, tables, staged);
       glr::Session session(grammar, &vocabulary);
       const auto walk_started = Clock::now();
       engine->mask_view(session, scratch);
@@ -264,7 +264,7 @@ int run_json_schema(const StudyOptions& options) {
       }
 
       // get_mask: the switched engine, then the lazy one from cold; the oracle on valid instances.
-      wfa::LazyWalkEngine lazy(grammar, vocabulary, tables.trie, &tables.plain);
+      mask::LazyWalkEngine lazy(grammar, vocabulary, tables.trie, &tables.plain);
       const Constraint switched = over(handle, grammar, *engine);
       const Constraint lazy_constraint = over(handle, grammar, lazy);
       for (std::size_t i = 0; i < texts.size(); ++i) {

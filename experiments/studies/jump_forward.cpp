@@ -25,7 +25,7 @@
 #include "lib/core/settings.h"
 #include "lib/json_schema/value.h"
 #include "lib/token_set/dense_mask.h"
-#include "wfa/oracle_engine.h"
+#include "mask/oracle/oracle_engine.h"
 
 namespace glrmask::experiments {
 namespace {
@@ -40,7 +40,8 @@ Tokenizer byte_tokenizer() {
 
 // The longest common prefix of all completions of `session`'s text, by the oracle: while the
 // text is incomplete and exactly one byte keeps it viable, that byte.
-std::string oracle_forced(const glr::Session& session, wfa::OracleEngine& oracle, DenseMask& mask) {
+std::string oracle_forced(const glr::Session& session, mask::OracleEngine& oracle,
+                          DenseMask& mask) {
   glr::Session state = session.clone();
   std::string forced;
   if (state.is_finished()) return forced;
@@ -54,7 +55,7 @@ std::string oracle_forced(const glr::Session& session, wfa::OracleEngine& oracle
     if (viable != 1) break;
     const char c = static_cast<char>(only);
     if (!state.try_commit_bytes(std::string_view(&c, 1)))
-      throw Error("the oracle allowed a byte the session refuses");
+      throw Error("the oracle allowed a byte the session refuses", ErrorCode::kInternal);
     forced.push_back(c);
   }
   return forced;
@@ -77,7 +78,7 @@ void check_texts(const Constraint& constraint, const Tokenizer& tokenizer,
                  const Vocabulary& bytes, Tally& tally) {
   tbb::parallel_for(std::size_t{0}, texts.size(), [&](std::size_t t) {
     const auto& [name, text] = texts[t];
-    wfa::OracleEngine oracle(bytes, {.sequential = true});
+    mask::OracleEngine oracle(bytes, {.sequential = true});
     DenseMask mask(static_cast<std::uint32_t>(bytes.size()));
     Matcher matcher(constraint);
     const std::vector<std::int32_t> tokens = tokenizer.encode(text);
@@ -116,7 +117,7 @@ void check_texts(const Constraint& constraint, const Tokenizer& tokenizer,
 // The library's constraint for a corpus grammar with the study's options.
 ConstraintSource corpus_source(const Corpus& corpus, const StudyOptions& options) {
   ConstraintSource source;
-  source.kind = ConstraintSource::Kind::kLark;
+  source.format = "lark";
   source.name = corpus.grammar_path.string();
   source.text = read_text_file(corpus.grammar_path);
   const glr::ParseOptions parse = corpus_parse_options(corpus, options);
@@ -190,7 +191,7 @@ int run_jump_forward(const StudyOptions& options) {
       const json_schema::JsonValue document =
           json_schema::parse_json(read_text_file(file), file.string());
       ConstraintSource source;
-      source.kind = ConstraintSource::Kind::kJsonSchema;
+      source.format = "json_schema";
       source.name = file.stem().string();
       source.text = json_schema::to_json_text(*document.find("schema"));
       std::optional<Constraint> constraint;

@@ -60,21 +60,25 @@ std::size_t parse_count(const std::string& option, const std::string& text) {
     used = 0;
   }
   if (used == 0 || used != text.size())
-    throw Error(fmt::format("option {}: expected a count, got '{}'", option, text));
+    throw Error(fmt::format("option {}: expected a count, got '{}'", option, text),
+                ErrorCode::kInvalidArgument);
   return value;
 }
 
 StudyOptions parse_options(int argc, char** argv) {
-  if (argc < 2) throw Error(std::string(kUsage));
+  if (argc < 2) throw Error(std::string(kUsage), ErrorCode::kInvalidArgument);
   StudyOptions options;
   options.study = argv[1];
   for (int i = 2; i < argc; ++i) {
     const std::string option = argv[i];
-    if (i + 1 >= argc) throw Error(fmt::format("option {}: missing value\n{}", option, kUsage));
+    if (i + 1 >= argc)
+      throw Error(fmt::format("option {}: missing value\n{}", option, kUsage),
+                  ErrorCode::kInvalidArgument);
     const std::string value = argv[++i];
     if (option == "--size") {
       if (value != "small" && value != "full")
-        throw Error(fmt::format("option --size: expected small or full, got '{}'", value));
+        throw Error(fmt::format("option --size: expected small or full, got '{}'", value),
+                    ErrorCode::kInvalidArgument);
       options.size = value == "small" ? StudySize::kSmall : StudySize::kFull;
     } else if (option == "--engines") {
       options.engines = split_list(value);
@@ -96,22 +100,25 @@ StudyOptions parse_options(int argc, char** argv) {
       options.reference = value;
     } else if (option == "--mask-output") {
       if (value != "view" && value != "buffer")
-        throw Error(fmt::format("option --mask-output: expected view or buffer, got '{}'", value));
+        throw Error(fmt::format("option --mask-output: expected view or buffer, got '{}'", value),
+                    ErrorCode::kInvalidArgument);
       options.mask_into_buffer = value == "buffer";
     } else if (option == "--mask-read") {
       if (value != "count" && value != "bit")
-        throw Error(fmt::format("option --mask-read: expected count or bit, got '{}'", value));
+        throw Error(fmt::format("option --mask-read: expected count or bit, got '{}'", value),
+                    ErrorCode::kInvalidArgument);
       options.read_whole_mask = value == "count";
     } else if (option == "--grammar-file") {
       options.grammar_file = value;
     } else if (option == "--inputs") {
       for (const std::string& file : split_list(value)) options.input_files.emplace_back(file);
     } else {
-      throw Error(fmt::format("unknown option '{}'\n{}", option, kUsage));
+      throw Error(fmt::format("unknown option '{}'\n{}", option, kUsage),
+                  ErrorCode::kInvalidArgument);
     }
   }
   if (options.grammar_file.empty() != options.input_files.empty())
-    throw Error("options --grammar-file and --inputs go together");
+    throw Error("options --grammar-file and --inputs go together", ErrorCode::kInvalidArgument);
   if (options.out_dir.empty())
     options.out_dir =
         std::filesystem::path("experiments/results") / options.study / options.size_name();
@@ -131,7 +138,8 @@ int run(int argc, char** argv) {
       std::cerr << "[" << options.study << "] results in " << options.out_dir.string() << "\n";
       return status;
     }
-  throw Error(fmt::format("unknown study '{}'\n{}", options.study, kUsage));
+  throw Error(fmt::format("unknown study '{}'\n{}", options.study, kUsage),
+              ErrorCode::kInvalidArgument);
 }
 
 }  // namespace

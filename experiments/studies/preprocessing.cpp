@@ -58,8 +58,7 @@ int run_preprocessing_child(int argc, char** argv) {
     started = std::chrono::steady_clock::now();
     // Called directly, not through make_engine(), so an engine's refusal reaches the table with
     // its reason.
-    auto engine =
-        app::make_mask_engine(engine_name, {grammar, &tokenizer->vocabulary}, "--engines");
+    auto engine = make_mask_engine(engine_name, {grammar, &tokenizer->vocabulary}, "--engines");
     const double build_seconds = seconds_since(started);
     const double offline_cpu_seconds = process_cpu_seconds() - cpu_started;
     const double built_mib = peak_memory_mib();

@@ -5,7 +5,7 @@
 // grammars and MaskBench's JSON Schemas (one grammar per schema), under Llama-3, Qwen3 and Gemma-3.
 //
 // Every grammar (every schema) is compiled for the wfa engine in a fresh child process that
-// writes the artifact of `glrmask compile` (wfa/mask_artifact.h); the parent measures the
+// writes the artifact of `glrmask compile` (mask/artifact/mask_artifact.h); the parent measures the
 // artifact, then loads it for its own wfa engine, so Table 1 and 2 run on the artifact Table 3
 // measured.
 #include <fmt/format.h>
@@ -32,9 +32,9 @@
 #include "lib/json_schema/compiler.h"
 #include "lib/json_schema/value.h"
 #include "lib/tokenizer/tokenizer_spec.h"
-#include "wfa/compiled_mask.h"
-#include "wfa/mask_artifact.h"
-#include "wfa/oracle_engine.h"
+#include "mask/artifact/mask_artifact.h"
+#include "mask/compiled/compiled_mask.h"
+#include "mask/oracle/oracle_engine.h"
 
 namespace glrmask::experiments {
 namespace {
@@ -68,7 +68,8 @@ json_schema::JsonValue read_maskbench_file(const fs::path& file) {
   json_schema::JsonValue document = json_schema::parse_json(read_text_file(file), file.string());
   if (!document.find("schema") || !document.find("valid") || !document.find("invalid"))
     throw Error(
-        fmt::format("{}: not a MaskBench file (needs schema, valid, invalid)", file.string()));
+        fmt::format("{}: not a MaskBench file (needs schema, valid, invalid)", file.string()),
+        ErrorCode::kInvalidArgument);
   return document;
 }
 
@@ -79,7 +80,7 @@ ConstraintSource study_source(const std::string& kind, const std::string& source
   ConstraintSource result;
   if (kind == "schema") {
     const json_schema::JsonValue document = read_maskbench_file(source);
-    result.kind = ConstraintSource::Kind::kJsonSchema;
+    result.format = "json_schema";
     result.name = fs::path(source).stem().string();
     result.text = json_schema::to_json_text(*document.find("schema"));
     return result;
@@ -87,7 +88,7 @@ ConstraintSource study_source(const std::string& kind, const std::string& source
   const Corpus corpus =
       kind == "corpus" ? load_named_corpus(source, 1) : corpus_from_files(source, {});
   const glr::ParseOptions parse = corpus_parse_options(corpus, options);
-  result.kind = ConstraintSource::Kind::kLark;
+  result.format = "lark";
   result.name = corpus.grammar_path.string();
   result.text = read_text_file(corpus.grammar_path);
   result.grammar = grammar_options(parse);
@@ -100,7 +101,8 @@ std::vector<fs::path> maskbench_files(std::size_t count) {
   const fs::path folder = data_dir() / "jsonschema" / "maskbench-dev";
   if (!fs::is_directory(folder))
     throw Error(
-        fmt::format("{}: the MaskBench folder is missing (set GLRMASK_DATA)", folder.string()));
+        fmt::format("{}: the MaskBench folder is missing (set GLRMASK_DATA)", folder.string()),
+        ErrorCode::kIo);
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(folder))
     if (entry.path().extension() == ".json") files.push_back(entry.path());
@@ -252,10 +254,10 @@ int run_psc_tables_child(int argc, char** argv) {
     stage = "compiling for wfa";
     cpu = process_cpu_seconds();
     wall = std::chrono::steady_clock::now();
-    const auto compiled = wfa::CompiledMask::compile(grammar, vocabulary);
+    const auto compiled = mask::CompiledMask::compile(grammar, vocabulary);
     const double mask_cpu = process_cpu_seconds() - cpu, mask_wall = seconds_since(wall);
     stage = "writing the artifact";
-    const std::size_t bytes = wfa::write_artifact(
+    const std::size_t bytes = mask::write_artifact(
         *grammar, compiled.get(), vocabulary,
         StoredConstraint{constraint_source, Engine::kWfa}.serialize(), artifact);
     fmt::print("ok\t{:.3f}\t{:.3f}\t{:.3f}\t{:.3f}\t{:.1f}\t{:.1f}\t{}\n", grammar_cpu,
@@ -272,7 +274,8 @@ int run_psc_tables_child(int argc, char** argv) {
 int run_psc_tables(const StudyOptions& options) {
   const std::string study(kStudy);
   if (options.max_steps != 0)
-    throw Error("psc_tables forces whole samples (EOS included): --max-steps does not apply");
+    throw Error("psc_tables forces whole samples (EOS included): --max-steps does not apply",
+                ErrorCode::kInvalidArgument);
   const std::size_t programs =
       options.max_programs != 0 ? options.max_programs : (options.small() ? 2 : 0);
   const std::size_t schemas =
@@ -369,12 +372,13 @@ int run_psc_tables(const StudyOptions& options) {
       // The grammar's verdicts come from a matcher of the library (over the oracle, which builds
       // nothing ahead).
       const Constraint grammar_constraint = study_constraint(
-          *tokenizer, grammar, std::make_unique<wfa::OracleEngine>(tokenizer->vocabulary));
+          *tokenizer, grammar, std::make_unique<mask::OracleEngine>(tokenizer->vocabulary));
       for (const Sample& sample : unit.samples) {
         try {
           tokens.push_back(tokenizer->encoder.encode(sample.text));
         } catch (const Error& e) {
-          throw Error(fmt::format("{} ({}): {}", sample.name, unit.column, e.what()));
+          throw Error(fmt::format("{} ({}): {}", sample.name, unit.column, e.what()), e.code(),
+                      e.where());
         }
         const std::vector<std::int32_t> ids(tokens.back().begin(), tokens.back().end());
         verdicts.push_back(grammar_verdict(grammar_constraint, ids));
@@ -390,14 +394,14 @@ int run_psc_tables(const StudyOptions& options) {
       for (const std::string& engine_name : engines) {
         EngineCell& cell = engine_cells[{unit.column, tok, engine_name}];
         ++cell.units;
-        std::unique_ptr<wfa::MaskEngine> engine;
+        std::unique_ptr<mask::MaskEngine> engine;
         if (engine_name == "wfa" && compiled) {
           // The artifact Table 3 measured (a wfa engine built from it equals a fresh build).
-          engine = app::make_mask_engine(
-              "wfa",
-              {grammar, &tokenizer->vocabulary,
-               wfa::read_mask_artifact(artifact, grammar, tokenizer->vocabulary)},
-              "--engines");
+          engine =
+              make_mask_engine("wfa",
+                               {grammar, &tokenizer->vocabulary,
+                                mask::read_mask_artifact(artifact, grammar, tokenizer->vocabulary)},
+                               "--engines");
         } else if (engine_name == "wfa" && !f.empty() && f[0] == "refused") {
           // The child already tried: the engine refuses this grammar.
           fmt::print(stderr, "*** engine 'wfa' refuses this grammar; skipped: {}\n",
@@ -584,7 +588,8 @@ int run_psc_tables(const StudyOptions& options) {
   report.add_text(fmt::format(
       "Per grammar (per schema) a fresh child process loads the vocabulary, compiles the "
       "grammar (lexer DFA, LALR table) and then the wfa automata (Terminal DWA, Parser DWA), "
-      "and writes the artifact of `glrmask compile -o` (wfa/mask_artifact.h). Time: CPU seconds "
+      "and writes the artifact of `glrmask compile -o` (mask/artifact/mask_artifact.h). Time: CPU "
+      "seconds "
       "of both compile steps (all threads; the Terminal DWA uses TBB), wall seconds in the CSV. "
       "Memory: the child's peak resident set (VmHWM), vocabulary included "
       "(`inputs_peak_gib`: the peak before compiling). Disk: the artifact's size, and {}. "

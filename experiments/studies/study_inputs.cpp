@@ -34,7 +34,8 @@ TokenizerInputs::TokenizerInputs(std::string name_in, Tokenizer handle_in)
       encoder(*handle.impl().encoder) {
   const auto first_eos = vocabulary.eos();
   if (!first_eos)
-    throw Error(fmt::format("tokenizer {}: no EOS token ({})", name, vocabulary.description()));
+    throw Error(fmt::format("tokenizer {}: no EOS token ({})", name, vocabulary.description()),
+                ErrorCode::kInvalidArgument);
   eos = *first_eos;
 }
 
@@ -49,7 +50,8 @@ std::vector<EncodedText> encode_corpus(const Corpus& corpus, const TokenizerInpu
     try {
       encoded.push_back({&text, tokenizer.encoder.encode(text.text)});
     } catch (const Error& e) {
-      throw Error(fmt::format("{} ({}): {}", text.name, corpus.name, e.what()));
+      throw Error(fmt::format("{} ({}): {}", text.name, corpus.name, e.what()), e.code(),
+                  e.where());
     }
   }
   return encoded;
@@ -77,8 +79,7 @@ std::vector<std::string> engine_names(const StudyOptions& options,
                                       const std::vector<std::string>& skip_by_default) {
   if (!options.engines.empty()) return options.engines;
   std::vector<std::string> names;
-  for (const app::MaskEngineEntry& entry : app::mask_engines()) {
-    const std::string name(entry.name);
+  for (const std::string& name : mask_engine_names()) {
     if (std::find(skip_by_default.begin(), skip_by_default.end(), name) == skip_by_default.end())
       names.push_back(name);
   }
@@ -101,7 +102,8 @@ glr::ParseOptions corpus_parse_options(const Corpus& corpus, const StudyOptions&
   } else if (options.policy == "lark") {
     parse_options.policy = glr::ConflictPolicy::kLark;
   } else if (!options.policy.empty()) {
-    throw Error(fmt::format("option --policy: expected glr or lark, got '{}'", options.policy));
+    throw Error(fmt::format("option --policy: expected glr or lark, got '{}'", options.policy),
+                ErrorCode::kInvalidArgument);
   }
   return parse_options;
 }
@@ -112,19 +114,18 @@ std::shared_ptr<const glr::CompiledGrammar> compile_corpus_grammar(const Corpus&
                                          corpus_parse_options(corpus, options));
 }
 
-std::unique_ptr<wfa::MaskEngine> make_engine(const std::string& name,
-                                             std::shared_ptr<const glr::CompiledGrammar> grammar,
-                                             const Vocabulary& vocabulary,
-                                             std::shared_ptr<const wfa::CompiledMask> compiled) {
-  const auto engines = app::mask_engines();
-  const bool known = std::any_of(engines.begin(), engines.end(),
-                                 [&](const app::MaskEngineEntry& e) { return e.name == name; });
+std::unique_ptr<mask::MaskEngine> make_engine(const std::string& name,
+                                              std::shared_ptr<const glr::CompiledGrammar> grammar,
+                                              const Vocabulary& vocabulary,
+                                              std::shared_ptr<const mask::CompiledMask> compiled) {
+  const std::vector<std::string> engines = mask_engine_names();
+  const bool known = std::find(engines.begin(), engines.end(), name) != engines.end();
   // An unknown name is the user's mistake and stops the study; an engine refusing a grammar
   // (wfa on SynCode Go under the skippable-EOS convention) is a result, and the study goes on.
-  if (!known) return app::make_mask_engine(name, {std::move(grammar), &vocabulary}, "--engines");
+  if (!known) return make_mask_engine(name, {std::move(grammar), &vocabulary}, "--engines");
   try {
-    return app::make_mask_engine(name, {std::move(grammar), &vocabulary, std::move(compiled)},
-                                 "--engines");
+    return make_mask_engine(name, {std::move(grammar), &vocabulary, std::move(compiled)},
+                            "--engines");
   } catch (const Error& error) {
     fmt::print(stderr, "*** engine '{}' refuses this grammar; skipped: {}\n", name, error.what());
     return nullptr;

@@ -7,15 +7,15 @@
 #include <string>
 #include <vector>
 
-#include "apps/mask_engines.h"
 #include "experiments/studies/study_options.h"
 #include "experiments/support/corpus.h"
 #include "glr/compiled_grammar.h"
 #include "glrmask/tokenizer.hpp"
+#include "harness/mask_engines.h"
 #include "lib/core/token_id.h"
 #include "lib/tokenizer/encoder.h"
 #include "lib/tokenizer/vocabulary.h"
-#include "wfa/mask_engine.h"
+#include "mask/mask_engine.h"
 
 namespace glrmask::experiments {
 
@@ -71,9 +71,9 @@ std::shared_ptr<const glr::CompiledGrammar> compile_corpus_grammar(const Corpus&
 // The engine, or nullptr (with the reason on stderr) when it refuses the grammar; studies skip
 // such combinations. Throws glrmask::Error for an unknown engine name. `compiled`, when set, is
 // the wfa's compilation of `grammar` against `vocabulary`, used instead of compiling again.
-std::unique_ptr<wfa::MaskEngine> make_engine(
+std::unique_ptr<mask::MaskEngine> make_engine(
     const std::string& name, std::shared_ptr<const glr::CompiledGrammar> grammar,
-    const Vocabulary& vocabulary, std::shared_ptr<const wfa::CompiledMask> compiled = nullptr);
+    const Vocabulary& vocabulary, std::shared_ptr<const mask::CompiledMask> compiled = nullptr);
 
 // Tokens whose bytes hold a run of at least 8 '-' (the "long hyphen-run" tokens whose masks are
 // the slow case of paper 003), sorted.

@@ -15,7 +15,7 @@ enum class StudySize { kSmall, kFull };
 struct StudyOptions {
   std::string study;
   StudySize size = StudySize::kSmall;
-  std::vector<std::string> engines;     // registry names (apps/mask_engines.h)
+  std::vector<std::string> engines;     // registry names (harness/mask_engines.h)
   std::vector<std::string> grammars;    // corpus names (go, java, sql, json, python)
   std::vector<std::string> tokenizers;  // names or tokenizer.json paths
   std::filesystem::path out_dir;
@@ -34,7 +34,7 @@ struct StudyOptions {
   // cheaper engine that was itself checked against the oracle).
   std::string reference = "oracle";
   // `--mask-output buffer`: the teacher-forcing studies time fill_mask() (the mask copied into
-  // the caller's buffer) instead of mask_view() (wfa/mask_engine.h).
+  // the caller's buffer) instead of mask_view() (mask/mask_engine.h).
   bool mask_into_buffer = false;
   // `--mask-read bit`: between steps the harness tests only the next token's bit instead of
   // counting every token of the mask. Counting (the default) reads the whole mask as a sampler

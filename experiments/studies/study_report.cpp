@@ -16,14 +16,15 @@ StudyReport::StudyReport(std::filesystem::path dir, std::string title, RunHeader
   std::filesystem::create_directories(dir_, error);
   if (error)
     throw Error(
-        fmt::format("{}: cannot create the results folder: {}", dir_.string(), error.message()));
+        fmt::format("{}: cannot create the results folder: {}", dir_.string(), error.message()),
+        ErrorCode::kIo);
 }
 
 void StudyReport::write_file(std::string_view file, std::string_view contents) const {
   const std::filesystem::path path = dir_ / file;
   std::ofstream out(path, std::ios::binary);
   out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
-  if (!out) throw Error(fmt::format("{}: cannot write the file", path.string()));
+  if (!out) throw Error(fmt::format("{}: cannot write the file", path.string()), ErrorCode::kIo);
 }
 
 void StudyReport::add_table(std::string_view name, std::string_view heading,
@@ -64,9 +65,11 @@ void StudyReport::add_plot(std::string_view name, std::string_view title,
     const int status = pclose(pipe);
     if (status != 0)
       throw Error(fmt::format("{}: gnuplot failed (is gnuplot installed?): {}",
-                              (dir_ / script_file).string(), output));
+                              (dir_ / script_file).string(), output),
+                  ErrorCode::kIo);
   } else {
-    throw Error(fmt::format("{}: cannot start gnuplot", (dir_ / script_file).string()));
+    throw Error(fmt::format("{}: cannot start gnuplot", (dir_ / script_file).string()),
+                ErrorCode::kIo);
   }
   body_ += fmt::format("\n![{}]({}.svg)\n", title, name);
 }

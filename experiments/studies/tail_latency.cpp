@@ -142,7 +142,8 @@ int run_tail_latency(const StudyOptions& options) {
   if (!failures.rows().empty()) report.add_table("failures", "Rejected steps", failures);
   steps_file.close();
   if (!steps_file)
-    throw Error(fmt::format("{}: cannot write", (report.dir() / "steps.csv").string()));
+    throw Error(fmt::format("{}: cannot write", (report.dir() / "steps.csv").string()),
+                ErrorCode::kIo);
   report.add_data_table("mask_histogram", latency_histogram(mask_series));
   report.add_data_table("commit_histogram", latency_histogram(commit_series));
   const std::string histogram_plot =

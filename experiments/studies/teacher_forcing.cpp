@@ -4,8 +4,8 @@
 
 #include <chrono>
 
-#include "api/src/engine_constraint.h"
-#include "api/src/teacher_forcing.h"
+#include "harness/engine_constraint.h"
+#include "harness/teacher_forcing.h"
 #include "lib/token_set/dense_mask.h"
 
 namespace glrmask::experiments {
@@ -38,7 +38,7 @@ RunHeader with_mask_output(RunHeader header, const StudyOptions& options) {
 
 Constraint study_constraint(const TokenizerInputs& tokenizer,
                             std::shared_ptr<const glr::CompiledGrammar> grammar,
-                            std::unique_ptr<wfa::MaskEngine> engine) {
+                            std::unique_ptr<mask::MaskEngine> engine) {
   return constraint_over_engine(tokenizer.handle, std::move(grammar), std::move(engine));
 }
 

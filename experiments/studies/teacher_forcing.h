@@ -1,5 +1,5 @@
 // Teacher forcing with per-step measurements, on the library's teacher-forcing loop
-// (api/src/teacher_forcing.h) and a matcher over the study's engine: the engine masks every step
+// (harness/teacher_forcing.h) and a matcher over the study's engine: the engine masks every step
 // of a real text (its tokens, then EOS), each mask and commit is timed on its own, and the
 // engine's counters and whether a long hyphen-run token was allowed are kept per step.
 #pragma once
@@ -16,7 +16,7 @@
 #include "glrmask/constraint.hpp"
 #include "glrmask/matcher.hpp"
 #include "lib/core/token_id.h"
-#include "wfa/mask_engine.h"
+#include "mask/mask_engine.h"
 
 namespace glrmask::experiments {
 
@@ -56,10 +56,10 @@ struct ForcingSetup {
 // for force_text(). `engine` is moved from.
 Constraint study_constraint(const TokenizerInputs& tokenizer,
                             std::shared_ptr<const glr::CompiledGrammar> grammar,
-                            std::unique_ptr<wfa::MaskEngine> engine);
+                            std::unique_ptr<mask::MaskEngine> engine);
 
 // Teacher-forces `tokens` (then EOS) through a matcher of `constraint` with the library's loop
-// (api/src/teacher_forcing.h), keeping a StepRecord per step.
+// (harness/teacher_forcing.h), keeping a StepRecord per step.
 ForcedRun force_text(const ForcingSetup& setup, const std::vector<TokenId>& tokens,
                      const Constraint& constraint);
 

@@ -3,7 +3,7 @@
 // wfa mask can), against the vocabulary size; the same over the Terminal DWA's weights (the
 // lexer's view); how long the classes take and how long the compile took. A few of the largest
 // classes are listed so a reader sees what is merged.
-#include "wfa/token_classes.h"
+#include "mask/compiled/token_classes.h"
 
 #include <fmt/format.h>
 
@@ -17,7 +17,7 @@
 #include "lib/core/error.h"
 #include "lib/core/escape.h"
 #include "lib/core/settings.h"
-#include "wfa/compiled_mask.h"
+#include "mask/compiled/compiled_mask.h"
 
 namespace glrmask::experiments {
 namespace {
@@ -38,7 +38,7 @@ std::string quoted(std::string_view bytes) {
 // context allows), or nullopt when every token is in some weight.
 std::optional<std::uint32_t> never_allowed_class(const TokenSetPool& pool,
                                                  std::span<const TokenSetId> weights,
-                                                 const wfa::TokenPartition& partition) {
+                                                 const mask::TokenPartition& partition) {
   RoaringBitmap allowed;
   for (const TokenSetId weight : weights) allowed |= pool.get(weight);
   for (TokenId id = 0; id < partition.universe(); ++id)
@@ -60,16 +60,16 @@ Measured measure(const std::string& grammar_label, const std::string& tokenizer_
   Measured m;
   const double compile_cpu = process_cpu_seconds();
   const auto compile_started = std::chrono::steady_clock::now();
-  const auto compiled = wfa::CompiledMask::compile(grammar, vocabulary);
+  const auto compiled = mask::CompiledMask::compile(grammar, vocabulary);
   const double compile_cpu_s = process_cpu_seconds() - compile_cpu;
   const double compile_s = seconds_since(compile_started);
 
   double started = process_cpu_seconds();
-  const std::vector<TokenSetId> parser_weights = wfa::mask_weights(compiled->parser_dwa());
-  const wfa::TokenPartition classes = wfa::partition_tokens(compiled->pool(), parser_weights);
+  const std::vector<TokenSetId> parser_weights = mask::mask_weights(compiled->parser_dwa());
+  const mask::TokenPartition classes = mask::partition_tokens(compiled->pool(), parser_weights);
   const double classes_cpu_s = process_cpu_seconds() - started;
   started = process_cpu_seconds();
-  const wfa::TokenPartition lexer = wfa::lexer_classes(*compiled, vocabulary.eos());
+  const mask::TokenPartition lexer = mask::lexer_classes(*compiled, vocabulary.eos());
   const double lexer_cpu_s = process_cpu_seconds() - started;
 
   std::size_t largest = 0, singletons = 0;
@@ -109,9 +109,9 @@ Measured measure(const std::string& grammar_label, const std::string& tokenizer_
       std::to_string(universe),
       std::to_string(parser_weights.size()),
       std::to_string(classes.num_classes()),
-      std::to_string(wfa::lexer_weights(compiled->terminal_dwa()).size()),
+      std::to_string(mask::lexer_weights(compiled->terminal_dwa()).size()),
       std::to_string(lexer.num_classes()),
-      wfa::refines(lexer, classes) ? "yes" : "no",
+      mask::refines(lexer, classes) ? "yes" : "no",
       format_fixed(static_cast<double>(universe) / static_cast<double>(classes.num_classes()), 1),
       std::to_string(largest),
       std::to_string(singletons),

@@ -72,7 +72,8 @@ void add_sql_queries(Corpus& corpus, const fs::path& folder, std::size_t max_tex
     const std::size_t line = colon == std::string::npos ? 0 : std::stoul(entry.substr(colon + 1));
     if (line == 0 || line > queries.size())
       throw Error(fmt::format("{}: entry '{}' names no line of queries.sql",
-                              (folder / "parses.txt").string(), entry));
+                              (folder / "parses.txt").string(), entry),
+                  ErrorCode::kInvalidArgument);
     corpus.texts.push_back({entry, queries[line - 1]});
   }
 }
@@ -113,7 +114,8 @@ void add_maskbench_instances(Corpus& corpus, const fs::path& folder, std::size_t
         ++index;
       }
     } catch (const simdjson::simdjson_error& e) {
-      throw Error(fmt::format("{}: not a MaskBench file: {}", file.string(), e.what()));
+      throw Error(fmt::format("{}: not a MaskBench file: {}", file.string(), e.what()),
+                  ErrorCode::kInvalidArgument);
     }
   }
 }
@@ -129,7 +131,8 @@ Corpus load_named_corpus(const std::string& name, std::size_t max_texts) {
   const fs::path data = data_dir();
   if (!fs::is_directory(data))
     throw Error(
-        fmt::format("{}: the real-data folder is missing (set GLRMASK_DATA)", data.string()));
+        fmt::format("{}: the real-data folder is missing (set GLRMASK_DATA)", data.string()),
+        ErrorCode::kIo);
   Corpus corpus;
   corpus.name = name;
   corpus.grammar_path = data / "grammars" / "syncode" / (name + "_grammar.lark");
@@ -159,8 +162,10 @@ Corpus load_named_corpus(const std::string& name, std::size_t max_texts) {
     corpus.options = lark_policy();
     add_maskbench_instances(corpus, data / "jsonschema" / "maskbench-dev", max_texts);
   } else {
-    throw Error(fmt::format(
-        "unknown corpus '{}' (known: go, java, sql, json, python, python-rejected)", name));
+    throw Error(
+        fmt::format("unknown corpus '{}' (known: go, java, sql, json, python, python-rejected)",
+                    name),
+        ErrorCode::kInvalidArgument);
   }
   return corpus;
 }

@@ -46,7 +46,8 @@ std::string join_row(const std::vector<std::string>& cells, const char* separato
 void ResultTable::add_row(std::vector<std::string> cells) {
   if (cells.size() != columns_.size())
     throw Error(fmt::format("result table: row {} has {} cells, the table has {} columns",
-                            rows_.size() + 1, cells.size(), columns_.size()));
+                            rows_.size() + 1, cells.size(), columns_.size()),
+                ErrorCode::kInternal);
   rows_.push_back(std::move(cells));
 }
 
@@ -54,7 +55,8 @@ void ResultTable::align_right(std::initializer_list<std::size_t> columns) {
   for (const std::size_t column : columns) {
     if (column >= columns_.size())
       throw Error(fmt::format("result table: no column {} to align (the table has {})", column,
-                              columns_.size()));
+                              columns_.size()),
+                  ErrorCode::kInternal);
     right_aligned_[column] = true;
   }
 }

@@ -101,7 +101,7 @@ class FlatKeyStore {
   }
   void check_room(std::span<const Elem> key) const {
     if (elements_.size() + key.size() >= kVacant)
-      throw Error("hash table: keys exceed 2^32 elements in all");
+      throw Error("hash table: keys exceed 2^32 elements in all", ErrorCode::kLimit);
   }
   std::uint32_t append(std::span<const Elem> key) {
     const auto offset = static_cast<std::uint32_t>(elements_.size());

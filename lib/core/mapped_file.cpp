@@ -40,11 +40,13 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path& 
   // descriptor is then refused below as not a regular file (for which the flag changes nothing).
   const Descriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (fd.get() < 0)
-    throw Error(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
+    throw Error(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)),
+                ErrorCode::kIo, ErrorLocation::in_file(path.string()));
   struct stat status {};
   if (::fstat(fd.get(), &status) != 0 || !S_ISREG(status.st_mode))
     throw Error(fmt::format("{}: cannot open: not a regular file{}", path.string(),
-                            S_ISDIR(status.st_mode) ? " (a directory)" : ""));
+                            S_ISDIR(status.st_mode) ? " (a directory)" : ""),
+                ErrorCode::kIo, ErrorLocation::in_file(path.string()));
   std::shared_ptr<MappedFile> file(new MappedFile());
   file->size_ = static_cast<std::size_t>(status.st_size);
   if (file->size_ == 0) return file;
@@ -62,7 +64,8 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path& 
       (file->size_ + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
   char* buffer = static_cast<char*>(std::aligned_alloc(kBufferAlignment, rounded));
   if (buffer == nullptr)
-    throw Error(fmt::format("{}: cannot allocate {} bytes to read it", path.string(), rounded));
+    throw Error(fmt::format("{}: cannot allocate {} bytes to read it", path.string(), rounded),
+                ErrorCode::kIo, ErrorLocation::in_file(path.string()));
   file->data_ = buffer;
   std::size_t done = 0;
   while (done < file->size_) {
@@ -70,7 +73,8 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path& 
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0)
       throw Error(fmt::format("{}: cannot read byte {} of {}: {}", path.string(), done, file->size_,
-                              got < 0 ? std::strerror(errno) : "file shrank"));
+                              got < 0 ? std::strerror(errno) : "file shrank"),
+                  ErrorCode::kIo, ErrorLocation::in_file(path.string()));
     done += static_cast<std::size_t>(got);
   }
   return file;

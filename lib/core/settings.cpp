@@ -49,10 +49,10 @@ std::filesystem::path resolve_tokenizer(std::string_view name_or_path) {
   if (!std::filesystem::exists(path)) {
     if (name_or_path.find('/') == std::string_view::npos &&
         name_or_path.find(".json") == std::string_view::npos)
-      throw Error(fmt::format(
-          "{}: unknown tokenizer name (expected llama2, llama3, qwen3, gemma3, gptoss or a path "
-          "to a tokenizer.json)",
-          name_or_path));
+      throw Error(fmt::format("{}: unknown tokenizer name (expected llama2, llama3, qwen3, gemma3, "
+                              "gptoss or a path to a tokenizer.json)",
+                              name_or_path),
+                  ErrorCode::kInvalidArgument);
     throw Error(fmt::format("{}: no such file", path.string()), ErrorCode::kIo,
                 ErrorLocation::in_file(path.string()));
   }

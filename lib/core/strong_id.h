@@ -5,8 +5,8 @@
 //
 // Used where two numberings of the same kind of thing meet and an off-by-one or a swapped argument
 // would be silent: the grammar model's symbols against the LR grammar's (glr/lr_grammar.h), the
-// Parser DWA's states against the LR automaton's (wfa/parser_dwa.h). Plain integers stay where
-// only one numbering is in sight.
+// Parser DWA's states against the LR automaton's (mask/parser_dwa/parser_dwa.h). Plain integers
+// stay where only one numbering is in sight.
 #pragma once
 
 #include <compare>

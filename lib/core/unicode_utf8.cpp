@@ -25,7 +25,9 @@ std::optional<std::size_t> find_invalid_utf8(std::string_view text) {
 
 void require_valid_utf8(std::string_view text, std::string_view what) {
   if (auto offset = find_invalid_utf8(text))
-    throw Error(fmt::format("{}: invalid UTF-8 at byte offset {}", what, *offset));
+    throw Error(fmt::format("{}: invalid UTF-8 at byte offset {}", what, *offset),
+                ErrorCode::kInvalidArgument,
+                ErrorLocation::at_byte(static_cast<std::int64_t>(*offset)));
 }
 
 void append_utf8(std::string& out, char32_t c) {

@@ -13,7 +13,8 @@ namespace glrmask {
 // and code points above U+10FFFF are ill-formed), or nullopt when `text` is valid.
 std::optional<std::size_t> find_invalid_utf8(std::string_view text);
 
-// Throws glrmask::Error("<what>: invalid UTF-8 at byte offset N") when `text` is not valid UTF-8.
+// Throws glrmask::Error("<what>: invalid UTF-8 at byte offset N", kInvalidArgument, at that byte)
+// when `text` is not valid UTF-8.
 void require_valid_utf8(std::string_view text, std::string_view what);
 
 // Length in bytes of the UTF-8 sequence that starts with `lead` (1 for a continuation byte, so a

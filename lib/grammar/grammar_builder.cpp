@@ -50,7 +50,7 @@ bool GrammarBuilder::has_symbol(std::string_view name) const {
   return symbols_.contains(std::string(name));
 }
 
-Grammar GrammarBuilder::build(std::string_view start_name) && {
+GrammarModel GrammarBuilder::build(std::string_view start_name) && {
   const std::size_t num_terminals = terminals_.size();
   const std::size_t num_nonterminals = nonterminals_.size();
 
@@ -174,7 +174,7 @@ Grammar GrammarBuilder::build(std::string_view start_name) && {
   }
 
   // 4. Intern what survives: terminals and nonterminals keep the order they were added in.
-  Grammar grammar;
+  GrammarModel grammar;
   std::vector<SymbolId> new_id(num_terminals + num_nonterminals);  // provisional -> final
   for (std::size_t t = 0; t < num_terminals; ++t) {
     if (!terminal_used[t] && !terminals_[t].ignored) continue;

@@ -1,6 +1,6 @@
-// Assembles a Grammar from named symbols. Front-ends add terminals, nonterminals and rules by name
-// in whatever order they discover them; build() resolves the names, removes what cannot take part
-// in a sentence (with a warning naming where it was defined) and interns dense symbol ids.
+// Assembles a GrammarModel from named symbols. Front-ends add terminals, nonterminals and rules by
+// name in whatever order they discover them; build() resolves the names, removes what cannot take
+// part in a sentence (with a warning naming where it was defined) and interns dense symbol ids.
 #pragma once
 
 #include <string>
@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "lib/grammar/grammar.h"
+#include "lib/grammar/grammar_model.h"
 
 namespace glrmask {
 
@@ -41,7 +41,7 @@ class GrammarBuilder {
   //  - terminals that no remaining rule uses and that are not ignored.
   // Each removed nonterminal the author wrote gets a warning. Throws GrammarError when `start` is
   // not a nonterminal or derives nothing.
-  Grammar build(std::string_view start) &&;
+  GrammarModel build(std::string_view start) &&;
 
  private:
   struct SymbolEntry {

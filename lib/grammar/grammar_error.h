@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "lib/core/error.h"
 
@@ -25,6 +26,8 @@ struct SourceLocation {
 struct Diagnostic {
   SourceLocation where;
   std::string message;
+  // The JSON pointer the warning is about, for a JSON Schema front end ("" otherwise).
+  std::string json_pointer = {};
 
   // "file:line:col: warning: message"
   std::string str() const;
@@ -44,5 +47,16 @@ class GrammarError : public Error {
   SourceLocation location_;
   std::string message_;
 };
+
+// The place a message prefix "file:line:col" names (SourceLocation::str(), as the lexer's
+// TerminalSpec::origin holds it), as the fields of an error; what follows the column (": terminal
+// NAME") is ignored. Text without a line and column names a file alone: the text before its first
+// ": ", or all of it.
+ErrorLocation parse_source_location(std::string_view text);
+
+// A broken invariant of a grammar front end, noticed at `where` (the grammar is not at fault):
+// an Error with ErrorCode::kInternal whose what() is "file:line:col: internal error: <message>"
+// (without the place when `where` names no file), and whose where() holds the place.
+Error internal_grammar_error(const SourceLocation& where, const std::string& message);
 
 }  // namespace glrmask

@@ -5,15 +5,17 @@
 
 namespace glrmask {
 
-Grammar regex_constraint_grammar(const std::string& pattern) {
-  if (pattern.empty()) throw Error("--regex: the pattern is empty");
+GrammarModel regex_constraint_grammar(const std::string& pattern) {
+  if (pattern.empty())
+    throw Error("regex: the pattern is empty", ErrorCode::kGrammar,
+                ErrorLocation::in_file("<regex>"));
   GrammarBuilder builder("<regex>");
   Terminal terminal;
   terminal.name = "REGEX";
   terminal.pattern = pattern;
-  // Errors about the pattern (it matches no text, ...) name the option it came from, as the
+  // Errors about the pattern (it matches no text, ...) name it as the regex, as the
   // empty-pattern error above does.
-  terminal.origin = SourceLocation{"--regex", 0, 0};
+  terminal.origin = SourceLocation{"<regex>", 0, 0};
   builder.add_terminal(terminal);
   builder.add_nonterminal(Nonterminal{"start", {}, false, terminal.origin});
   builder.add_rule(RuleSpec{"start", {"REGEX"}, 0, "", {}});

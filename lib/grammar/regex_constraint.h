@@ -5,12 +5,12 @@
 
 #include <string>
 
-#include "lib/grammar/grammar.h"
+#include "lib/grammar/grammar_model.h"
 
 namespace glrmask {
 
 // Throws glrmask::Error for an empty pattern. Regex syntax errors surface when the grammar is
 // compiled, naming the column in the pattern.
-Grammar regex_constraint_grammar(const std::string& pattern);
+GrammarModel regex_constraint_grammar(const std::string& pattern);
 
 }  // namespace glrmask

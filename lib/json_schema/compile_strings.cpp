@@ -2,7 +2,7 @@
 // pattern, not a format, none of some strings), as one terminal. Each constraint is a regular
 // language of quoted strings in the canonical spelling (regex.h); several are intersected with
 // leading lookaheads, which the lexer compiles as the product of their automata (exact for quoted
-// strings, whose languages are prefix-free; lexer/lookahead_conjunction.h).
+// strings, whose languages are prefix-free; lexer/regex/lookahead_conjunction.h).
 #include <fmt/format.h>
 
 #include <algorithm>

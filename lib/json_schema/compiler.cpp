@@ -103,7 +103,7 @@ SchemaCompiler::SchemaCompiler(const JsonValue& root, const std::string& source_
       builder_(source_name),
       source_name_(source_name) {}
 
-Grammar SchemaCompiler::compile() && {
+GrammarModel SchemaCompiler::compile() && {
   const std::string top = value(document_.root(), "");
   rule("start", {top});
   // Named after the schema's root, so a lexer's "the start symbol derives no text" names it.
@@ -194,13 +194,14 @@ std::string SchemaCompiler::alternatives(std::string_view hint,
 }
 
 void SchemaCompiler::unenforced(const std::string& pointer, const std::string& message) {
-  if (!options_.lenient) document_.fail(pointer, message + " (--json-schema-lenient ignores it)");
+  if (!options_.lenient) document_.fail(pointer, message + " (JsonOptions::lenient ignores it)");
   warnings_.push_back(Diagnostic{SourceLocation{document_.where(pointer), 0, 0},
-                                 message + ": ignored (lenient), the grammar accepts more"});
+                                 message + ": ignored (lenient), the grammar accepts more",
+                                 pointer});
 }
 
 void SchemaCompiler::warn(const std::string& pointer, const std::string& message) {
-  warnings_.push_back(Diagnostic{SourceLocation{document_.where(pointer), 0, 0}, message});
+  warnings_.push_back(Diagnostic{SourceLocation{document_.where(pointer), 0, 0}, message, pointer});
 }
 
 std::string SchemaCompiler::any_value() {
@@ -442,22 +443,23 @@ std::optional<std::size_t> SchemaCompiler::count(const JsonValue& schema,
 
 }  // namespace detail
 
-Grammar compile_json_schema(const JsonValue& schema, const std::string& source_name,
-                            const SchemaOptions& options) {
+GrammarModel compile_json_schema(const JsonValue& schema, const std::string& source_name,
+                                 const SchemaOptions& options) {
   return detail::SchemaCompiler(schema, source_name, options).compile();
 }
 
-Grammar compile_json_schema_text(std::string_view schema_text, const std::string& source_name,
-                                 const SchemaOptions& options) {
+GrammarModel compile_json_schema_text(std::string_view schema_text, const std::string& source_name,
+                                      const SchemaOptions& options) {
   const JsonValue schema = parse_json(schema_text, source_name);
   return compile_json_schema(schema, source_name, options);
 }
 
-Grammar load_json_schema_file(const std::filesystem::path& path, const SchemaOptions& options) {
+GrammarModel load_json_schema_file(const std::filesystem::path& path,
+                                   const SchemaOptions& options) {
   return compile_json_schema_text(read_text_file(path), path.string(), options);
 }
 
-Grammar json_grammar(const SchemaOptions& options) {
+GrammarModel json_grammar(const SchemaOptions& options) {
   return compile_json_schema(make_bool(true), "<json>", options);
 }
 
@@ -465,14 +467,17 @@ Whitespace parse_whitespace(std::string_view name) {
   if (name == "default") return Whitespace::kDefault;
   if (name == "compact") return Whitespace::kCompact;
   if (name == "flexible") return Whitespace::kFlexible;
-  throw Error(fmt::format(
-      "unknown JSON whitespace mode '{}' (expected default, compact or flexible)", name));
+  throw Error(
+      fmt::format("unknown JSON whitespace mode '{}' (expected default, compact or flexible)",
+                  name),
+      ErrorCode::kInvalidArgument);
 }
 
 PropertyOrder parse_property_order(std::string_view name) {
   if (name == "schema") return PropertyOrder::kSchema;
   if (name == "any") return PropertyOrder::kAny;
-  throw Error(fmt::format("unknown property order '{}' (expected schema or any)", name));
+  throw Error(fmt::format("unknown property order '{}' (expected schema or any)", name),
+              ErrorCode::kInvalidArgument);
 }
 
 }  // namespace glrmask::json_schema

@@ -1,4 +1,4 @@
-// JSON Schema → Grammar: a context-free grammar whose sentences are JSON texts that validate
+// JSON Schema → GrammarModel: a context-free grammar whose sentences are JSON texts that validate
 // against the schema. Objects, arrays, anyOf and $ref become rules (recursion through $ref is
 // plain recursion between nonterminals); strings, numbers and enum values become terminals whose
 // regexes encode lengths, patterns, formats and numeric bounds exactly. docs/json_schema.md lists
@@ -19,7 +19,7 @@
 #include <string>
 #include <string_view>
 
-#include "lib/grammar/grammar.h"
+#include "lib/grammar/grammar_model.h"
 #include "lib/json_schema/value.h"
 
 namespace glrmask::json_schema {
@@ -60,14 +60,15 @@ struct SchemaOptions {
 
 // Throws glrmask::Error "<source_name>#<pointer>: <reason>" for a malformed schema, a bad $ref
 // or (unless lenient) an unsupported keyword.
-Grammar compile_json_schema(const JsonValue& schema, const std::string& source_name,
-                            const SchemaOptions& options = {});
-Grammar compile_json_schema_text(std::string_view schema_text, const std::string& source_name,
+GrammarModel compile_json_schema(const JsonValue& schema, const std::string& source_name,
                                  const SchemaOptions& options = {});
-Grammar load_json_schema_file(const std::filesystem::path& path, const SchemaOptions& options = {});
+GrammarModel compile_json_schema_text(std::string_view schema_text, const std::string& source_name,
+                                      const SchemaOptions& options = {});
+GrammarModel load_json_schema_file(const std::filesystem::path& path,
+                                   const SchemaOptions& options = {});
 
 // Any JSON value (the schema `true`), under the given whitespace mode.
-Grammar json_grammar(const SchemaOptions& options = {});
+GrammarModel json_grammar(const SchemaOptions& options = {});
 
 // Parses "default", "compact" or "flexible"; throws glrmask::Error otherwise.
 Whitespace parse_whitespace(std::string_view name);

@@ -45,6 +45,12 @@ Draft detect_draft(const JsonValue& root) {
 SchemaDocument::SchemaDocument(const JsonValue& root, std::string source_name)
     : root_(root), source_name_(std::move(source_name)), draft_(detect_draft(root)) {}
 
+ErrorLocation schema_location(const std::string& where) {
+  const std::size_t hash = where.find('#');
+  if (hash == std::string::npos) return ErrorLocation::in_json("", where);
+  return ErrorLocation::in_json(where.substr(0, hash), where.substr(hash + 1));
+}
+
 std::string SchemaDocument::where(const std::string& pointer) const {
   return fmt::format("{}#{}", source_name_, pointer);
 }

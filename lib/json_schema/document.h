@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "lib/core/error.h"
 #include "lib/json_schema/value.h"
 
 namespace glrmask::json_schema {
@@ -17,6 +18,11 @@ enum class Draft : std::uint8_t { k4, k6, k7, k2019_09, k2020_12 };
 // The draft a root schema declares with `$schema`; 2020-12 when it declares none or one this
 // compiler does not know (python-jsonschema's default, the latest draft).
 Draft detect_draft(const JsonValue& root);
+
+// The place a string made by SchemaDocument::where ("<source_name>#<pointer>") names, as the
+// fields of an error: the source name before the first '#', the JSON pointer after it. A string
+// without '#' is taken as a pointer alone.
+ErrorLocation schema_location(const std::string& where);
 
 class SchemaDocument {
  public:

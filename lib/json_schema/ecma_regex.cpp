@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "lib/core/error.h"
+#include "lib/json_schema/document.h"
 
 namespace glrmask::json_schema {
 
@@ -16,7 +17,8 @@ bool ecma_search(const std::string& pattern, const std::string& text, const std:
   try {
     return std::regex_search(text, std::regex(pattern, std::regex::ECMAScript));
   } catch (const std::regex_error& e) {
-    throw Error(fmt::format("{}: pattern cannot be evaluated: {}", where, e.what()));
+    throw Error(fmt::format("{}: pattern cannot be evaluated: {}", where, e.what()),
+                ErrorCode::kSchema, schema_location(where));
   }
 }
 

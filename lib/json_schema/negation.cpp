@@ -113,7 +113,7 @@ JsonValue SchemaCompiler::negate(const JsonValue& schema, const std::string& poi
 
 JsonValue SchemaCompiler::negate_plain(const JsonValue& m, const std::string& pointer) {
   std::vector<JsonValue> branches;
-  // Under --json-schema-lenient a keyword without an exact complement makes the whole complement
+  // Under the lenient option a keyword without an exact complement makes the whole complement
   // `true`: ignoring the keyword would shrink the complement, and lenient mode only widens.
   bool widened = false;
   auto refuse = [&](const std::string& where, const std::string& message) {

@@ -70,7 +70,7 @@ class NumberAutomatonBuilder {
       auto [it, inserted] = ids.try_emplace(state, static_cast<int>(states.size()));
       if (inserted) {
         if (states.size() >= kMaxExploredStates)
-          throw Error("a number constraint needs too many automaton states");
+          throw Error("a number constraint needs too many automaton states", ErrorCode::kLimit);
         states.push_back(state);
       }
       return it->second;

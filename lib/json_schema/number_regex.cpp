@@ -176,7 +176,8 @@ std::optional<Fraction> meet(const Fraction& a, const Fraction& b) {
   if (upper.kind == Fraction::kAtMost && upper.digits.empty() &&
       (lower.kind == Fraction::kMoreThan || !lower.digits.empty()))
     return std::nullopt;
-  throw Error("numeric bounds with fractions inside one integer are not supported");
+  throw Error("numeric bounds with fractions inside one integer are not supported",
+              ErrorCode::kSchema);
 }
 
 // Magnitudes m = I.F between two decimal bounds, as alternatives (more digits first later).

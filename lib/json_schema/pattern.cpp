@@ -7,6 +7,7 @@
 
 #include "lib/core/error.h"
 #include "lib/core/unicode_utf8.h"
+#include "lib/json_schema/document.h"
 #include "lib/json_schema/regex.h"
 
 namespace glrmask::json_schema {
@@ -88,7 +89,8 @@ class PatternTranslator {
   }
 
   [[noreturn]] void fail(const std::string& message) const {
-    throw Error(fmt::format("{}: pattern column {}: {}", where_, pos_ + 1, message));
+    throw Error(fmt::format("{}: pattern column {}: {}", where_, pos_ + 1, message),
+                ErrorCode::kSchema, schema_location(where_));
   }
 
   // Alternatives inside a group.

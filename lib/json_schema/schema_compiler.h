@@ -57,7 +57,7 @@ class SchemaCompiler {
  public:
   SchemaCompiler(const JsonValue& root, const std::string& source_name,
                  const SchemaOptions& options);
-  Grammar compile() &&;
+  GrammarModel compile() &&;
 
  private:
   // ---- symbols (compiler.cpp)
@@ -134,7 +134,7 @@ class SchemaCompiler {
   };
   StringParts string_parts(const JsonValue& schema, const std::string& pointer);
   // One terminal regex for the parts: the first positive part as the body, the others as
-  // lookaheads (lexer/lookahead_conjunction.h). Unconstrained: any JSON string, every escape.
+  // lookaheads (lexer/regex/lookahead_conjunction.h). Unconstrained: any JSON string, every escape.
   std::string string_regex(const StringParts& parts);
   std::string array(const JsonValue& schema, const std::string& pointer);
   std::string object(const JsonValue& schema, const std::string& pointer);

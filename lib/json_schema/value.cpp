@@ -246,7 +246,8 @@ JsonValue parse_json(std::string_view text, const std::string& source_name) {
   simdjson::padded_string padded(masked);
   simdjson::dom::element root;
   if (auto error = parser.parse(padded).get(root))
-    throw Error(fmt::format("{}: invalid JSON: {}", source_name, simdjson::error_message(error)));
+    throw Error(fmt::format("{}: invalid JSON: {}", source_name, simdjson::error_message(error)),
+                ErrorCode::kSchema, ErrorLocation::in_file(source_name));
   std::size_t next_number = 0;
   return convert(root, numbers, next_number);
 }

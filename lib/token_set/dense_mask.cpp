@@ -70,13 +70,15 @@ DenseMask& DenseMask::operator&=(const DenseMask& other) {
 
 void DenseMask::throw_out_of_range(TokenId token) const {
   throw Error(
-      fmt::format("token id {} is out of range for a mask over {} tokens", token, universe_size_));
+      fmt::format("token id {} is out of range for a mask over {} tokens", token, universe_size_),
+      ErrorCode::kInvalidArgument, ErrorLocation::of_token(static_cast<std::int64_t>(token)));
 }
 
 void DenseMask::check_same_universe(const DenseMask& other, const char* operation) const {
   if (other.universe_size_ != universe_size_) {
     throw Error(fmt::format("DenseMask {}: universe sizes differ ({} vs {} tokens)", operation,
-                            universe_size_, other.universe_size_));
+                            universe_size_, other.universe_size_),
+                ErrorCode::kInvalidArgument);
   }
 }
 

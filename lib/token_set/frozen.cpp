@@ -23,7 +23,7 @@ FrozenBitmap FrozenBitmap::view(std::string_view image, std::uint32_t universe) 
   FrozenBitmap frozen = view_layout(image);
   // The frozen view trusts the bytes; the checks below are what makes reading them safe.
   if (const std::string found = frozen.defect(universe); !found.empty())
-    throw Error(found);  // the destructor releases the view
+    throw Error(found, ErrorCode::kArtifact);  // the destructor releases the view
   return frozen;
 }
 
@@ -33,13 +33,14 @@ std::string FrozenBitmap::defect(std::uint32_t universe) const {
 
 FrozenBitmap FrozenBitmap::view_layout(std::string_view image) {
   if (reinterpret_cast<std::uintptr_t>(image.data()) % kFrozenImageAlignment != 0)
-    throw Error(
-        fmt::format("a frozen token set must start {}-byte aligned", kFrozenImageAlignment));
+    throw Error(fmt::format("a frozen token set must start {}-byte aligned", kFrozenImageAlignment),
+                ErrorCode::kArtifact);
   FrozenBitmap frozen;
   frozen.view_ = roaring_bitmap_frozen_view(image.data(), image.size());
   if (frozen.view_ == nullptr)
     throw Error(
-        fmt::format("CRoaring does not accept the {} bytes as a frozen bitmap", image.size()));
+        fmt::format("CRoaring does not accept the {} bytes as a frozen bitmap", image.size()),
+        ErrorCode::kArtifact);
   frozen.bitmap_.roaring.high_low_container = frozen.view_->high_low_container;
   return frozen;
 }

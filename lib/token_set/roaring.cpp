@@ -57,7 +57,8 @@ void for_each_container(const RoaringBitmap& set, Visit&& visit) {
         break;
       }
       default:
-        throw Error(fmt::format("CRoaring container of unknown type {} (key {})", type, view.key));
+        throw Error(fmt::format("CRoaring container of unknown type {} (key {})", type, view.key),
+                    ErrorCode::kInternal);
     }
     visit(view);
   }
@@ -202,7 +203,8 @@ void check_fits(const RoaringBitmap& set, std::span<std::uint32_t> words) {
   const std::uint64_t capacity = 32 * static_cast<std::uint64_t>(words.size());
   if (set.maximum() >= capacity) {
     throw Error(fmt::format("token id {} does not fit a dense mask of {} words ({} tokens)",
-                            set.maximum(), words.size(), capacity));
+                            set.maximum(), words.size(), capacity),
+                ErrorCode::kInvalidArgument);
   }
 }
 

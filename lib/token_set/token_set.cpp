@@ -12,7 +12,9 @@ namespace glrmask {
 
 TokenSetPool::TokenSetPool(std::uint32_t universe_size, ContentHasher hasher)
     : universe_size_(universe_size), hasher_(hasher) {
-  if (universe_size == 0) throw Error("TokenSetPool: the universe (vocabulary) size must be >= 1");
+  if (universe_size == 0)
+    throw Error("TokenSetPool: the universe (vocabulary) size must be >= 1",
+                ErrorCode::kInvalidArgument);
   sets_.emplace_back();  // id 0: the empty set, never in the index
   hashes_.push_back(hasher_(sets_.back()));
   RoaringBitmap everything;
@@ -28,7 +30,7 @@ TokenSetPool TokenSetPool::from_frozen(std::uint32_t universe_size,
   TokenSetPool pool(universe_size);
   const std::size_t views = source->size();
   if (views >= std::uint64_t{UINT32_MAX} - kFirstView)
-    throw Error("TokenSetPool: more than 2^32 sets");
+    throw Error("TokenSetPool: more than 2^32 sets", ErrorCode::kLimit);
   pool.frozen_source_ = std::move(source);
   pool.num_views_ = views;
   pool.views_ = std::make_unique<FrozenBitmap[]>(views);
@@ -85,10 +87,12 @@ TokenSetId TokenSetPool::intern(RoaringBitmap set) {
 TokenSetId TokenSetPool::intern(std::span<const TokenId> ids) {
   for (std::size_t i = 0; i < ids.size(); ++i) {
     if (ids[i] >= universe_size_) {
-      throw Error(fmt::format(
-          "TokenSetPool::intern: token id {} (position {} of the list) is out of range for a "
-          "vocabulary of {} tokens",
-          ids[i], i, universe_size_));
+      throw Error(
+          fmt::format(
+              "TokenSetPool::intern: token id {} (position {} of the list) is out of range for a "
+              "vocabulary of {} tokens",
+              ids[i], i, universe_size_),
+          ErrorCode::kInvalidArgument, ErrorLocation::of_token(static_cast<std::int64_t>(ids[i])));
     }
   }
   return intern(RoaringBitmap(ids.size(), ids.data()));
@@ -121,7 +125,7 @@ TokenSetId TokenSetPool::find(const RoaringBitmap& set, std::uint64_t hash) cons
 
 TokenSetId TokenSetPool::insert_new(RoaringBitmap&& set, std::uint64_t hash) {
   if (distinct_sets() >= std::uint64_t{UINT32_MAX})
-    throw Error("TokenSetPool: more than 2^32 sets");
+    throw Error("TokenSetPool: more than 2^32 sets", ErrorCode::kLimit);
   if (2 * distinct_sets() >= index_.size()) grow_index();
   // Sets live for the whole compilation: pay once for the most compact encoding. runOptimize also
   // gives the set its own copy of any container it shared with a copy-on-write bitmap, and with
@@ -354,21 +358,25 @@ void TokenSetPool::clear_memo() {
 void TokenSetPool::check(TokenSetId s) const {
   if (s.value() >= distinct_sets()) {
     throw Error(fmt::format("token set id {} was not made by this pool (it holds {} sets)",
-                            s.value(), distinct_sets()));
+                            s.value(), distinct_sets()),
+                ErrorCode::kInvalidArgument);
   }
 }
 
 void TokenSetPool::check_token(TokenId token, const char* what) const {
   if (token >= universe_size_) {
     throw Error(fmt::format("{}: token id {} is out of range for a vocabulary of {} tokens", what,
-                            token, universe_size_));
+                            token, universe_size_),
+                ErrorCode::kInvalidArgument,
+                ErrorLocation::of_token(static_cast<std::int64_t>(token)));
   }
 }
 
 void TokenSetPool::check_dense_span(std::span<std::uint32_t> words) const {
   if (words.size() < dense_word_count()) {
     throw Error(fmt::format("dense mask of {} words is too small for {} tokens ({} words needed)",
-                            words.size(), universe_size_, dense_word_count()));
+                            words.size(), universe_size_, dense_word_count()),
+                ErrorCode::kInvalidArgument);
   }
 }
 

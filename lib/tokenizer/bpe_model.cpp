@@ -97,12 +97,14 @@ BpeModel::BpeModel(const TokenizerSpec& spec)
   for (std::size_t rank = 0; rank < spec.merges.size(); ++rank) {
     const auto [left_id, right_id, merged_id] = resolved[rank];
     if (left_id == kNoToken || right_id == kNoToken || merged_id == kNoToken)
-      throw Error(fmt::format("{}: /model/merges/{}: {:?} + {:?}: {} is not in the vocabulary",
-                              spec.path.string(), rank, spec.merges[rank].first,
-                              spec.merges[rank].second,
-                              left_id == kNoToken    ? "the left part"
-                              : right_id == kNoToken ? "the right part"
-                                                     : "the merged token"));
+      throw Error(
+          fmt::format("{}: /model/merges/{}: {:?} + {:?}: {} is not in the vocabulary",
+                      spec.path.string(), rank, spec.merges[rank].first, spec.merges[rank].second,
+                      left_id == kNoToken    ? "the left part"
+                      : right_id == kNoToken ? "the right part"
+                                             : "the merged token"),
+          ErrorCode::kTokenizer,
+          ErrorLocation::in_json(spec.path.string(), fmt::format("/model/merges/{}", rank)));
     merges_.insert(left_id, right_id, {static_cast<std::uint32_t>(rank), merged_id});
   }
 
@@ -139,7 +141,9 @@ BpeModel::BpeModel(const TokenizerSpec& spec)
     const TokenId unk = token_id(*spec.unk_token, scratch);
     if (unk == kNoToken)
       throw Error(fmt::format("{}: /model/unk_token: {:?} is not in the vocabulary",
-                              spec.path.string(), *spec.unk_token));
+                              spec.path.string(), *spec.unk_token),
+                  ErrorCode::kTokenizer,
+                  ErrorLocation::in_json(spec.path.string(), "/model/unk_token"));
     unk_id_ = unk;
   }
 }
@@ -272,7 +276,8 @@ void BpeModel::emit_unknown(std::string_view piece, std::vector<TokenId>& out) c
   }
   if (!unk_id_)
     throw Error(fmt::format("no token for the text {:?} (the vocabulary has no <unk> token)",
-                            std::string(piece)));
+                            std::string(piece)),
+                ErrorCode::kInvalidArgument);
   out.push_back(*unk_id_);
 }
 

@@ -30,7 +30,8 @@ const icu::Normalizer2& unicode_form(NormalizerStep::Kind kind) {
       break;
   }
   if (U_FAILURE(status) || form == nullptr)
-    throw Error(std::string("ICU normalizer unavailable: ") + u_errorName(status));
+    throw Error(std::string("ICU normalizer unavailable: ") + u_errorName(status),
+                ErrorCode::kInternal);
   return *form;
 }
 
@@ -50,7 +51,8 @@ bool normalize_unicode(NormalizerStep::Kind kind, std::string_view text, std::st
   icu::StringByteSink<std::string> sink(&out, static_cast<int32_t>(text.size()));
   form.normalizeUTF8(0, piece, sink, nullptr, status);
   if (U_FAILURE(status))
-    throw Error(std::string("Unicode normalization failed: ") + u_errorName(status));
+    throw Error(std::string("Unicode normalization failed: ") + u_errorName(status),
+                ErrorCode::kInternal);
   return true;
 }
 

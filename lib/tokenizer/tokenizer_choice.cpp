@@ -19,10 +19,10 @@ std::optional<PaddedTokenizerName> parse_padded_tokenizer_name(std::string_view 
   // A path may hold an '@' of its own; only a trailing "@<digits>" makes it a padded name.
   if (!numeric && name.find('/') != std::string_view::npos) return std::nullopt;
   const auto malformed = [&](std::string_view why) {
-    return Error(
-        fmt::format("tokenizer {:?}: {} (a padded vocabulary is written "
-                    "BASE+DONOR[+DONOR...]@SIZE, e.g. llama2+gemma3@262144)",
-                    name, why));
+    return Error(fmt::format("tokenizer {:?}: {} (a padded vocabulary is written "
+                             "BASE+DONOR[+DONOR...]@SIZE, e.g. llama2+gemma3@262144)",
+                             name, why),
+                 ErrorCode::kInvalidArgument);
   };
   if (!numeric || size_text.size() > 9) throw malformed("the size after '@' is not a number");
   PaddedTokenizerName padded;

@@ -30,13 +30,15 @@ std::optional<std::uint8_t> byte_fallback_value(std::string_view piece) {
   return static_cast<std::uint8_t>(high * 16 + low);
 }
 
+// `code` is the kind of failure a piece outside the alphabet is: a refused tokenizer.json, or a
+// bad argument of the caller who gave the pieces.
 void append_byte_level_bytes(const std::string& source, std::string_view piece, TokenId id,
-                             std::string& out) {
+                             std::string& out, ErrorCode code) {
   if (const std::optional<char32_t> c = byte_alphabet::append_bytes(piece, out))
-    throw Error(
-        fmt::format("{}: token id {} ({:?}): character U+{:04X} is not in the "
-                    "byte-level alphabet",
-                    source, id, piece, static_cast<std::uint32_t>(*c)));
+    throw Error(fmt::format("{}: token id {} ({:?}): character U+{:04X} is not in the "
+                            "byte-level alphabet",
+                            source, id, piece, static_cast<std::uint32_t>(*c)),
+                code, ErrorLocation::of_token(id));
 }
 
 void append_sentencepiece_bytes(bool byte_fallback, std::string_view piece, bool model_token,
@@ -85,7 +87,9 @@ Vocabulary::Vocabulary(const TokenizerSpec& spec)
   bool any = false;
   for (const auto& [piece, id] : spec.vocab) max_id = std::max(max_id, id), any = true;
   for (const auto& added : spec.added_tokens) max_id = std::max(max_id, added.id), any = true;
-  if (!any) throw Error(fmt::format("{}: the vocabulary is empty", spec.path.string()));
+  if (!any)
+    throw Error(fmt::format("{}: the vocabulary is empty", spec.path.string()),
+                ErrorCode::kTokenizer, ErrorLocation::in_json(spec.path.string(), "/model/vocab"));
   // TokenizerSpec keeps ids below 2^26, so this allocation stays bounded.
   std::vector<Entry> entries(std::size_t{max_id} + 1);
 
@@ -93,7 +97,9 @@ Vocabulary::Vocabulary(const TokenizerSpec& spec)
   for (const auto& [piece, id] : spec.vocab) {
     if (entries[id].present)
       throw Error(fmt::format("{}: /model/vocab: token id {} is given to both {:?} and {:?}",
-                              spec.path.string(), id, entries[id].piece, piece));
+                              spec.path.string(), id, entries[id].piece, piece),
+                  ErrorCode::kTokenizer,
+                  ErrorLocation::in_json(spec.path.string(), "/model/vocab"));
     entries[id] = {piece, false, false, true};
     piece_bytes += piece.size();
   }
@@ -116,7 +122,9 @@ Vocabulary::Vocabulary(const TokenizerSpec& spec)
     const auto id = find_content(extra);
     if (!id)
       throw Error(fmt::format("{}: /additional_special_tokens: {:?} is not in the vocabulary",
-                              config.string(), extra));
+                              config.string(), extra),
+                  ErrorCode::kTokenizer,
+                  ErrorLocation::in_json(config.string(), "/additional_special_tokens"));
     entries[*id].special = true;
   }
 
@@ -136,13 +144,14 @@ Vocabulary::Vocabulary(const TokenizerSpec& spec)
     if (entry.added && kind_ == VocabularyKind::ByteLevel)
       bytes_.append(entry.piece);  // added tokens are plain text, not in the byte alphabet
     else if (kind_ == VocabularyKind::ByteLevel)
-      append_byte_level_bytes(spec.path.string(), entry.piece, id, bytes_);
+      append_byte_level_bytes(spec.path.string(), entry.piece, id, bytes_, ErrorCode::kTokenizer);
     else
       append_sentencepiece_bytes(spec.byte_fallback, entry.piece, !entry.added, bytes_);
     if (entry.special) special_ids_.push_back(id);
     if (bytes_.size() > std::numeric_limits<std::uint32_t>::max() ||
         pieces_.size() > std::numeric_limits<std::uint32_t>::max())
-      throw Error(fmt::format("{}: vocabulary larger than 4 GiB", spec.path.string()));
+      throw Error(fmt::format("{}: vocabulary larger than 4 GiB", spec.path.string()),
+                  ErrorCode::kLimit);
   }
   offsets_.push_back(static_cast<std::uint32_t>(bytes_.size()));
   piece_offsets_.push_back(static_cast<std::uint32_t>(pieces_.size()));
@@ -155,17 +164,20 @@ Vocabulary::Vocabulary(const TokenizerSpec& spec)
     eos_ = find_content(*spec.eos_token);
     if (!eos_)
       throw Error(fmt::format("{}: /eos_token: {:?} is not in the vocabulary", config.string(),
-                              *spec.eos_token));
+                              *spec.eos_token),
+                  ErrorCode::kTokenizer, ErrorLocation::in_json(config.string(), "/eos_token"));
   }
 }
 
 Vocabulary Vocabulary::from_pieces(std::string name, std::span<const std::string> pieces,
                                    VocabularyKind kind, std::span<const TokenId> special,
                                    std::optional<TokenId> eos) {
-  if (pieces.empty()) throw Error(fmt::format("{}: the vocabulary is empty", name));
+  if (pieces.empty())
+    throw Error(fmt::format("{}: the vocabulary is empty", name), ErrorCode::kInvalidArgument);
   if (pieces.size() > kMaxPaddedSize)
     throw Error(fmt::format("{}: {} tokens is more than the {} a vocabulary may have", name,
-                            pieces.size(), kMaxPaddedSize));
+                            pieces.size(), kMaxPaddedSize),
+                ErrorCode::kInvalidArgument);
   Vocabulary vocabulary;
   vocabulary.kind_ = kind;
   vocabulary.name_ = std::move(name);
@@ -198,14 +210,16 @@ Vocabulary Vocabulary::from_pieces(std::string name, std::span<const std::string
         throw Error(
             fmt::format("{}: token id {}: the piece is not valid UTF-8", vocabulary.name_, id),
             ErrorCode::kInvalidArgument, ErrorLocation::of_token(id));
-      append_byte_level_bytes(vocabulary.name_, piece, id, vocabulary.bytes_);
+      append_byte_level_bytes(vocabulary.name_, piece, id, vocabulary.bytes_,
+                              ErrorCode::kInvalidArgument);
     } else {
       append_sentencepiece_bytes(true, piece, true, vocabulary.bytes_);
     }
     if (is_special[id]) vocabulary.special_ids_.push_back(id);
     if (vocabulary.bytes_.size() > std::numeric_limits<std::uint32_t>::max() ||
         vocabulary.pieces_.size() > std::numeric_limits<std::uint32_t>::max())
-      throw Error(fmt::format("{}: vocabulary larger than 4 GiB", vocabulary.name_));
+      throw Error(fmt::format("{}: vocabulary larger than 4 GiB", vocabulary.name_),
+                  ErrorCode::kLimit);
   }
   vocabulary.offsets_.push_back(static_cast<std::uint32_t>(vocabulary.bytes_.size()));
   vocabulary.piece_offsets_.push_back(static_cast<std::uint32_t>(vocabulary.pieces_.size()));
@@ -228,14 +242,16 @@ Vocabulary Vocabulary::with_eos(TokenId eos) const {
 std::string_view Vocabulary::bytes(TokenId id) const {
   if (id >= size())
     throw Error(fmt::format("token id {} is out of range (the {} vocabulary has {} ids)", id, name_,
-                            size()));
+                            size()),
+                ErrorCode::kInvalidArgument, ErrorLocation::of_token(id));
   return std::string_view(bytes_).substr(offsets_[id], offsets_[id + 1] - offsets_[id]);
 }
 
 std::string_view Vocabulary::piece(TokenId id) const {
   if (id >= size())
     throw Error(fmt::format("token id {} is out of range (the {} vocabulary has {} ids)", id, name_,
-                            size()));
+                            size()),
+                ErrorCode::kInvalidArgument, ErrorLocation::of_token(id));
   return std::string_view(pieces_).substr(piece_offsets_[id],
                                           piece_offsets_[id + 1] - piece_offsets_[id]);
 }
@@ -273,10 +289,12 @@ Vocabulary Vocabulary::padded(std::span<const Vocabulary* const> donors, std::si
   name += fmt::format("@{}", size);
   if (size < this->size())
     throw Error(fmt::format("{}: cannot pad the {} vocabulary down from {} to {} ids", name, name_,
-                            this->size(), size));
+                            this->size(), size),
+                ErrorCode::kInvalidArgument);
   if (size > kMaxPaddedSize)
     throw Error(fmt::format("{}: {} ids is more than the {} a vocabulary may have", name, size,
-                            kMaxPaddedSize));
+                            kMaxPaddedSize),
+                ErrorCode::kInvalidArgument);
 
   Vocabulary grown = *this;
   grown.name_ = std::move(name);
@@ -297,12 +315,14 @@ Vocabulary Vocabulary::padded(std::span<const Vocabulary* const> donors, std::si
       grown.flags_.push_back(kPresent);
       if (grown.bytes_.size() > std::numeric_limits<std::uint32_t>::max() ||
           grown.pieces_.size() > std::numeric_limits<std::uint32_t>::max())
-        throw Error(fmt::format("{}: vocabulary larger than 4 GiB", grown.name_));
+        throw Error(fmt::format("{}: vocabulary larger than 4 GiB", grown.name_),
+                    ErrorCode::kLimit);
     }
   }
   if (grown.size() < size)
     throw Error(fmt::format("{}: the donors have only {} new tokens, {} short of {} ids",
-                            grown.name_, grown.size() - this->size(), size - grown.size(), size));
+                            grown.name_, grown.size() - this->size(), size - grown.size(), size),
+                ErrorCode::kInvalidArgument);
   return grown;
 }
 

@@ -78,14 +78,15 @@ TEST_CASE("api: each compile budget stops a build that needs more, naming the fi
     limits.max_parser_dwa_transitions = 2'000;
     CHECK_THAT(compile_limit_message(optional_chain_grammar(300), limits, true),
                Catch::Contains("max_parser_dwa_transitions") &&
-                   Catch::Contains("--max-parser-dwa-transitions") && Catch::Contains("2000"));
+                   Catch::Contains("Limits::max_parser_dwa_transitions") &&
+                   Catch::Contains("2000"));
   }
   {
     Limits limits;
     limits.max_parser_dwa_states = 10;
-    CHECK_THAT(
-        compile_limit_message(schema, limits),
-        Catch::Contains("max_parser_dwa_states") && Catch::Contains("--max-parser-dwa-states"));
+    CHECK_THAT(compile_limit_message(schema, limits),
+               Catch::Contains("max_parser_dwa_states") &&
+                   Catch::Contains("Limits::max_parser_dwa_states"));
   }
   {
     Limits limits;
@@ -94,7 +95,7 @@ TEST_CASE("api: each compile budget stops a build that needs more, naming the fi
     CHECK_THAT(compile_limit_message(many_properties_schema(400), limits),
                Catch::Contains("building the Parser DWA") &&
                    Catch::Contains("max_compile_memory_mib") &&
-                   Catch::Contains("--max-compile-memory-mib"));
+                   Catch::Contains("Limits::max_compile_memory_mib"));
     // The LALR(1) lookahead sets can grow as n^3 bits (n^2/2 nonterminal transitions over n
     // terminals): 3,000 properties as a member chain needed 7 GiB and ended in bad_alloc. Their
     // size is checked before they are allocated.
@@ -105,15 +106,15 @@ TEST_CASE("api: each compile budget stops a build that needs more, naming the fi
   {
     Limits limits;
     limits.max_terminal_dwa_forks = 3;
-    CHECK_THAT(
-        compile_limit_message(schema, limits),
-        Catch::Contains("max_terminal_dwa_forks") && Catch::Contains("--max-terminal-dwa-forks"));
+    CHECK_THAT(compile_limit_message(schema, limits),
+               Catch::Contains("max_terminal_dwa_forks") &&
+                   Catch::Contains("Limits::max_terminal_dwa_forks"));
   }
   {
     Limits limits;
     limits.max_lexer_states = 8;
     CHECK_THAT(compile_limit_message(schema, limits),
-               Catch::Contains("max_lexer_states") && Catch::Contains("--max-lexer-states"));
+               Catch::Contains("max_lexer_states") && Catch::Contains("Limits::max_lexer_states"));
   }
   // The defaults compile it, and 0 lifts a limit.
   Limits none;
@@ -157,7 +158,7 @@ TEST_CASE("api: runtime budgets hold for a compiled and a loaded constraint's ma
     } catch (const Error& e) {
       CHECK(e.code() == ErrorCode::kLimit);
       CHECK(e.where().byte_offset == 20);
-      CHECK_THAT(e.what(), Catch::Contains("--max-step-work"));
+      CHECK_THAT(e.what(), Catch::Contains("Limits::max_step_work"));
     }
     // Unchanged: the next byte is a step like any other.
     REQUIRE(matcher.accept_bytes("a"));

@@ -13,118 +13,30 @@
 #include <vector>
 
 #include "api/src/constraint_impl.h"
-#include "api/src/engine_constraint.h"
-#include "api/src/teacher_forcing.h"
 #include "api/src/tokenizer_impl.h"
 #include "glr/session.h"
 #include "glrmask/glrmask.hpp"
+#include "harness/engine_constraint.h"
+#include "harness/teacher_forcing.h"
 #include "lib/core/file_io.h"
 #include "lib/token_set/dense_mask.h"
+#include "mask/oracle/oracle_engine.h"
 #include "tests/support/artifact_reseal.h"
+#include "tests/support/facade_test_support.h"
 #include "tests/support/test_support.h"
 #include "tests/support/wfa_test_support.h"
-#include "wfa/oracle_engine.h"
 
 namespace glrmask {
 namespace {
 
 using testing::fixtures_dir;
 
-// Every string of 1 or 2 alphabet bytes and the runs of three (tokens cross lexeme boundaries),
-// then "</s>" and "<|eot|>" as two stop ids and "<pad>" as a special token.
-struct FixtureVocab {
-  std::vector<std::string> pieces;
-  std::int32_t stop = 0, second_stop = 0, pad = 0;
-};
-
-FixtureVocab fixture_vocab(const std::string& alphabet) {
-  FixtureVocab vocab;
-  for (const std::string& s : testing::strings_up_to(alphabet, 2))
-    if (!s.empty()) vocab.pieces.push_back(s);
-  for (const char c : alphabet) vocab.pieces.push_back(std::string(3, c));
-  vocab.stop = static_cast<std::int32_t>(vocab.pieces.size());
-  vocab.pieces.push_back("</s>");
-  vocab.second_stop = static_cast<std::int32_t>(vocab.pieces.size());
-  vocab.pieces.push_back("<|eot|>");
-  vocab.pad = static_cast<std::int32_t>(vocab.pieces.size());
-  vocab.pieces.push_back("<pad>");
-  return vocab;
-}
-
-Tokenizer fixture_tokenizer(const FixtureVocab& vocab) {
-  return Tokenizer::from_vocab(vocab.pieces, VocabType::kRaw, {vocab.stop, vocab.second_stop},
-                               {vocab.pad});
-}
-
-bool bit(std::span<const std::uint32_t> words, std::int32_t token) {
-  return ((words[static_cast<std::size_t>(token) / 32] >> (token % 32)) & 1u) != 0;
-}
-
-// The oracle's mask after `prefix`, with the second stop id added as the facade promises.
-std::vector<std::uint32_t> oracle_mask(const Constraint& constraint, const FixtureVocab& vocab,
-                                       std::string_view prefix) {
-  const auto& data = constraint.impl();
-  glr::Session session(data.recognizer, &data.vocabulary());
-  REQUIRE(session.try_commit_bytes(prefix));
-  wfa::OracleEngine oracle(data.vocabulary(), {.sequential = true});
-  DenseMask mask(static_cast<std::uint32_t>(data.vocabulary().size()));
-  oracle.fill_mask(session, mask.words());
-  std::vector<std::uint32_t> words(mask.words().begin(), mask.words().end());
-  if (bit(words, vocab.stop)) words[vocab.second_stop / 32] |= 1u << (vocab.second_stop % 32);
-  return words;
-}
-
-// Compares the matcher's masks (fill into a padded row, and the view) with the oracle's at every
-// viable prefix of up to `max_prefix` alphabet bytes; returns the prefixes compared.
-std::size_t compare_with_oracle(const std::string& fixture, const std::string& alphabet,
-                                std::size_t max_prefix, Engine engine,
-                                const GrammarOptions& options = {}) {
-  INFO("fixture " << fixture << ", engine " << engine_name(engine));
-  const FixtureVocab vocab = fixture_vocab(alphabet);
-  const Tokenizer tokenizer = fixture_tokenizer(vocab);
-  const Constraint constraint = Constraint::from_lark_file(fixtures_dir() / "glr_session" / fixture,
-                                                           tokenizer, options, {.engine = engine});
-  REQUIRE(constraint.engine() == engine);
-  Matcher matcher(constraint);
-  const std::size_t words = matcher.bitmask_words();
-  std::vector<std::int32_t> row(words + 3, -1);  // a model's logits padded past the vocabulary
-  std::size_t compared = 0, accepting = 0;
-  for (const std::string& prefix : testing::strings_up_to(alphabet, max_prefix)) {
-    matcher.reset();
-    if (!matcher.accept_bytes(prefix)) continue;
-    INFO("prefix \"" << prefix << "\"");
-    const std::vector<std::uint32_t> expected = oracle_mask(constraint, vocab, prefix);
-    std::fill(row.begin(), row.end(), -1);
-    matcher.fill_next_token_bitmask(row);
-    for (std::size_t w = 0; w < words; ++w)
-      REQUIRE(static_cast<std::uint32_t>(row[w]) == expected[w]);
-    for (std::size_t w = words; w < row.size(); ++w) REQUIRE(row[w] == 0);
-    const std::span<const std::uint32_t> view = matcher.next_token_mask();
-    REQUIRE(std::vector<std::uint32_t>(view.begin(), view.end()) == expected);
-    CHECK(bit(expected, vocab.stop) == matcher.is_accepting());
-    CHECK_FALSE(bit(expected, vocab.pad));
-    accepting += matcher.is_accepting() ? 1 : 0;
-    ++compared;
-  }
-  CHECK(compared > 5);
-  CHECK(accepting > 0);
-  return compared;
-}
-
-TEST_CASE(
-    "api: every engine's bitmask equals the oracle's at every viable prefix of the fixtures") {
-  for (const Engine engine :
-       {Engine::kWfa, Engine::kSpanner, Engine::kOracle, Engine::kLazy, Engine::kStaged}) {
-    CHECK(compare_with_oracle("ambiguous_sum.lark", "12+ ", 4, engine) > 0);
-    CHECK(compare_with_oracle("keyword_ties.lark", "ifa= ", 3, engine) > 0);
-    CHECK(compare_with_oracle("epsilon_rules.lark", "xyz ", 4, engine) > 0);
-  }
-  GrammarOptions skippable;
-  skippable.policy = ConflictPolicy::kLark;
-  skippable.skippable = {"EOS"};
-  for (const Engine engine : {Engine::kWfa, Engine::kLazy, Engine::kStaged})
-    CHECK(compare_with_oracle("skippable_eos.lark", "a{}\n; ", 3, engine, skippable) > 0);
-}
+using testing::bit;
+using testing::compare_with_oracle;
+using testing::fixture_tokenizer;
+using testing::fixture_vocab;
+using testing::FixtureVocab;
+using testing::oracle_mask;
 
 TEST_CASE(
     "api: a staged constraint's matchers answer from the lazy engine, then from the wfa's "
@@ -150,47 +62,13 @@ TEST_CASE(
   };
   CHECK(rows_equal("1+"));
   // One build for the constraint, whichever matcher started it; then every engine switches.
-  const std::shared_ptr<const wfa::CompiledMask> built = staged.impl().staged_build->wait();
+  const std::shared_ptr<const mask::CompiledMask> built = staged.impl().staged_build->wait();
   REQUIRE(built != nullptr);
   CHECK(built->parser_dwa().num_states() == wfa.impl().compiled->parser_dwa().num_states());
   for (const std::string prefix : {"", "1", "1+2", "12 + 1", "1+2+"}) {
     INFO("prefix \"" << prefix << "\"");
     CHECK(rows_equal(prefix));
   }
-}
-
-TEST_CASE("api: kAuto serves with the first of wfa, spanner, oracle that supports the grammar") {
-  const FixtureVocab vocab = fixture_vocab("ab: \n");
-  const Tokenizer tokenizer = fixture_tokenizer(vocab);
-  CHECK(Constraint::from_lark("start: \"a\"+ \"b\"\n", tokenizer).engine() == Engine::kWfa);
-  // Python's indenter: whichever engines refuse it say kUnsupported, and kAuto takes the first
-  // that does not.
-  GrammarOptions options;
-  options.postlex = PostLexer::kPython;
-  const std::filesystem::path grammar = fixtures_dir() / "indenter" / "blocks.lark";
-  Engine first = Engine::kAuto;
-  std::size_t refused = 0;
-  for (const Engine engine : {Engine::kWfa, Engine::kSpanner, Engine::kOracle}) {
-    try {
-      (void)Constraint::from_lark_file(grammar, tokenizer, options, {.engine = engine});
-      if (first == Engine::kAuto) first = engine;
-    } catch (const Error& e) {
-      INFO(e.what());
-      CHECK(e.code() == ErrorCode::kUnsupported);
-      ++refused;
-    }
-  }
-  CHECK(refused < 3);
-  // The lazy walk does not track indentation: both engines built on it refuse, at compile time.
-  for (const Engine engine : {Engine::kLazy, Engine::kStaged}) {
-    try {
-      (void)Constraint::from_lark_file(grammar, tokenizer, options, {.engine = engine});
-      FAIL("a post-lexer grammar compiled for " << engine_name(engine));
-    } catch (const Error& e) {
-      CHECK(e.code() == ErrorCode::kUnsupported);
-    }
-  }
-  CHECK(Constraint::from_lark_file(grammar, tokenizer, options).engine() == first);
 }
 
 TEST_CASE(
@@ -331,8 +209,8 @@ TEST_CASE("api: a constraint over the caller's engine serves its masks through a
                                                      {.engine = Engine::kOracle});
   const Constraint over = constraint_over_engine(
       tokenizer, reference.impl().grammar,
-      std::make_unique<wfa::OracleEngine>(tokenizer.impl().vocabulary,
-                                          wfa::OracleOptions{.sequential = true}));
+      std::make_unique<mask::OracleEngine>(tokenizer.impl().vocabulary,
+                                           mask::OracleOptions{.sequential = true}));
   for (const std::string prefix : {"", "a", "aa ", "ab"}) {
     Matcher matcher(over);
     REQUIRE(matcher.accept_bytes(prefix));

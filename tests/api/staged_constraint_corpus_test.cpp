@@ -1,7 +1,7 @@
 // The library's kLazy and kStaged constraints on real schemas: every 50th MaskBench dev schema
 // (name order), the first valid instance, at most 40 teacher-forced steps with Llama-3, each
 // step's bitmask row equal to a kWfa constraint's (the wfa equals the oracle on these steps:
-// tests/wfa/lazy_walk_engine_corpus_test.cpp and the json_schema study). The staged constraint
+// tests/mask/lazy_walk_engine_corpus_test.cpp and the json_schema study). The staged constraint
 // answers its first steps from the lazy engine and, once the test has waited for its background
 // build, the rest from the wfa's automata: both halves are compared.
 #include <algorithm>

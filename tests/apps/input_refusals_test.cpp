@@ -156,7 +156,7 @@ TEST_CASE("error messages stay on one line: control bytes escaped, long names cu
   // A regex whose language is empty: the refusal names the option, not an empty file name.
   check_one_line_refusal(
       "mask --regex '[^\\s\\S]' --tokenizer " + tiny_tokenizer() + " --input " + shell_quoted(text),
-      {"glrmask mask: --regex: "});
+      {"glrmask mask: <regex>: "});
   // `start:` alone (Lark accepts it: the empty text is its only sentence) is refused with its
   // place and the reason, not "no terminals to compile".
   check_one_line_refusal(

@@ -31,12 +31,12 @@
 #include <tuple>
 #include <vector>
 
-#include "lexer/grammar_terminals.h"
-#include "lexer/lexer_dfa_compiler.h"
-#include "lexer/streaming_lexer.h"
+#include "lexer/regex/grammar_terminals.h"
+#include "lexer/regex/lexer_dfa_compiler.h"
+#include "lexer/runtime/streaming_lexer.h"
 #include "lib/core/error.h"
 #include "lib/core/settings.h"
-#include "lib/grammar/lark_loader.h"
+#include "lib/lark/lark_loader.h"
 #include "tests/support/grammar_test_support.h"
 #include "tests/support/test_support.h"
 

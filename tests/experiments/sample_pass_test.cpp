@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "api/src/teacher_forcing.h"
 #include "glrmask/glrmask.hpp"
+#include "harness/teacher_forcing.h"
 #include "lib/json_schema/value.h"
 #include "tests/support/test_support.h"
 

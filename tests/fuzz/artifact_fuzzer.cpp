@@ -6,7 +6,7 @@
 // the section readers and the sets' well-formedness check (a damaged artifact whose checksums
 // were made to match must be refused or at least not crash). Only
 // crashes and sanitizer reports are findings here: whether such an artifact's masks are right is
-// the loader's validation question (tests/wfa/mask_artifact_test.cpp).
+// the loader's validation question (tests/mask/mask_artifact_test.cpp).
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -17,10 +17,10 @@
 #include "glr/session.h"
 #include "lib/core/binary_io.h"
 #include "lib/tokenizer/vocabulary.h"
+#include "mask/artifact/mask_artifact.h"
+#include "mask/wfa/wfa_engine.h"
 #include "tests/fuzz/fuzz_support.h"
 #include "tests/support/artifact_reseal.h"
-#include "wfa/mask_artifact.h"
-#include "wfa/wfa_engine.h"
 
 namespace {
 
@@ -48,9 +48,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   glrmask::fuzz::write_file(path, bytes);
   glrmask::fuzz::expect_clean([&] {
-    const auto artifact = glrmask::wfa::ArtifactFile::open(path);
+    const auto artifact = glrmask::mask::ArtifactFile::open(path);
     const auto compiled = artifact.compiled_mask(fixture.grammar, fixture.vocabulary);
-    glrmask::wfa::WfaEngine engine(compiled, fixture.vocabulary, 0);
+    glrmask::mask::WfaEngine engine(compiled, fixture.vocabulary, 0);
     glrmask::glr::Session session(fixture.grammar, &fixture.vocabulary);
     std::vector<std::uint32_t> words((fixture.vocabulary.size() + 31) / 32);
     for (const char* piece : {"", "1", "+", "2"}) {

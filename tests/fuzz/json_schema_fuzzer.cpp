@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       glrmask::json_schema::SchemaOptions options;
       options.lenient = lenient;
       options.repetition_cap = 50;
-      glrmask::Grammar grammar =
+      glrmask::GrammarModel grammar =
           glrmask::json_schema::compile_json_schema_text(text, "fuzz.json", options);
       glrmask::glr::CompiledGrammar::compile(std::move(grammar));
     });

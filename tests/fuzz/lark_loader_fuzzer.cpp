@@ -5,13 +5,13 @@
 #include <cstdint>
 
 #include "glr/compiled_grammar.h"
-#include "lib/grammar/lark_loader.h"
+#include "lib/lark/lark_loader.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 4096) return 0;
   glrmask::fuzz::expect_clean([&] {
-    glrmask::Grammar grammar =
+    glrmask::GrammarModel grammar =
         glrmask::load_lark_text(glrmask::fuzz::as_text(data, size), "fuzz.lark");
     glrmask::glr::CompiledGrammar::compile(std::move(grammar));
   });

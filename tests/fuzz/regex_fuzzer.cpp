@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "lexer/lexer_dfa_compiler.h"
-#include "lexer/regex_parser.h"
+#include "lexer/regex/lexer_dfa_compiler.h"
+#include "lexer/regex/regex_parser.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

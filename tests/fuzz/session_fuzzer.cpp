@@ -17,10 +17,10 @@
 #include "glr/compiled_grammar.h"
 #include "glr/session.h"
 #include "lib/tokenizer/vocabulary.h"
+#include "mask/oracle/oracle_engine.h"
+#include "mask/spanner/spanner_engine.h"
+#include "mask/wfa/wfa_engine.h"
 #include "tests/fuzz/fuzz_support.h"
-#include "wfa/oracle_engine.h"
-#include "wfa/spanner_engine.h"
-#include "wfa/wfa_engine.h"
 
 namespace {
 
@@ -74,8 +74,8 @@ glrmask::Vocabulary make_vocabulary() {
 
 struct Engines {
   std::shared_ptr<const glrmask::glr::CompiledGrammar> grammar;
-  std::unique_ptr<glrmask::wfa::WfaEngine> wfa;
-  std::unique_ptr<glrmask::wfa::SpannerEngine> spanner;
+  std::unique_ptr<glrmask::mask::WfaEngine> wfa;
+  std::unique_ptr<glrmask::mask::SpannerEngine> spanner;
 };
 
 const glrmask::Vocabulary& vocabulary() {
@@ -91,13 +91,13 @@ Engines& engines(std::size_t index) {
     slot.emplace();
     slot->grammar = glrmask::glr::CompiledGrammar::load_lark(
         std::string(GLRMASK_FIXTURES_DIR) + "/glr_session/" + kGrammars[index] + ".lark");
-    slot->wfa = std::make_unique<glrmask::wfa::WfaEngine>(slot->grammar, vocabulary());
-    slot->spanner = std::make_unique<glrmask::wfa::SpannerEngine>(slot->grammar, vocabulary());
+    slot->wfa = std::make_unique<glrmask::mask::WfaEngine>(slot->grammar, vocabulary());
+    slot->spanner = std::make_unique<glrmask::mask::SpannerEngine>(slot->grammar, vocabulary());
   }
   return *slot;
 }
 
-std::vector<std::uint32_t> mask_of(glrmask::wfa::MaskEngine& engine,
+std::vector<std::uint32_t> mask_of(glrmask::mask::MaskEngine& engine,
                                    const glrmask::glr::Session& session) {
   std::vector<std::uint32_t> words((vocabulary().size() + 31) / 32);
   engine.fill_mask(session, words);
@@ -122,7 +122,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size < 1 || size > 64) return 0;
   Engines& e = engines(data[0] % kGrammarCount);
   const glrmask::Vocabulary& v = vocabulary();
-  static glrmask::wfa::OracleEngine oracle(v, {.sequential = true});
+  static glrmask::mask::OracleEngine oracle(v, {.sequential = true});
   glrmask::glr::Session session(e.grammar, &v);
   for (std::size_t i = 1; i < size; ++i) {
     const std::vector<std::uint32_t> expected = mask_of(oracle, session);

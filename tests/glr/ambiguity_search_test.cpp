@@ -1,16 +1,17 @@
-// The grammar-wide ambiguity search (glr/ambiguity_search.h) and its text (glr/terminal_text.h):
-// sentences grouped by the nonterminal whose derivations differ, with the phrase it spans; the
-// lexer's ties with examples; terminal strings written as text that lexes back.
-#include "glr/ambiguity_search.h"
+// The grammar-wide ambiguity search (glr/analysis/ambiguity_search.h) and its text
+// (glr/analysis/terminal_text.h): sentences grouped by the nonterminal whose derivations differ,
+// with the phrase it spans; the lexer's ties with examples; terminal strings written as text that
+// lexes back.
+#include "glr/analysis/ambiguity_search.h"
 
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
+#include "glr/analysis/forest_grammar.h"
+#include "glr/analysis/terminal_text.h"
 #include "glr/compiled_grammar.h"
-#include "glr/forest_grammar.h"
-#include "glr/terminal_text.h"
-#include "lexer/streaming_lexer.h"
+#include "lexer/runtime/streaming_lexer.h"
 #include "tests/support/glr_session_support.h"
 
 namespace glrmask::glr {
@@ -92,7 +93,7 @@ TEST_CASE("lexical ties come with an example, and an ignored alternative is said
 TEST_CASE("terminal strings are written as text that lexes back to them") {
   const auto grammar = testing::load_session_fixture("keyword_ties.lark");
   const TerminalText text(grammar->dfa());
-  const Grammar& model = grammar->grammar();
+  const GrammarModel& model = grammar->grammar();
   const SymbolId name = lr_terminal(*model.find_symbol("NAME"));
   const SymbolId keyword = lr_terminal(*model.find_symbol("IF"));
   const SymbolId equals = [&] {

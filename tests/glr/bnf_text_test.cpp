@@ -1,5 +1,5 @@
 // The BNF text reader: Lark's plain-BNF subset in, Cfg out; malformed text names line and column.
-#include "glr/bnf_text.h"
+#include "glr/analysis/bnf_text.h"
 
 #include <catch2/catch.hpp>
 #include <string>

@@ -17,7 +17,7 @@
 #include "glr/session.h"
 #include "lib/core/error.h"
 #include "lib/core/settings.h"
-#include "lib/grammar/lark_loader.h"
+#include "lib/lark/lark_loader.h"
 #include "tests/support/test_support.h"
 
 using namespace glrmask;
@@ -32,7 +32,7 @@ struct Case {
   glr::ParseOptions options;
 };
 
-Grammar load_model(const Case& c) {
+GrammarModel load_model(const Case& c) {
   LarkOptions lark;
   lark.start = c.options.start;
   lark.declared_terminals = c.options.postlex != glr::PostLexer::kNone;
@@ -223,7 +223,7 @@ void exercise(const std::shared_ptr<const glr::CompiledGrammar>& grammar,
 std::pair<std::size_t, std::size_t> damage(const Case& c, const std::vector<std::string>& pieces,
                                            std::size_t stride) {
   const std::string image = image_of(*glr::CompiledGrammar::compile(load_model(c), c.options));
-  const Grammar model = load_model(c);
+  const GrammarModel model = load_model(c);
   std::size_t refused = 0;
   std::size_t read = 0;
   for (const std::uint8_t mask : {std::uint8_t{0x01}, std::uint8_t{0xff}}) {
@@ -327,7 +327,7 @@ TEST_CASE("grammar image: an image of another grammar or other options is refuse
 TEST_CASE("grammar image: a truncated image is refused at every length", "[glr][image]") {
   const Case c = small_case();
   const std::string image = image_of(*glr::CompiledGrammar::compile(load_model(c)));
-  const Grammar model = load_model(c);
+  const GrammarModel model = load_model(c);
   for (std::size_t length = 0; length < image.size(); ++length) {
     BinaryReader in(std::string_view(image).substr(0, length), "truncated image");
     INFO("length " << length << " of " << image.size());

@@ -5,10 +5,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "glr/conflict_report.h"
+#include "glr/analysis/conflict_report.h"
 #include "lib/core/error.h"
 #include "lib/core/settings.h"
-#include "lib/grammar/lark_loader.h"
+#include "lib/lark/lark_loader.h"
 #include "tests/support/test_support.h"
 
 using namespace glrmask;
@@ -31,7 +31,7 @@ NUMBER: /[0-9]+/
 )",
                                                         "inline.lark"),
                                          {.skippable = {"SEMICOLON"}});
-  const Grammar& grammar = g->grammar();
+  const GrammarModel& grammar = g->grammar();
   REQUIRE(g->dfa().terminals().size() == grammar.num_terminals());
   for (std::size_t t = 0; t < grammar.num_terminals(); ++t)
     CHECK(g->dfa().terminals()[t].name == grammar.name(grammar.terminal_id(t)));

@@ -1,5 +1,5 @@
-// Counterexamples for conflict cells (glr/conflict_counterexample.h): the known truth of the
-// fixtures (the dangling else and `e: e "+" e | e "*" e` are ambiguous with shortest sentences;
+// Counterexamples for conflict cells (glr/analysis/conflict_counterexample.h): the known truth of
+// the fixtures (the dangling else and `e: e "+" e | e "*" e` are ambiguous with shortest sentences;
 // an LR(2) grammar needs two tokens of lookahead; Dragon book 4.58's cells are LALR merge
 // artifacts, as canonical LR(1) says), and, on random small grammars, every verdict against
 // brute force: every sentence up to length 5 with two trees is found, the two trees' LR parses
@@ -10,7 +10,7 @@
 //  - every unifying counterexample's sentence has at least two trees by an independent count;
 //  - a cell separated by k tokens never has two trees of one sentence parting at it, and the
 //    k-token continuations of the brute-force parses taking each action are disjoint.
-#include "glr/conflict_counterexample.h"
+#include "glr/analysis/conflict_counterexample.h"
 
 #include <catch2/catch.hpp>
 #include <map>
@@ -19,10 +19,10 @@
 #include <string>
 #include <vector>
 
+#include "glr/analysis/conflict_report.h"
+#include "glr/analysis/derivation_tree.h"
+#include "glr/analysis/forest_parser.h"
 #include "glr/compiled_grammar.h"
-#include "glr/conflict_report.h"
-#include "glr/derivation_tree.h"
-#include "glr/forest_parser.h"
 #include "lib/core/error.h"
 #include "tests/support/glr_session_support.h"
 #include "tests/support/random_lark_grammar.h"

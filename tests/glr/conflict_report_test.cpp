@@ -1,6 +1,6 @@
 // The conflict report: kinds, competing items, shortest example prefixes (hand-derived where the
 // grammar is small, and replayed on the table for every conflict), LALR merge verdicts, stats.
-#include "glr/conflict_report.h"
+#include "glr/analysis/conflict_report.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "glr/analysis/forest_grammar.h"
+#include "glr/analysis/forest_parser.h"
 #include "glr/compiled_grammar.h"
-#include "glr/forest_grammar.h"
-#include "glr/forest_parser.h"
 #include "lib/core/error.h"
 #include "tests/support/glr_session_support.h"
 #include "tests/support/random_lark_grammar.h"

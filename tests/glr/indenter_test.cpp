@@ -14,7 +14,7 @@
 #include "glr/session.h"
 #include "lib/core/error.h"
 #include "lib/core/settings.h"
-#include "lib/grammar/lark_loader.h"
+#include "lib/lark/lark_loader.h"
 #include "lib/tokenizer/encoder.h"
 #include "lib/tokenizer/vocabulary.h"
 #include "tests/support/test_support.h"
@@ -151,14 +151,16 @@ TEST_CASE("%declare'd terminals need --postlex python, and it needs its terminal
   CHECK_THROWS_WITH(
       glr::CompiledGrammar::load_lark(blocks_path()),
       Catch::Contains("terminal _INDENT is %declare'd: only a post-lexer can produce it; glrmask "
-                      "has Python's indenter, enabled with --postlex python"));
+                      "has Python's indenter, enabled with the post-lexer option "
+                      "(GrammarOptions::postlex python)"));
   const auto compile_text = [](const std::string& text) {
     LarkOptions lark;
     lark.declared_terminals = true;
     return glr::CompiledGrammar::compile(load_lark_text(text, "inline.lark", lark), kPython);
   };
-  CHECK_THROWS_WITH(compile_text("start: A _INDENT\nA: \"a\"\n%declare _INDENT\n"),
-                    Catch::Contains("--postlex python: the grammar has no terminal _NL"));
+  CHECK_THROWS_WITH(
+      compile_text("start: A _INDENT\nA: \"a\"\n%declare _INDENT\n"),
+      Catch::Contains("(GrammarOptions::postlex python): the grammar has no terminal _NL"));
   CHECK_THROWS_WITH(
       compile_text("start: A _NL _INDENT _DEDENT _OTHER\nA: \"a\"\n_NL: /\\n/\n"
                    "%declare _INDENT _DEDENT _OTHER\n"),
@@ -166,7 +168,7 @@ TEST_CASE("%declare'd terminals need --postlex python, and it needs its terminal
   // The loader itself: the declared terminals come through without a pattern.
   LarkOptions lark;
   lark.declared_terminals = true;
-  const Grammar grammar = load_lark_file(blocks_path(), lark);
+  const GrammarModel grammar = load_lark_file(blocks_path(), lark);
   CHECK(grammar.terminal(*grammar.find_symbol("_INDENT")).declared);
   CHECK_FALSE(grammar.terminal(*grammar.find_symbol("_NL")).declared);
 }

@@ -275,7 +275,7 @@ TEST_CASE("malformed schemas and bad $refs are errors naming the place") {
 TEST_CASE("lenient mode ignores what it cannot enforce and says where") {
   SchemaOptions lenient;
   lenient.lenient = true;
-  const Grammar grammar = json_schema::compile_json_schema_text(
+  const GrammarModel grammar = json_schema::compile_json_schema_text(
       R"({"type": "array", "items": {"type": "integer", "not": {"propertyNames": {"maxLength": 3}}},
           "uniqueItems": true})",
       "test.json", lenient);
@@ -295,7 +295,7 @@ TEST_CASE("lenient mode ignores what it cannot enforce and says where") {
 TEST_CASE("a maxLength above the repetition cap is lowered, with a warning") {
   SchemaOptions options;
   options.repetition_cap = 5;
-  const Grammar grammar = json_schema::compile_json_schema_text(
+  const GrammarModel grammar = json_schema::compile_json_schema_text(
       R"({"type": "string", "maxLength": 100})", "test.json", options);
   REQUIRE(grammar.warnings().size() == 1);
   CHECK(grammar.warnings()[0].str().find("test.json#/maxLength") != std::string::npos);

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <set>
 
-#include "glr/canonical_lr1.h"
+#include "glr/analysis/canonical_lr1.h"
 #include "glr/lalr_automaton.h"
 #include "tests/support/glr_test_support.h"
 

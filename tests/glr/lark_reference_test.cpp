@@ -10,8 +10,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "glr/bnf_text.h"
-#include "glr/conflict_report.h"
+#include "glr/analysis/bnf_text.h"
+#include "glr/analysis/conflict_report.h"
 #include "glr/lalr_automaton.h"
 #include "lib/core/settings.h"
 #include "tests/support/glr_test_support.h"

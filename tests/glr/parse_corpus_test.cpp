@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "glr/session.h"
-#include "lexer/streaming_lexer.h"
+#include "lexer/runtime/streaming_lexer.h"
 #include "lib/core/settings.h"
 #include "tests/support/glr_session_support.h"
 

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "glr/analysis/derivation_tree.h"
+#include "glr/analysis/forest_grammar.h"
+#include "glr/analysis/forest_parser.h"
+#include "glr/analysis/lark_tree.h"
 #include "glr/compiled_grammar.h"
-#include "glr/derivation_tree.h"
-#include "glr/forest_grammar.h"
-#include "glr/forest_parser.h"
-#include "glr/lark_tree.h"
-#include "lexer/streaming_lexer.h"
+#include "lexer/runtime/streaming_lexer.h"
 #include "lib/core/error.h"
 #include "tests/support/glr_session_support.h"
 #include "tests/support/random_lark_grammar.h"

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "lexer/lexer_dfa_compiler.h"
+#include "lexer/regex/lexer_dfa_compiler.h"
 #include "lib/core/error.h"
 #include "tests/support/lexer_spec_fixtures.h"
 

@@ -1,12 +1,12 @@
 // Detection of unbounded fall-back buffers, and that the lexer still handles them.
-#include "lexer/fallback_analysis.h"
+#include "lexer/regex/fallback_analysis.h"
 
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
-#include "lexer/lexer_dfa_compiler.h"
-#include "lexer/streaming_lexer.h"
+#include "lexer/regex/lexer_dfa_compiler.h"
+#include "lexer/runtime/streaming_lexer.h"
 #include "tests/support/lexer_spec_fixtures.h"
 
 namespace glrmask::lexer {

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "lexer/lexer_dfa_compiler.h"
-#include "lexer/streaming_lexer.h"
+#include "lexer/regex/lexer_dfa_compiler.h"
+#include "lexer/runtime/streaming_lexer.h"
 #include "lib/core/error.h"
 #include "lib/core/settings.h"
 #include "tests/support/lexer_spec_fixtures.h"

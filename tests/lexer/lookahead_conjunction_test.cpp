@@ -1,13 +1,13 @@
-// Terminals with leading lookaheads (lexer/lookahead_conjunction.h): the intersection and
+// Terminals with leading lookaheads (lexer/regex/lookahead_conjunction.h): the intersection and
 // difference of prefix-free languages, compared on every short string against the definition,
 // and the refusals (a part whose match can be a prefix of another's, the empty string).
-#include "lexer/lookahead_conjunction.h"
+#include "lexer/regex/lookahead_conjunction.h"
 
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
-#include "lexer/lexer_dfa_compiler.h"
+#include "lexer/regex/lexer_dfa_compiler.h"
 #include "lib/core/error.h"
 #include "tests/support/lexer_spec_fixtures.h"
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "lexer/lexer_dfa_compiler.h"
-#include "lexer/utf8_sequences.h"
+#include "lexer/regex/lexer_dfa_compiler.h"
+#include "lexer/regex/utf8_sequences.h"
 #include "lib/core/error.h"
 #include "tests/support/test_support.h"
 

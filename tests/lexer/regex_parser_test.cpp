@@ -1,6 +1,6 @@
 // The Python-regex parser: what it accepts, and the errors (construct, column, origin) for what a
 // lexer cannot support or Python itself rejects.
-#include "lexer/regex_parser.h"
+#include "lexer/regex/regex_parser.h"
 
 #include <catch2/catch.hpp>
 #include <string>

@@ -10,14 +10,14 @@
 #include <unordered_set>
 #include <vector>
 
-#include "lexer/grammar_terminals.h"
-#include "lexer/lexer_configuration.h"
-#include "lexer/lexer_dfa_compiler.h"
-#include "lexer/terminal_dwa.h"
-#include "lexer/terminal_dwa_builder.h"
-#include "lexer/vocabulary_trie.h"
+#include "lexer/regex/grammar_terminals.h"
+#include "lexer/regex/lexer_dfa_compiler.h"
+#include "lexer/runtime/lexer_configuration.h"
+#include "lexer/terminal_dwa/terminal_dwa.h"
+#include "lexer/terminal_dwa/terminal_dwa_builder.h"
+#include "lexer/terminal_dwa/vocabulary_trie.h"
 #include "lib/core/settings.h"
-#include "lib/grammar/lark_loader.h"
+#include "lib/lark/lark_loader.h"
 #include "lib/token_set/token_set.h"
 #include "lib/tokenizer/encoder.h"
 #include "lib/tokenizer/vocabulary.h"

@@ -1,7 +1,7 @@
 // The Terminal DWA on small grammars with hand-made vocabularies: every token from every
 // configuration against the deterministic lexer, every fork against plain fork stepping, the
 // next-terminal analysis against a search, and the special cases one by one.
-#include "lexer/terminal_dwa.h"
+#include "lexer/terminal_dwa/terminal_dwa.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -11,11 +11,11 @@
 #include <unordered_set>
 #include <vector>
 
-#include "lexer/fork_next_terminals.h"
-#include "lexer/lexer_configuration.h"
-#include "lexer/lexer_fork.h"
-#include "lexer/terminal_dwa_builder.h"
-#include "lexer/vocabulary_trie.h"
+#include "lexer/runtime/fork_next_terminals.h"
+#include "lexer/runtime/lexer_configuration.h"
+#include "lexer/runtime/lexer_fork.h"
+#include "lexer/terminal_dwa/terminal_dwa_builder.h"
+#include "lexer/terminal_dwa/vocabulary_trie.h"
 #include "lib/core/error.h"
 #include "lib/token_set/token_set.h"
 #include "tests/support/terminal_dwa_test_support.h"

@@ -1,6 +1,6 @@
 // UTF-8 range splitting, checked against a plain encoder by brute force: the byte sequences of a
 // code point range must accept exactly the encodings of its members and nothing else.
-#include "lexer/utf8_sequences.h"
+#include "lexer/regex/utf8_sequences.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -1,6 +1,6 @@
 // Damage behind valid checksums: recomputes the checksums of a compiled artifact (format 10,
-// wfa/mask_artifact.cpp) after its bytes were changed, so that the damage gets past them and
-// reaches the loader's structural checks and CRoaring's well-formedness check of a token set.
+// mask/artifact/mask_artifact.cpp) after its bytes were changed, so that the damage gets past them
+// and reaches the loader's structural checks and CRoaring's well-formedness check of a token set.
 // Used by the artifact tests and the artifact fuzz target; safe on arbitrary bytes (every offset
 // read from the file is checked against its size).
 #pragma once

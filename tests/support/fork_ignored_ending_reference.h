@@ -7,8 +7,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "lexer/lexer_fork.h"
-#include "lexer/terminal_dwa.h"
+#include "lexer/runtime/lexer_fork.h"
+#include "lexer/terminal_dwa/terminal_dwa.h"
 
 namespace glrmask::testing {
 

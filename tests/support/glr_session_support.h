@@ -16,10 +16,10 @@
 
 #include "glr/compiled_grammar.h"
 #include "glr/session.h"
-#include "lexer/streaming_lexer.h"
+#include "lexer/runtime/streaming_lexer.h"
 #include "lib/core/error.h"
-#include "lib/grammar/grammar.h"
-#include "lib/grammar/lark_loader.h"
+#include "lib/grammar/grammar_model.h"
+#include "lib/lark/lark_loader.h"
 #include "lib/tokenizer/tokenizer_spec.h"
 #include "lib/tokenizer/vocabulary.h"
 #include "tests/support/test_support.h"
@@ -33,7 +33,7 @@ class Earley {
     bool accepted = false;  // the lexemes form a sentence
   };
 
-  Earley(const Grammar& grammar, std::vector<SymbolId> skippable)
+  Earley(const GrammarModel& grammar, std::vector<SymbolId> skippable)
       : grammar_(grammar), skippable_(std::move(skippable)) {
     nullable_.assign(grammar.num_symbols(), 0);
     for (bool changed = true; changed;) {
@@ -124,7 +124,7 @@ class Earley {
     }
   }
 
-  const Grammar& grammar_;
+  const GrammarModel& grammar_;
   std::vector<SymbolId> skippable_;
   std::vector<char> nullable_;
 };

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "glr/bnf_text.h"
+#include "glr/analysis/bnf_text.h"
 #include "glr/cfg.h"
 #include "glr/lr_grammar.h"
 #include "glr/lr_table.h"

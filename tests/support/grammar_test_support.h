@@ -1,4 +1,4 @@
-// Helpers shared by the grammar_* tests: plain-text renderings of a Grammar that tests compare
+// Helpers shared by the grammar_* tests: plain-text renderings of a GrammarModel that tests compare
 // against hand-written expectations, and the cross-check against Lark itself (Debian's
 // python3-lark, through tests/reference/lark_stats.py).
 #pragma once
@@ -17,15 +17,15 @@
 #include <string>
 #include <vector>
 
-#include "lib/grammar/grammar.h"
-#include "lib/grammar/lark_escapes.h"
+#include "lib/grammar/grammar_model.h"
+#include "lib/lark/lark_escapes.h"
 #include "tests/support/test_support.h"
 
 namespace glrmask::testing {
 
 // One line per rule, "lhs: a b c -> alias", with anonymous terminals written as their Lark
 // literal ("(" or /[0-9]+/), so the text does not depend on how anonymous terminals are numbered.
-inline std::string symbol_text(const Grammar& grammar, SymbolId id) {
+inline std::string symbol_text(const GrammarModel& grammar, SymbolId id) {
   if (grammar.is_terminal(id) && grammar.terminal(id).anonymous) {
     const Terminal& t = grammar.terminal(id);
     return t.is_literal ? lark::lark_string_text(t.literal, t.flags)
@@ -34,7 +34,7 @@ inline std::string symbol_text(const Grammar& grammar, SymbolId id) {
   return std::string(grammar.name(id));
 }
 
-inline std::string bnf_lines(const Grammar& grammar) {
+inline std::string bnf_lines(const GrammarModel& grammar) {
   std::string out;
   for (const Rule& rule : grammar.rules()) {
     out += std::string(grammar.name(rule.lhs)) + ":";
@@ -56,7 +56,7 @@ inline std::string terminal_line(const Terminal& t) {
   return out;
 }
 
-inline std::vector<std::string> terminal_lines(const Grammar& grammar) {
+inline std::vector<std::string> terminal_lines(const GrammarModel& grammar) {
   std::vector<std::string> lines;
   for (const Terminal& t : grammar.terminals()) lines.push_back(terminal_line(t));
   return lines;
@@ -64,7 +64,7 @@ inline std::vector<std::string> terminal_lines(const Grammar& grammar) {
 
 // Everything that defines the grammar, independent of symbol numbering and of the names of
 // anonymous terminals: for comparing a grammar with the one read back from its printed text.
-inline std::string canonical_dump(const Grammar& grammar) {
+inline std::string canonical_dump(const GrammarModel& grammar) {
   std::string out = "start " + std::string(grammar.name(grammar.start())) + "\n";
   for (const Nonterminal& n : grammar.nonterminals()) {
     out += "nonterminal " + n.name + (n.shape.inline_always ? " inline" : "") +
@@ -168,7 +168,7 @@ inline std::vector<std::string> split_tabs(const std::string& line) {
 }
 
 inline std::optional<LarkReference> lark_reference(const std::filesystem::path& grammar_file,
-                                                   const Grammar& mine) {
+                                                   const GrammarModel& mine) {
   std::optional<std::string> python = python_with_lark();
   if (!python) return std::nullopt;
   const std::filesystem::path tsv = std::filesystem::temp_directory_path() /
@@ -207,7 +207,7 @@ inline std::optional<LarkReference> lark_reference(const std::filesystem::path& 
 // literal or regex, flags, the same string for literals, a regex that agrees on every probe), the
 // same ignored terminals and, unless `compare_rules` is false, the same user rules with the same
 // number of BNF alternatives and the same aliases. Returns false when Lark is unavailable.
-inline bool check_against_lark(const std::filesystem::path& grammar_file, const Grammar& mine,
+inline bool check_against_lark(const std::filesystem::path& grammar_file, const GrammarModel& mine,
                                bool compare_rules = true) {
   std::optional<LarkReference> reference = lark_reference(grammar_file, mine);
   if (!reference) return false;

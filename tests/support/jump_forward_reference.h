@@ -13,7 +13,7 @@
 #include "glr/session.h"
 #include "glrmask/glrmask.hpp"
 #include "lib/token_set/dense_mask.h"
-#include "wfa/oracle_engine.h"
+#include "mask/oracle/oracle_engine.h"
 
 namespace glrmask::testing {
 
@@ -34,7 +34,7 @@ inline std::string oracle_forced_string(const Matcher& matcher, std::size_t max_
   glr::Session state = matcher.impl().session.clone();
   std::string forced;
   if (state.is_finished()) return forced;
-  wfa::OracleEngine oracle(vocabulary);
+  mask::OracleEngine oracle(vocabulary);
   DenseMask mask(static_cast<std::uint32_t>(vocabulary.size()));
   while (forced.size() < max_bytes) {
     oracle.fill_mask(state, mask.words());

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "lexer/terminal_spec.h"
+#include "lexer/runtime/terminal_spec.h"
 
 namespace glrmask::testing {
 

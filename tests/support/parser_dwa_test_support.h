@@ -9,24 +9,24 @@
 
 #include "glr/compiled_grammar.h"
 #include "lib/tokenizer/vocabulary.h"
-#include "wfa/compiled_mask.h"
+#include "mask/compiled/compiled_mask.h"
 
 namespace glrmask::testing {
 
-inline std::shared_ptr<const wfa::CompiledMask> compile_with_threads(
+inline std::shared_ptr<const mask::CompiledMask> compile_with_threads(
     const std::shared_ptr<const glr::CompiledGrammar>& grammar, const Vocabulary& vocabulary,
     std::size_t threads) {
-  wfa::ParserDwaOptions options;
+  mask::ParserDwaOptions options;
   options.threads = threads;
-  return wfa::CompiledMask::compile(grammar, vocabulary, options);
+  return mask::CompiledMask::compile(grammar, vocabulary, options);
 }
 
 // The two automata have the same states in the same order, the same start states, the same
 // transitions and weights of equal tokens (each compilation or loaded artifact has its own pool,
 // numbered in its own order, so weights are compared by content).
-inline void require_same_parser_dwa(const wfa::CompiledMask& a, const wfa::CompiledMask& b) {
-  const wfa::ParserDwa& x = a.parser_dwa();
-  const wfa::ParserDwa& y = b.parser_dwa();
+inline void require_same_parser_dwa(const mask::CompiledMask& a, const mask::CompiledMask& b) {
+  const mask::ParserDwa& x = a.parser_dwa();
+  const mask::ParserDwa& y = b.parser_dwa();
   REQUIRE(x.num_states() == y.num_states());
   REQUIRE(x.num_forks() == y.num_forks());
   for (lexer::ForkId fork = 0; fork < x.num_forks(); ++fork)
@@ -37,7 +37,7 @@ inline void require_same_parser_dwa(const wfa::CompiledMask& a, const wfa::Compi
     for (lexer::ForkId fork = 0; fork < x.num_forks(); ++fork)
       REQUIRE(x.early_start_state(label, fork) == y.early_start_state(label, fork));
   std::size_t weighted = 0;
-  for (const wfa::DwaStateId state : id_range<wfa::DwaStateId>(x.num_states())) {
+  for (const mask::DwaStateId state : id_range<mask::DwaStateId>(x.num_states())) {
     const auto mine = x.transitions(state);
     const auto theirs = y.transitions(state);
     INFO("state " << state.value());

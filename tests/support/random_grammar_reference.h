@@ -1,5 +1,5 @@
 // Random small Lark grammars and vocabularies, and an independent reference for their language,
-// for the random-grammar differential test (tests/wfa/random_grammar_differential_test.cpp).
+// for the random-grammar differential test (tests/mask/random_grammar_differential_test.cpp).
 //
 // The reference shares no code with the library: its own lexer (maximal munch over the
 // terminals' Python matches, docs/lexer.md) and its own Earley recognizer over the lexemes, run

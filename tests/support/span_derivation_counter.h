@@ -16,7 +16,7 @@
 #include <tuple>
 #include <vector>
 
-#include "lib/grammar/grammar.h"
+#include "lib/grammar/grammar_model.h"
 
 namespace glrmask::testing {
 
@@ -28,11 +28,11 @@ class SpanDerivationCounter {
   };
 
   // `tokens` as the LR grammar's terminal ids, which equal the grammar model's.
-  SpanDerivationCounter(const Grammar& grammar,
+  SpanDerivationCounter(const GrammarModel& grammar,
                         const std::vector<std::vector<std::uint32_t>>& tokens)
       : SpanDerivationCounter(grammar, to_grammar_symbols(tokens)) {}
 
-  SpanDerivationCounter(const Grammar& grammar, std::vector<std::vector<SymbolId>> tokens)
+  SpanDerivationCounter(const GrammarModel& grammar, std::vector<std::vector<SymbolId>> tokens)
       : grammar_(grammar), tokens_(std::move(tokens)), n_(tokens_.size()) {
     derivable_.assign(grammar.num_symbols() * (n_ + 1) * (n_ + 1), 0);
     for (bool changed = true; changed;) {
@@ -133,7 +133,7 @@ class SpanDerivationCounter {
     extend(0);
   }
 
-  const Grammar& grammar_;
+  const GrammarModel& grammar_;
   std::vector<std::vector<SymbolId>> tokens_;
   std::size_t n_;
   std::vector<char> derivable_;

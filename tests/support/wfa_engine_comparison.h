@@ -12,23 +12,23 @@
 #include <string>
 #include <vector>
 
-#include "api/src/engine_constraint.h"
-#include "api/src/teacher_forcing.h"
 #include "glr/compiled_grammar.h"
 #include "glr/session.h"
 #include "glrmask/glrmask.hpp"
+#include "harness/engine_constraint.h"
+#include "harness/teacher_forcing.h"
 #include "lib/token_set/dense_mask.h"
 #include "lib/tokenizer/encoder.h"
 #include "lib/tokenizer/vocabulary.h"
+#include "mask/mask_engine.h"
+#include "mask/oracle/oracle_engine.h"
+#include "mask/wfa/wfa_engine.h"
 #include "tests/support/glr_session_support.h"
 #include "tests/support/wfa_test_support.h"
-#include "wfa/mask_engine.h"
-#include "wfa/oracle_engine.h"
-#include "wfa/wfa_engine.h"
 
 namespace glrmask::testing {
 
-using EngineFactory = std::function<std::unique_ptr<wfa::MaskEngine>(
+using EngineFactory = std::function<std::unique_ptr<mask::MaskEngine>(
     const std::shared_ptr<const glr::CompiledGrammar>&, const Vocabulary&)>;
 
 // Checks that the masks agree token for token; names the first few differing tokens.
@@ -64,8 +64,8 @@ inline std::size_t compare_on_prefixes(const EngineFactory& make, const std::str
   INFO("fixture " << fixture);
   const auto grammar = load_session_fixture(fixture, options);
   const Vocabulary vocabulary = prefix_vocabulary(alphabet);
-  wfa::OracleEngine oracle(vocabulary, {.sequential = true});
-  const std::unique_ptr<wfa::MaskEngine> engine = make(grammar, vocabulary);
+  mask::OracleEngine oracle(vocabulary, {.sequential = true});
+  const std::unique_ptr<mask::MaskEngine> engine = make(grammar, vocabulary);
   std::size_t prefixes = 0;
   std::size_t allowed = 0;
   std::size_t refused = 0;
@@ -89,12 +89,12 @@ inline std::size_t compare_on_prefixes(const EngineFactory& make, const std::str
 }
 
 // The wfa engine, in the factory shape compare_on_prefixes() takes.
-inline std::unique_ptr<wfa::MaskEngine> make_wfa(
+inline std::unique_ptr<mask::MaskEngine> make_wfa(
     const std::shared_ptr<const glr::CompiledGrammar>& grammar, const Vocabulary& vocabulary) {
-  return std::make_unique<wfa::WfaEngine>(grammar, vocabulary);
+  return std::make_unique<mask::WfaEngine>(grammar, vocabulary);
 }
 
-// Teacher-forces `text` through the library's teacher-forcing loop (api/src/teacher_forcing.h)
+// Teacher-forces `text` through the library's teacher-forcing loop (harness/teacher_forcing.h)
 // and compares each of `engines` with the oracle at every step, the final one (EOS) included, or
 // at the first `max_steps` + 1 steps when the text is longer: the oracle's matcher leads, a matcher
 // per engine follows and answers each step through fill_mask() (compared by the loop) and then
@@ -102,7 +102,7 @@ inline std::unique_ptr<wfa::MaskEngine> make_wfa(
 // serves every engine, so a slow oracle is paid once a step. Returns the steps compared.
 inline std::size_t compare_teacher_forced(
     const std::shared_ptr<const glr::CompiledGrammar>& grammar,
-    std::initializer_list<wfa::MaskEngine*> engines, wfa::MaskEngine& oracle,
+    std::initializer_list<mask::MaskEngine*> engines, mask::MaskEngine& oracle,
     const Vocabulary& vocabulary, const Encoder& encoder, const std::string& text,
     std::size_t max_steps = static_cast<std::size_t>(-1)) {
   INFO("text " << text.substr(0, 200));
@@ -111,7 +111,7 @@ inline std::size_t compare_teacher_forced(
   const Tokenizer tokenizer = tokenizer_over(vocabulary);
   const Constraint reference = constraint_over_engine(tokenizer, grammar, oracle);
   std::vector<Constraint> constraints;
-  for (wfa::MaskEngine* engine : engines)
+  for (mask::MaskEngine* engine : engines)
     constraints.push_back(constraint_over_engine(tokenizer, grammar, *engine));
   Matcher leader(reference);
   std::vector<Matcher> matchers(constraints.begin(), constraints.end());
@@ -154,8 +154,8 @@ inline std::size_t compare_teacher_forced(
 }
 
 inline std::size_t compare_teacher_forced(
-    const std::shared_ptr<const glr::CompiledGrammar>& grammar, wfa::MaskEngine& engine,
-    wfa::MaskEngine& oracle, const Vocabulary& vocabulary, const Encoder& encoder,
+    const std::shared_ptr<const glr::CompiledGrammar>& grammar, mask::MaskEngine& engine,
+    mask::MaskEngine& oracle, const Vocabulary& vocabulary, const Encoder& encoder,
     const std::string& text, std::size_t max_steps = static_cast<std::size_t>(-1)) {
   return compare_teacher_forced(grammar, {&engine}, oracle, vocabulary, encoder, text, max_steps);
 }

@@ -11,12 +11,12 @@
 #include "glr/session.h"
 #include "lib/token_set/dense_mask.h"
 #include "lib/tokenizer/vocabulary.h"
-#include "wfa/mask_engine.h"
+#include "mask/mask_engine.h"
 
 namespace glrmask::testing {
 
 // The engine's mask for the session, over the whole vocabulary.
-inline DenseMask engine_mask(wfa::MaskEngine& engine, const glr::Session& session,
+inline DenseMask engine_mask(mask::MaskEngine& engine, const glr::Session& session,
                              const Vocabulary& vocabulary) {
   DenseMask mask(static_cast<std::uint32_t>(vocabulary.size()));
   engine.fill_mask(session, mask.words());
@@ -25,7 +25,7 @@ inline DenseMask engine_mask(wfa::MaskEngine& engine, const glr::Session& sessio
 
 // The engine's mask_view() of the session, copied out. The scratch buffer starts as garbage, so
 // a view that hands back scratch without having written all of it shows up as a wrong mask.
-inline DenseMask engine_mask_view(wfa::MaskEngine& engine, const glr::Session& session,
+inline DenseMask engine_mask_view(mask::MaskEngine& engine, const glr::Session& session,
                                   const Vocabulary& vocabulary) {
   DenseMask scratch(static_cast<std::uint32_t>(vocabulary.size()));
   std::fill(scratch.words().begin(), scratch.words().end(), 0xa5a5a5a5u);

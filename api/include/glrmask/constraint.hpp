@@ -12,73 +12,39 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "glrmask/grammar.hpp"
 #include "glrmask/tokenizer.hpp"
 
 namespace glrmask {
 
-// The mask engine a constraint serves with. All are exact; they differ in speed and in what
-// they support.
+// The mask engine a constraint serves with. All are exact; they differ in speed and in what they
+// support (docs/architecture.md, "Mask engines"): kAuto (the fastest one that serves the grammar:
+// wfa, else spanner, else oracle), kWfa (the compiled Parser DWA run over the parse stack, about a
+// microsecond a mask), kSpanner (tens of microseconds), kOracle (tries every token: the reference),
+// kLazy (for a grammar seen for the first time: nothing built ahead but the lexer and the LR table,
+// so compiling takes milliseconds; each lexer configuration's walk is made the first time a
+// sequence reaches it; a post-lexer is refused with kUnsupported) and kStaged (kLazy's masks until
+// the wfa's automata, compiled on a thread of their own, are ready; a build the wfa refuses or that
+// exceeds a budget leaves kLazy answering). The list is glrmask/engines.def.
 enum class Engine : std::uint8_t {
-  kAuto,     // the fastest one that supports the grammar (wfa, else spanner, else oracle)
-  kWfa,      // the compiled Parser DWA run over the parse stack: about a microsecond per mask
-  kSpanner,  // the token spanner table on the parse stack: tens of microseconds
-  kOracle,   // tries every token: milliseconds; the reference the others are tested against
-  // For a grammar or schema seen for the first time (a server's new JSON Schema): nothing is
-  // built ahead but the lexer and the LR table, so compiling takes milliseconds; each lexer
-  // configuration's walk over the vocabulary is made the first time a sequence reaches it
-  // (milliseconds), then reused. Grammars with a post-lexer are refused (kUnsupported).
-  kLazy,
-  // kLazy's masks until the wfa's automata, compiled on a thread of their own once the first mask
-  // has been answered, are ready; the wfa's from then on. Every mask is exact either way. A build
-  // the wfa refuses or that exceeds a budget leaves kLazy answering.
-  kStaged,
+#define GLRMASK_ENGINE(cpp_name, c_name, name, value, summary) k##cpp_name = value,
+#include "glrmask/engines.def"
+#undef GLRMASK_ENGINE
 };
+// "wfa", "auto", ...; "?" for a value that is no engine.
 GLRMASK_API const char* engine_name(Engine engine) noexcept;
-
-// How the LR table's conflicts are treated.
-enum class ConflictPolicy : std::uint8_t {
-  kGlr,   // every conflict kept; the language is exactly the grammar's (the default)
-  kLark,  // as Lark's LALR parser: shift wins shift/reduce, rule priority decides reduce/reduce
-};
-
-// A post-lexer between lexer and parser.
-enum class PostLexer : std::uint8_t {
-  kNone,
-  kPython,  // Lark's Python indenter: _NL, _INDENT, _DEDENT, brackets (SynCode's Python grammar)
-};
-
-// Options of a Lark grammar (the command line's --start, --policy, --skippable, --postlex).
-struct GrammarOptions {
-  std::string start = "start";
-  ConflictPolicy policy = ConflictPolicy::kGlr;
-  // Terminals dropped where the parser cannot take them (SynCode's Go statement-end EOS).
-  std::vector<std::string> skippable;
-  PostLexer postlex = PostLexer::kNone;
-};
-
-// Whitespace a JSON constraint allows between tokens.
-enum class JsonWhitespace : std::uint8_t {
-  kDefault,   // Python json.dumps style: ", " and ": "
-  kCompact,   // none
-  kFlexible,  // any JSON whitespace, bounded runs
-};
-
-// The order an object's declared properties may come in.
-enum class JsonPropertyOrder : std::uint8_t {
-  kSchema,  // the order of the schema's `properties` (what most generators emit; smaller grammars)
-  kAny,     // any order, each property at most once
-};
-
-struct JsonOptions {
-  JsonWhitespace whitespace = JsonWhitespace::kDefault;
-  // Keywords the compiler cannot enforce exactly are ignored (with a warning) instead of refused.
-  bool lenient = false;
-  JsonPropertyOrder property_order = JsonPropertyOrder::kSchema;
-};
+// One line on what the engine does.
+GLRMASK_API const char* engine_summary(Engine engine) noexcept;
+// The engine called `name`, or nullopt.
+GLRMASK_API std::optional<Engine> engine_from_name(std::string_view name) noexcept;
+// Every engine, kAuto first, in the order engines.def lists them.
+GLRMASK_API std::span<const Engine> all_engines() noexcept;
 
 // Budgets: what compiling a constraint and running its matchers may cost, so that a server
 // handed a costly grammar, schema or text gets a clean error in bounded time and memory instead
@@ -117,6 +83,11 @@ struct CompileStatistics {
 
 class GLRMASK_API Constraint {
  public:
+  // `grammar` compiled against `tokenizer` with the engine `compile` chooses. Throws
+  // glrmask::Error (kUnsupported when the requested engine cannot serve the grammar, kLimit when a
+  // budget is exceeded). The from_* constructors below are Grammar::from_* then compile.
+  static Constraint compile(const Grammar& grammar, const Tokenizer& tokenizer,
+                            const CompileOptions& compile = {});
   // A grammar in Lark syntax (Lark 1.1.5: rules, terminals, %import common, %ignore, %declare).
   // `name` names the grammar in messages (e.g. its file). Throws glrmask::Error
   // (ErrorCode::kGrammar with file:line:col; kUnsupported when the requested engine cannot serve
@@ -152,6 +123,10 @@ class GLRMASK_API Constraint {
                          const Limits& limits = {});
 
   const Tokenizer& tokenizer() const;
+  // The grammar it was compiled from (for a loaded constraint, rebuilt from the stored source).
+  const Grammar& grammar() const;
+  // The grammar's warnings (grammar().warnings()).
+  const std::vector<Warning>& warnings() const;
   Engine engine() const;
   const CompileStatistics& statistics() const;
   // The budgets it was compiled (or loaded) with; its matchers run under the runtime ones.

@@ -72,8 +72,8 @@ struct ErrorLocation {
 
 class GLRMASK_API Error : public std::runtime_error {
  public:
-  explicit Error(const std::string& message, ErrorCode code = ErrorCode::kInvalidArgument,
-                 ErrorLocation where = {})
+  // Every error says what kind of failure it is: there is no default code.
+  explicit Error(const std::string& message, ErrorCode code, ErrorLocation where = {})
       : std::runtime_error(message), code_(code), where_(std::move(where)) {}
 
   ErrorCode code() const noexcept { return code_; }

@@ -13,7 +13,10 @@
 // docs/api.md has a complete example, the C ABI (glrmask/glrmask.h) and the Python module.
 #pragma once
 
+#include "glrmask/compiler.hpp"
 #include "glrmask/constraint.hpp"
 #include "glrmask/error.hpp"
+#include "glrmask/grammar.hpp"
 #include "glrmask/matcher.hpp"
 #include "glrmask/tokenizer.hpp"
+#include "glrmask/version.hpp"

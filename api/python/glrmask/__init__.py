@@ -52,9 +52,16 @@ class RejectionError(Error):
 _glrmask._set_error_classes(Error, RejectionError)
 
 Tokenizer = _glrmask.Tokenizer
+Grammar = _glrmask.Grammar
+Warning = _glrmask.Warning
+Compiler = _glrmask.Compiler
 Constraint = _glrmask.Constraint
 Limits = _glrmask.Limits
 Matcher = _glrmask.Matcher
+version = _glrmask.version
+engine_names = _glrmask.engine_names
+grammar_formats = _glrmask.grammar_formats
+__version__ = _glrmask.version()
 
 
 def _as_numpy(array):
@@ -106,10 +113,16 @@ __all__ = [
     "Error",
     "RejectionError",
     "Tokenizer",
+    "Grammar",
+    "Warning",
+    "Compiler",
     "Constraint",
     "Limits",
     "Matcher",
     "allocate_token_bitmask",
     "fill_next_token_bitmasks",
     "apply_token_bitmask_inplace",
+    "version",
+    "engine_names",
+    "grammar_formats",
 ]

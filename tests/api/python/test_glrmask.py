@@ -194,7 +194,7 @@ def test_limits(tmp_path):
     with pytest.raises(glrmask.Error) as error:
         glrmask.Constraint.from_lark('start: "a"+\n', tokenizer, engine="wfa",
                                      limits=glrmask.Limits(max_parser_dwa_states=1))
-    assert error.value.code == "limit" and "--max-parser-dwa-states" in str(error.value)
+    assert error.value.code == "limit" and "Limits::max_parser_dwa_states" in str(error.value)
     ambiguous = 'start: s\ns: s s | "a"\n'
     limits = glrmask.Limits(max_step_work=2000)
     constraint = glrmask.Constraint.from_lark(ambiguous, tokenizer, limits=limits)
@@ -221,3 +221,47 @@ def test_torch_tensors_when_torch_is_installed():
     glrmask.apply_token_bitmask_inplace(logits, bitmask)
     finite = set(torch.nonzero(torch.isfinite(logits[0])).flatten().tolist())
     assert {pieces[i] for i in finite} == {b"a", b"aa", b"ab"}
+
+
+def test_grammar_compiler_engines_and_warnings():
+    tokenizer, _ = small_tokenizer("ab{}[]\":, 0123456789")
+    # A grammar is made once, inspected, and compiled for any tokenizer.
+    grammar = glrmask.Grammar.from_source("lark", 'start: "a"+ "b"\n', name="g.lark")
+    assert grammar.format == "lark" and grammar.name == "g.lark"
+    assert "start" in grammar.to_lark() and grammar.num_rules >= 1
+    constraint = glrmask.Constraint.compile(grammar, tokenizer, engine="spanner")
+    assert constraint.engine == "spanner"
+    assert constraint.grammar.to_lark() == grammar.to_lark()
+    # A lenient schema's ignored keyword is a warning, visible on the grammar and the constraint.
+    schema = json.dumps({"type": "array", "items": {"type": "integer"}, "uniqueItems": True})
+    with pytest.raises(glrmask.Error) as strict:
+        glrmask.Grammar.from_source("json_schema", schema)
+    assert strict.value.code == "schema" and strict.value.json_pointer == "/uniqueItems"
+    lenient = glrmask.Grammar.from_source("json_schema", schema, lenient=True)
+    assert len(lenient.warnings) == 1
+    assert "uniqueItems" in str(lenient.warnings[0])
+    assert lenient.warnings[0].location["json_pointer"] == "/uniqueItems"
+    compiled = glrmask.Constraint.compile(lenient, tokenizer)
+    assert [str(w) for w in compiled.warnings] == [str(w) for w in lenient.warnings]
+    # Engines by name, the registry's, 'auto' first.
+    names = glrmask.engine_names()
+    assert names[0] == "auto" and {"wfa", "spanner", "oracle", "lazy", "staged"} <= set(names)
+    with pytest.raises(glrmask.Error) as unknown:
+        glrmask.Constraint.compile(grammar, tokenizer, engine="no-such-engine")
+    assert unknown.value.code == "invalid argument"
+    with pytest.raises(glrmask.Error) as unknown_format:
+        glrmask.Grammar.from_source("no-such-format", "x")
+    assert unknown_format.value.code == "invalid argument"
+    assert "lark" in glrmask.grammar_formats() and "json_schema" in glrmask.grammar_formats()
+    assert glrmask.__version__ == glrmask.version() and glrmask.__version__.count(".") == 2
+    # A compiler compiles a source once and answers repeats from its cache.
+    compiler = glrmask.Compiler(tokenizer, max_entries=2)
+    first = compiler.compile_json_schema('{"type": "integer"}')
+    again = compiler.compile_json_schema('{"type": "integer"}')
+    stats = compiler.cache_statistics
+    assert (stats.misses, stats.hits, stats.entries) == (1, 1, 1)
+    assert first.description == again.description
+    compiler.compile_regex("a+")
+    compiler.compile_regex("b+")
+    stats = compiler.cache_statistics
+    assert stats.entries == 2 and stats.evictions == 1

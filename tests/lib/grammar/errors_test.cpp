@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "lib/grammar/grammar_error.h"
-#include "lib/grammar/lark_loader.h"
+#include "lib/lark/lark_loader.h"
 #include "tests/support/test_support.h"
 
 namespace glrmask {

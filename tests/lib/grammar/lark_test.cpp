@@ -1,13 +1,13 @@
 // The Lark front-end on the project's own fixtures (tests/fixtures/grammars/*.lark). Each
 // expectation below is derived by hand from Lark's documented semantics and the expansion rules in
-// lib/grammar/lark_ebnf.h; where Lark is installed the same fixtures are also compared with Lark
+// lib/lark/lark_ebnf.h; where Lark is installed the same fixtures are also compared with Lark
 // itself.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
-#include "lib/grammar/lark_loader.h"
-#include "lib/grammar/lark_writer.h"
+#include "lib/lark/lark_loader.h"
+#include "lib/lark/lark_writer.h"
 #include "tests/support/grammar_test_support.h"
 #include "tests/support/test_support.h"
 
@@ -23,14 +23,14 @@ std::filesystem::path fixture(const std::string& name) {
   return fixtures_dir() / "grammars" / name;
 }
 
-std::vector<std::string> warning_texts(const Grammar& grammar) {
+std::vector<std::string> warning_texts(const GrammarModel& grammar) {
   std::vector<std::string> texts;
   for (const Diagnostic& warning : grammar.warnings()) texts.push_back(warning.str());
   return texts;
 }
 
 TEST_CASE("EBNF operators expand to BNF with left-recursive repetition") {
-  const Grammar grammar = load_lark_file(fixture("ebnf.lark"));
+  const GrammarModel grammar = load_lark_file(fixture("ebnf.lark"));
   CHECK(bnf_lines(grammar) ==
         "start: opt star plus maybe group repeat empty\n"
         "opt: \"a\" \"b\" \"c\"\n"
@@ -71,7 +71,7 @@ TEST_CASE("EBNF operators expand to BNF with left-recursive repetition") {
 }
 
 TEST_CASE("repetitions of nullable items make no ε-rules, cycles or ambiguous empties") {
-  const Grammar grammar = load_lark_file(fixture("ebnf_nullable.lark"));
+  const GrammarModel grammar = load_lark_file(fixture("ebnf_nullable.lark"));
   std::string forty;
   for (int i = 0; i < 40; ++i) forty += " item";
   // [item*] and (item?)+ both mean "item*": one shared helper or nothing. item ~ 40..42 is 40
@@ -91,7 +91,7 @@ TEST_CASE("repetitions of nullable items make no ε-rules, cycles or ambiguous e
 }
 
 TEST_CASE("terminal patterns: escapes, flags, ranges, composition, priorities and names") {
-  const Grammar grammar = load_lark_file(fixture("terminals.lark"));
+  const GrammarModel grammar = load_lark_file(fixture("terminals.lark"));
   const std::vector<std::string> terminals = {
       "NAME [a-z_]\\w* priority=-1",
       "KEYWORD (?:(?i:let)|var) priority=2",
@@ -135,7 +135,7 @@ TEST_CASE("terminal patterns: escapes, flags, ranges, composition, priorities an
 TEST_CASE("a sequence multiplying out too far moves its largest choices into helpers") {
   std::string text = "start:";
   for (int i = 0; i < 7; ++i) text += " [\"a\" | \"b\" | \"c\"]";  // 4^7 = 16384 choices
-  const Grammar grammar = load_lark_text(text + "\n", "wide.lark");
+  const GrammarModel grammar = load_lark_text(text + "\n", "wide.lark");
   // The first two choices move into one shared helper H (without their empty option, so that
   // the helper does not derive ε): 2 * 2 * 4^5 = 4096 combinations remain. Many spell the same
   // sequence (H from the first choice or from the second), leaving 0..2 H followed by 0..5 of
@@ -154,12 +154,12 @@ TEST_CASE("a sequence multiplying out too far moves its largest choices into hel
 
 TEST_CASE("a part with a top-level | is grouped before concatenation") {
   // Lark pastes /a|b/ "c" as a|bc, which means "a" or "bc"; glrmask keeps the written meaning.
-  const Grammar grammar = load_lark_text("start: T\nT: /a|b/ \"c\" /d/i\n", "inline.lark");
+  const GrammarModel grammar = load_lark_text("start: T\nT: /a|b/ \"c\" /d/i\n", "inline.lark");
   CHECK(grammar.terminal(grammar.find_symbol("T").value()).pattern == "(?:a|b)c(?i:d)");
 }
 
 TEST_CASE("directives: %import common, %ignore, %declare, %override, %extend") {
-  const Grammar grammar = load_lark_file(fixture("directives.lark"));
+  const GrammarModel grammar = load_lark_file(fixture("directives.lark"));
   const std::vector<std::string> terminals = {
       "WS [ \t\f\r\n]+ ignored",
       "INT [0-9]+",
@@ -197,7 +197,7 @@ TEST_CASE("directives: %import common, %ignore, %declare, %override, %extend") {
 }
 
 TEST_CASE("rule modifiers, aliases and rule priorities") {
-  const Grammar grammar = load_lark_file(fixture("shapes.lark"));
+  const GrammarModel grammar = load_lark_file(fixture("shapes.lark"));
   CHECK(bnf_lines(grammar) ==
         "start: _items\n"
         "_items: _items_plus_0\n"
@@ -232,7 +232,7 @@ TEST_CASE("rule modifiers, aliases and rule priorities") {
 }
 
 TEST_CASE("layout: comments, blank lines, continued alternatives, line continuation") {
-  const Grammar grammar = load_lark_file(fixture("layout.lark"));
+  const GrammarModel grammar = load_lark_file(fixture("layout.lark"));
   CHECK(bnf_lines(grammar) ==
         "start: a\n"
         "start: b c\n"
@@ -244,7 +244,7 @@ TEST_CASE("layout: comments, blank lines, continued alternatives, line continuat
 }
 
 TEST_CASE("glrmask's common terminals mean what Lark's do") {
-  const Grammar grammar = load_lark_file(fixture("common_all.lark"));
+  const GrammarModel grammar = load_lark_file(fixture("common_all.lark"));
   CHECK(grammar.num_terminals() == 24);
   for (const Terminal& terminal : grammar.terminals()) {
     INFO(terminal.name);
@@ -258,7 +258,7 @@ TEST_CASE("glrmask's common terminals mean what Lark's do") {
 }
 
 TEST_CASE("the start rule can be chosen") {
-  const Grammar grammar =
+  const GrammarModel grammar =
       load_lark_text("start: a\na: \"x\" b\nb: \"y\"\n", "inline.lark", LarkOptions{"a"});
   CHECK(grammar.name(grammar.start()) == "a");
   CHECK(bnf_lines(grammar) == "a: \"x\" b\nb: \"y\"\n");
@@ -269,7 +269,7 @@ TEST_CASE("the start rule can be chosen") {
 }
 
 TEST_CASE("to_lark_text prints BNF that reads back as the same grammar") {
-  const Grammar grammar = load_lark_file(fixture("shapes.lark"));
+  const GrammarModel grammar = load_lark_file(fixture("shapes.lark"));
   CHECK(to_lark_text(grammar) ==
         "start: _items\n"
         "_items: _items_plus_0\n"
@@ -291,9 +291,9 @@ TEST_CASE("to_lark_text prints BNF that reads back as the same grammar") {
   for (const char* name : {"ebnf.lark", "ebnf_nullable.lark", "terminals.lark", "directives.lark",
                            "shapes.lark", "layout.lark", "common_all.lark"}) {
     INFO(name);
-    const Grammar original = load_lark_file(fixture(name));
+    const GrammarModel original = load_lark_file(fixture(name));
     const std::string text = to_lark_text(original);
-    const Grammar reread = load_lark_text(text, "printed.lark");
+    const GrammarModel reread = load_lark_text(text, "printed.lark");
     CHECK(testing::canonical_dump(reread) == testing::canonical_dump(original));
     CHECK(to_lark_text(reread) == text);
   }

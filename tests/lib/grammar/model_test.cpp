@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "lib/grammar/grammar.h"
 #include "lib/grammar/grammar_builder.h"
+#include "lib/grammar/grammar_model.h"
 
 namespace glrmask {
 namespace {
@@ -32,7 +32,7 @@ RuleSpec rule(const std::string& lhs, std::vector<std::string> rhs, std::uint32_
   return RuleSpec{lhs, std::move(rhs), 0, std::move(alias), {"g", line, 1}};
 }
 
-std::vector<std::string> names_of(const Grammar& grammar, std::span<const SymbolId> ids) {
+std::vector<std::string> names_of(const GrammarModel& grammar, std::span<const SymbolId> ids) {
   std::vector<std::string> names;
   for (SymbolId id : ids) names.emplace_back(grammar.name(id));
   return names;
@@ -49,7 +49,7 @@ TEST_CASE("symbols get dense ids, terminals first, and rules are grouped by lhs"
   builder.add_rule(rule("start", {"list"}, 1, "whole"));
   builder.add_rule(rule("list", {"list", "COMMA", "A"}));
   builder.add_rule(rule("start", {}));
-  const Grammar grammar = std::move(builder).build("start");
+  const GrammarModel grammar = std::move(builder).build("start");
 
   CHECK(grammar.num_terminals() == 2);
   CHECK(grammar.num_nonterminals() == 2);
@@ -102,7 +102,7 @@ TEST_CASE("unproductive and unreachable symbols are removed with a warning") {
   builder.add_rule(rule("loop", {"loop", "X"}));
   builder.add_rule(rule("orphan", {"O"}));
   builder.add_rule(rule("_helper", {"O"}));
-  const Grammar grammar = std::move(builder).build("start");
+  const GrammarModel grammar = std::move(builder).build("start");
 
   CHECK(grammar.num_nonterminals() == 1);
   REQUIRE(grammar.rules().size() == 1);
@@ -192,7 +192,7 @@ TEST_CASE("productivity counts each occurrence of a nonterminal") {
   builder.add_rule(rule("start", {"b", "b"}));
   builder.add_rule(rule("b", {"b", "start"}));
   builder.add_rule(rule("b", {"X"}));
-  const Grammar grammar = std::move(builder).build("start");
+  const GrammarModel grammar = std::move(builder).build("start");
   CHECK(grammar.rules().size() == 3);
   CHECK(grammar.warnings().empty());
 }

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "lib/core/settings.h"
-#include "lib/grammar/lark_loader.h"
-#include "lib/grammar/lark_writer.h"
+#include "lib/lark/lark_loader.h"
+#include "lib/lark/lark_writer.h"
 #include "tests/support/grammar_test_support.h"
 #include "tests/support/test_support.h"
 
@@ -44,7 +44,7 @@ TEST_CASE("every SynCode grammar loads and matches Lark's reading") {
   for (const Expected& expected : kLoadable) {
     const std::filesystem::path path = syncode_dir() / expected.file;
     INFO(path.string());
-    const Grammar grammar = load_lark_file(path);
+    const GrammarModel grammar = load_lark_file(path);
     CHECK(grammar.num_terminals() == expected.terminals);
     std::size_t written = 0;
     for (const Nonterminal& n : grammar.nonterminals()) written += n.generated ? 0 : 1;
@@ -56,8 +56,8 @@ TEST_CASE("every SynCode grammar loads and matches Lark's reading") {
 TEST_CASE("SynCode grammars keep the features they rely on") {
   if (!testing::require_data_dir("grammar_syncode_test (SynCode features)"))
     return glrmask::testing::skip_test_case();
-  const Grammar go = load_lark_file(syncode_dir() / "go_grammar.lark");
-  const auto terminal = [](const Grammar& g, const char* name) -> const Terminal& {
+  const GrammarModel go = load_lark_file(syncode_dir() / "go_grammar.lark");
+  const auto terminal = [](const GrammarModel& g, const char* name) -> const Terminal& {
     return g.terminal(g.find_symbol(name).value());
   };
   CHECK(terminal(go, "HEX_LIT").priority == 2);
@@ -70,14 +70,14 @@ TEST_CASE("SynCode grammars keep the features they rely on") {
   for (const Diagnostic& d : go.warnings()) unreachable.push_back(d.message);
   CHECK(unreachable.size() == 6);
 
-  const Grammar prover9 = load_lark_file(syncode_dir() / "prover9_grammar.lark");
+  const GrammarModel prover9 = load_lark_file(syncode_dir() / "prover9_grammar.lark");
   CHECK(terminal(prover9, "VAR").priority == -1);
   CHECK(terminal(prover9, "__ANON_3").literal == "\u2200");
 
-  const Grammar invariants = load_lark_file(syncode_dir() / "invariants.lark");
+  const GrammarModel invariants = load_lark_file(syncode_dir() / "invariants.lark");
   CHECK(terminal(invariants, "TRUE").literal == "\true");  // Lark reads "\t" as a tab here too
 
-  const Grammar sql = load_lark_file(syncode_dir() / "sql_grammar.lark");
+  const GrammarModel sql = load_lark_file(syncode_dir() / "sql_grammar.lark");
   CHECK(terminal(sql, "SELECT").flags == "i");
   CHECK(terminal(sql, "SELECT_CONSTRAINT").priority == 9);
   CHECK(terminal(sql, "JOIN_EXPR").pattern.find("(?i:JOIN)") != std::string::npos);
@@ -85,7 +85,7 @@ TEST_CASE("SynCode grammars keep the features they rely on") {
   REQUIRE(sql.rules_of(window_definition).size() == 1);
   CHECK(sql.rules_of(window_definition)[0].rhs.empty());
 
-  const Grammar json = load_lark_file(syncode_dir() / "json_grammar.lark");
+  const GrammarModel json = load_lark_file(syncode_dir() / "json_grammar.lark");
   CHECK(json.nonterminal(json.start()).shape.inline_if_single);
 }
 
@@ -94,7 +94,7 @@ TEST_CASE("python and yaml are refused without a post-lexer (--postlex python)")
     return glrmask::testing::skip_test_case();
   const std::string message =
       "terminal _INDENT is %declare'd: only a post-lexer can produce it; glrmask has Python's "
-      "indenter, enabled with --postlex python (ParseOptions::postlex)";
+      "indenter, enabled with the post-lexer option (GrammarOptions::postlex python)";
   const std::pair<const char*, std::uint32_t> refused[] = {{"python_grammar.lark", 189},
                                                            {"branch-yaml/yaml_grammar.lark", 35}};
   for (const auto& [file, line] : refused) {
@@ -116,9 +116,9 @@ TEST_CASE("SynCode grammars print as Lark text that reads back the same, in glrm
   for (const Expected& expected : kLoadable) {
     const std::filesystem::path path = syncode_dir() / expected.file;
     INFO(path.string());
-    const Grammar original = load_lark_file(path);
+    const GrammarModel original = load_lark_file(path);
     const std::string text = to_lark_text(original);
-    const Grammar reread = load_lark_text(text, "printed.lark");
+    const GrammarModel reread = load_lark_text(text, "printed.lark");
     CHECK(testing::canonical_dump(reread) == testing::canonical_dump(original));
 
     // Lark must read the printed BNF with the same terminals (anonymous ones may be numbered

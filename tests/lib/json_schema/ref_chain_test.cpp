@@ -28,7 +28,7 @@ std::string ref_chain(int length, const std::string& last) {
 TEST_CASE("a chain of 65 and of 500 distinct $refs compiles") {
   for (const int length : {65, 500}) {
     INFO(length);
-    const Grammar grammar =
+    const GrammarModel grammar =
         compile_json_schema_text(ref_chain(length, "{\"type\": \"integer\"}"), "chain.json");
     CHECK(grammar.num_terminals() > 0);
   }

@@ -235,8 +235,10 @@ class ImageSource final : public TokenSetPool::FrozenSetSource {
   }
   void check(std::size_t index, const FrozenBitmap& view) const override {
     ++checks;
-    if (damaged.count(index) != 0) throw Error(fmt::format("set {} is damaged", index + 2));
-    if (const std::string defect = view.defect(kUniverse); !defect.empty()) throw Error(defect);
+    if (damaged.count(index) != 0)
+      throw Error(fmt::format("set {} is damaged", index + 2), ErrorCode::kInvalidArgument);
+    if (const std::string defect = view.defect(kUniverse); !defect.empty())
+      throw Error(defect, ErrorCode::kInvalidArgument);
   }
   std::set<std::size_t> damaged;
   mutable int layouts = 0, checks = 0;

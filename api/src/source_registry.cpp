@@ -1,0 +1,92 @@
+#include "api/src/source_registry.h"
+
+#include <fmt/format.h>
+
+#include "api/src/constraint_source.h"
+#include "lib/core/error.h"
+#include "lib/grammar/regex_constraint.h"
+#include "lib/json_schema/compiler.h"
+#include "lib/lark/lark_loader.h"
+
+namespace glrmask {
+namespace {
+
+json_schema::SchemaOptions schema_options(const JsonOptions& json) {
+  json_schema::SchemaOptions options;
+  options.whitespace =
+      json.whitespace == JsonWhitespace::kCompact    ? json_schema::Whitespace::kCompact
+      : json.whitespace == JsonWhitespace::kFlexible ? json_schema::Whitespace::kFlexible
+                                                     : json_schema::Whitespace::kDefault;
+  options.lenient = json.lenient;
+  options.property_order = json.property_order == JsonPropertyOrder::kAny
+                               ? json_schema::PropertyOrder::kAny
+                               : json_schema::PropertyOrder::kSchema;
+  return options;
+}
+
+GrammarModel build_lark(const ConstraintSource& source) {
+  LarkOptions lark;
+  lark.start = source.grammar.start;
+  lark.declared_terminals = source.grammar.postlex != PostLexer::kNone;
+  return load_lark_text(source.text, source.name, lark);
+}
+
+GrammarModel build_json_schema(const ConstraintSource& source) {
+  return json_schema::compile_json_schema_text(source.text, source.name,
+                                               schema_options(source.json));
+}
+
+GrammarModel build_regex(const ConstraintSource& source) {
+  return regex_constraint_grammar(source.text);
+}
+
+GrammarModel build_any_json(const ConstraintSource& source) {
+  return json_schema::json_grammar(schema_options(source.json));
+}
+
+// The ids 0-3 are those of the artifact format's first source kinds; a new format takes the next.
+constexpr SourceFormat kFormats[] = {
+    {0, "lark", "a grammar in Lark syntax (docs/grammar.md)", "<grammar>", "",
+     SourceArgument::kFile, true, false, build_lark},
+    {1, "json_schema", "a JSON Schema, draft 4 to 2020-12 (docs/json_schema.md)", "<schema>",
+     "--json-schema", SourceArgument::kFile, false, true, build_json_schema},
+    {2, "regex", "the whole output matches a regex (Python re syntax)", "<regex>", "--regex",
+     SourceArgument::kText, false, false, build_regex},
+    {3, "any_json", "any JSON value", "<json>", "--any-json", SourceArgument::kNone, false, true,
+     build_any_json},
+};
+
+}  // namespace
+
+std::span<const SourceFormat> source_formats() {
+  return kFormats;
+}
+
+const SourceFormat* find_source_format(std::string_view name) {
+  for (const SourceFormat& format : kFormats)
+    if (format.name == name) return &format;
+  return nullptr;
+}
+
+const SourceFormat& source_format(std::string_view name) {
+  if (const SourceFormat* format = find_source_format(name)) return *format;
+  throw Error(fmt::format("unknown grammar format '{}' (known: {})", name, source_format_names()),
+              ErrorCode::kInvalidArgument);
+}
+
+const SourceFormat* source_format_by_id(std::uint8_t id) {
+  for (const SourceFormat& format : kFormats)
+    if (format.id == id) return &format;
+  return nullptr;
+}
+
+std::string source_format_names() {
+  std::string names;
+  for (const SourceFormat& format : kFormats) {
+    if (!names.empty()) names += ", ";
+    names += format.name;
+  }
+  return names;
+}
+
+}  // namespace glrmask

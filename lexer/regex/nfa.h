@@ -1,0 +1,51 @@
+// A Thompson NFA over bytes holding the automata of all terminals side by side. Split states keep
+// their two successors in priority order (`preferred` first), which is what lets the subset
+// construction reproduce Python's backtracking preference (greedy versus lazy, earlier versus
+// later alternative) instead of plain language membership.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "lexer/regex/regex_ast.h"
+
+namespace glrmask::lexer {
+
+enum class NfaKind : uint8_t {
+  kBytes,  // consumes one byte along one of `edges` (the edges of one state are disjoint)
+  kSplit,  // epsilon to `preferred`, then (at lower priority) to `other`
+  kMatch,  // the terminal has matched (void if the next byte is `veto`, when that is >= 0)
+};
+
+struct NfaEdge {
+  uint8_t first;
+  uint8_t last;
+  uint32_t next;
+};
+
+struct NfaState {
+  NfaKind kind = NfaKind::kBytes;
+  uint32_t terminal = 0;
+  uint32_t preferred = 0;   // kSplit
+  uint32_t other = 0;       // kSplit
+  uint32_t edge_begin = 0;  // kBytes: edges [edge_begin, edge_end) of Nfa::edges
+  uint32_t edge_end = 0;
+  int16_t veto = -1;  // kMatch: the byte after the match that voids it (RegexKind::kVetoedEnd)
+};
+
+struct Nfa {
+  std::vector<NfaState> states;
+  std::vector<NfaEdge> edges;
+  std::vector<uint32_t> starts;  // entry state of each terminal, indexed by terminal
+
+  // Appends `regex` as the automaton of the next terminal (index starts.size()). Throws
+  // glrmask::Error naming `origin` when the NFA would exceed `max_states` states.
+  void add_terminal(const Regex& regex, std::string_view origin, size_t max_states);
+  // Appends a terminal that matches nothing (one produced after the lexer), so that terminal
+  // indices stay those of the grammar.
+  void add_unmatchable_terminal();
+};
+
+}  // namespace glrmask::lexer
