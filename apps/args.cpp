@@ -8,8 +8,8 @@
 
 namespace glrmask::app {
 
-Args::Args(std::vector<std::string> argv, std::set<std::string> value_options,
-           std::set<std::string> flag_options) {
+Args::Args(std::vector<std::string> argv, const std::set<std::string>& value_options,
+           const std::set<std::string>& flag_options) {
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& arg = argv[i];
     if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {

@@ -17,8 +17,8 @@ namespace glrmask::app {
 class Args {
  public:
   // `value_options` take a value; `flag_options` do not. Names are given without the dashes.
-  Args(std::vector<std::string> argv, std::set<std::string> value_options,
-       std::set<std::string> flag_options);
+  Args(std::vector<std::string> argv, const std::set<std::string>& value_options,
+       const std::set<std::string>& flag_options);
 
   bool flag(const std::string& name) const { return flags_.count(name) != 0; }
   // The option's value; throws glrmask::Error naming the option when it was given twice (use

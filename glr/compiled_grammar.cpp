@@ -90,7 +90,7 @@ std::shared_ptr<const CompiledGrammar> CompiledGrammar::compile(GrammarModel gra
           "rules would change it";
     }
   }
-  LalrAutomaton lalr(std::move(cfg), options.max_lookahead_bytes);
+  LalrAutomaton lalr(cfg, options.max_lookahead_bytes);
   lexer::ForkFutures fork_futures(dfa);
   auto* compiled = new CompiledGrammar(std::move(grammar), std::move(dfa), std::move(lalr), options,
                                        std::move(skippable), std::move(unrealizable),

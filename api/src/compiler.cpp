@@ -52,7 +52,7 @@ struct Compiler::Impl {
   CompilerCacheStatistics statistics;
 
   Impl(Tokenizer tokenizer_in, CompilerOptions options_in)
-      : tokenizer(std::move(tokenizer_in)), options(std::move(options_in)) {}
+      : tokenizer(std::move(tokenizer_in)), options(options_in) {}
 
   // The constraint of `source`, compiled by `build` on a miss.
   template <class Build>
@@ -115,7 +115,7 @@ void Compiler::Impl::evict_beyond_limit() {
 }
 
 Compiler::Compiler(Tokenizer tokenizer, CompilerOptions options)
-    : impl_(std::make_shared<Impl>(std::move(tokenizer), std::move(options))) {}
+    : impl_(std::make_shared<Impl>(std::move(tokenizer), options)) {}
 
 const Tokenizer& Compiler::tokenizer() const {
   return impl_->tokenizer;

@@ -30,7 +30,7 @@ EnginePool::~EnginePool() {
 void EnginePool::give_back(std::unique_ptr<mask::MaskEngine> engine) {
   mask::MaskEngine* expected = nullptr;
   if (hot_.compare_exchange_strong(expected, engine.get(), std::memory_order_acq_rel)) {
-    engine.release();
+    static_cast<void>(engine.release());  // hot_ owns it now
     // A borrower that found no engine may be asleep on the free list; it must see this one.
     if (waiting_.load(std::memory_order_acquire) != 0) returned_.notify_one();
     return;

@@ -221,6 +221,7 @@ std::span<const Engine> auto_engine_order() {
       return a->auto_order < b->auto_order;
     });
     std::vector<Engine> engines;
+    engines.reserve(tried.size());
     for (const EngineEntry* entry : tried) engines.push_back(entry->engine);
     return engines;
   }();

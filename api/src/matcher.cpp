@@ -240,7 +240,7 @@ const Constraint& Matcher::constraint() const {
 
 void fill_next_token_bitmasks(std::span<Matcher* const> matchers, std::span<std::int32_t> bitmask,
                               std::size_t row_words) {
-  if (matchers.size() > 0 && bitmask.size() / matchers.size() < row_words)
+  if (!matchers.empty() && bitmask.size() / matchers.size() < row_words)
     throw Error(fmt::format("the bitmask has {} words: {} rows of {} words need {}", bitmask.size(),
                             matchers.size(), row_words, matchers.size() * row_words),
                 ErrorCode::kInvalidArgument);

@@ -80,7 +80,7 @@ Tokenizer Tokenizer::load(std::string_view name_or_path, std::vector<std::int32_
 
 Tokenizer Tokenizer::from_vocab(std::span<const std::string> vocab, VocabType type,
                                 std::vector<std::int32_t> stop_ids,
-                                std::vector<std::int32_t> special_ids) {
+                                const std::vector<std::int32_t>& special_ids) {
   if (stop_ids.empty())
     throw Error("a tokenizer made from its vocabulary needs at least one stop id",
                 ErrorCode::kInvalidArgument);

@@ -287,7 +287,7 @@ NumberAutomaton NumberAutomaton::minimized() const {
   std::vector<int> block(n, -1);
   for (int s = 0; s < n; ++s)
     if (live[s]) block[s] = accepting_[s] ? 1 : 0;
-  for (int rounds = 0;; ++rounds) {
+  while (true) {
     std::map<std::vector<int>, int> signatures;
     std::vector<int> refined(n, -1);
     for (int s = 0; s < n; ++s) {

@@ -42,7 +42,7 @@ class GLRMASK_API Tokenizer {
   // the token id of a malformed string or an id out of range.
   static Tokenizer from_vocab(std::span<const std::string> vocab, VocabType type,
                               std::vector<std::int32_t> stop_ids,
-                              std::vector<std::int32_t> special_ids = {});
+                              const std::vector<std::int32_t>& special_ids = {});
 
   // The number of token ids (the largest id + 1).
   std::size_t vocab_size() const;
