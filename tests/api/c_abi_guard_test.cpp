@@ -7,7 +7,6 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
-#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -261,11 +260,15 @@ TEST_CASE("C ABI: every exported function is made to fail or called in this file
       glrmask::testing::read_file(glrmask::testing::source_dir() / "api/include/glrmask/glrmask.h");
   const std::string self = glrmask::testing::read_file(glrmask::testing::source_dir() /
                                                        "tests/api/c_abi_guard_test.cpp");
-  const std::regex declaration(R"(GLRMASK_EXPORT[^;(]*\b(glrmask_\w+)\()");
+  // Each "GLRMASK_EXPORT ... glrmask_name(" of the header: the first identifier starting with
+  // glrmask_ that an opening parenthesis follows.
   std::size_t functions = 0;
-  for (auto it = std::sregex_iterator(header.begin(), header.end(), declaration);
-       it != std::sregex_iterator(); ++it) {
-    const std::string name = (*it)[1];
+  for (std::size_t at = header.find("GLRMASK_EXPORT "); at != std::string::npos;
+       at = header.find("GLRMASK_EXPORT ", at + 1)) {
+    const std::size_t paren = header.find('(', at);
+    const std::size_t begin = header.rfind("glrmask_", paren);
+    if (paren == std::string::npos || begin == std::string::npos || begin < at) continue;
+    const std::string name = header.substr(begin, paren - begin);
     INFO(name);
     CHECK(self.find(name + "(") != std::string::npos);
     ++functions;
