@@ -3,6 +3,8 @@
 //   BM_EngineFill/<g>      WfaEngine::fill_mask on every step's session, one pass per iteration
 //                          (the baseline; items = steps, so the rate is per mask)
 //   BM_MatcherFill/<g>     Matcher::fill_next_token_bitmask on the same steps (the facade)
+//   BM_MatcherAccept/<g>   a matcher made and taken through the text by accept_token (items =
+//                          tokens; benchmarks/python_bench.py times the same in Python)
 //   BM_EngineView/<g>, BM_MatcherView/<g>   mask_view / next_token_mask in a decoding loop: one
 //                          session (matcher) teacher-forced through the text again and again,
 //                          only the mask call timed (a view's matcher keeps its engine until its
@@ -154,6 +156,19 @@ void BM_MatcherFill(benchmark::State& state, std::string language) {
   matcher_fill(state, language);
 }
 
+// A matcher made and teacher-forced through the text with accept_token, per iteration (what
+// benchmarks/python_bench.py times in Python; items = tokens).
+void BM_MatcherAccept(benchmark::State& state, std::string language) {
+  Workload* w = workload(language);
+  if (w == nullptr) return state.SkipWithError("no data folder (set GLRMASK_DATA)");
+  for (auto _ : state) {
+    Matcher matcher(*w->constraint);
+    for (const std::int32_t token : w->tokens)
+      benchmark::DoNotOptimize(matcher.accept_token(token));
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * w->tokens.size()));
+}
+
 // n matchers at different steps of the JSON text and one [n, words] bitmask; each iteration
 // fills every row, through fill_next_token_bitmasks (parallel) or one row after another.
 void batch_fill(benchmark::State& state, bool parallel) {
@@ -218,6 +233,7 @@ void BM_ArtifactMap(benchmark::State& state, std::string language) {
 
 BENCHMARK_CAPTURE(BM_EngineFill, json, std::string("json"));
 BENCHMARK_CAPTURE(BM_MatcherFill, json, std::string("json"));
+BENCHMARK_CAPTURE(BM_MatcherAccept, json, std::string("json"));
 BENCHMARK_CAPTURE(BM_EngineView, json, std::string("json"))->UseManualTime();
 BENCHMARK_CAPTURE(BM_MatcherView, json, std::string("json"))->UseManualTime();
 BENCHMARK_CAPTURE(BM_EngineFill, java, std::string("java"));

@@ -15,7 +15,7 @@ PACKAGES=(
   libroaring-dev libtbb-dev libfmt-dev catch2 libbenchmark-dev
   libsimdjson-dev libicu-dev
   python3 python3-dev python3-numpy python3-pytest pybind11-dev
-  python3-lark python3-jsonschema gnuplot-nox zstd
+  python3-lark python3-jsonschema python3-venv python3-torch gnuplot-nox zstd
   clang-tidy-16                 # scripts/lint.sh
   clang-16 libclang-rt-16-dev   # scripts/fuzz.sh: libFuzzer, ASan, UBSan (clang 14 cannot build libstdc++ 12 ranges)
 )
@@ -61,5 +61,20 @@ if [[ ! -f "$CACHE/node/node_modules/@lenml/tokenizers/package.json" ]]; then
   mkdir -p "$CACHE/node"
   [[ -f "$CACHE/node/package.json" ]] || echo '{"name":"glrmask-reference","private":true}' > "$CACHE/node/package.json"
   (cd "$CACHE/node" && npm install --silent --no-audit --no-fund "@lenml/tokenizers@$JS_VERSION" >/dev/null)
+fi
+# The Python test environment: a virtual environment of Debian's python3 (with its site packages:
+# numpy, pytest, jsonschema, lark, torch) plus the exact pins of scripts/python-requirements.txt,
+# from PyPI. Remade when the pins change.
+venv="$CACHE/python/venv"
+requirements="$ROOT/scripts/python-requirements.txt"
+stamp="$venv/.requirements.sha256"
+wanted="$(sha256sum "$requirements" | cut -d' ' -f1)"
+if [[ ! -x "$venv/bin/python" || "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]]; then
+  echo "setup: making the Python test environment ($venv)"
+  rm -rf "$venv"
+  /usr/bin/python3 -m venv --system-site-packages "$venv"
+  "$venv/bin/python" -m pip install --quiet --no-deps --disable-pip-version-check \
+    -r "$requirements"
+  echo "$wanted" > "$stamp"
 fi
 echo "setup: done (cache: $CACHE)"

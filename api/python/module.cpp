@@ -11,43 +11,17 @@
 #include <string>
 #include <vector>
 
+#include "api/python/apply_bitmask.h"
+#include "api/python/arrays.h"
+#include "api/python/errors.h"
+#include "api/python/hot_methods.h"
 #include "glrmask/glrmask.hpp"
 
 namespace py = pybind11;
 using namespace glrmask;
+using namespace glrmask::python;
 
 namespace {
-
-// The int32 array behind `object`, without a copy: a numpy array, or a CPU torch tensor through
-// its numpy() view. A conversion that copied would lose what is written, so anything else (another
-// dtype, a strided view, a read-only array) is refused.
-py::array bitmask_array(py::object object) {
-  if (!py::isinstance<py::array>(object) && py::hasattr(object, "numpy"))
-    object = object.attr("numpy")();
-  if (!py::isinstance<py::array>(object))
-    throw Error("the bitmask must be a numpy array or a CPU torch tensor",
-                ErrorCode::kInvalidArgument);
-  py::array array = py::reinterpret_borrow<py::array>(object);
-  if (!array.dtype().is(py::dtype::of<std::int32_t>()))
-    throw Error("the bitmask must hold int32 words", ErrorCode::kInvalidArgument);
-  if (!(array.flags() & py::array::c_style) || !array.writeable())
-    throw Error("the bitmask must be C-contiguous and writable", ErrorCode::kInvalidArgument);
-  if (array.ndim() != 1 && array.ndim() != 2)
-    throw Error("the bitmask must have one or two dimensions", ErrorCode::kInvalidArgument);
-  return array;
-}
-
-// The words of row `index` of a bitmask of one dimension (one row) or two ([rows, words]).
-std::span<std::int32_t> row_of(py::array& array, py::ssize_t index) {
-  const py::ssize_t rows = array.ndim() == 2 ? array.shape(0) : 1;
-  const py::ssize_t words = array.shape(array.ndim() - 1);
-  if (index < 0 || index >= rows)
-    throw Error("bitmask row " + std::to_string(index) + " is out of range (" +
-                    std::to_string(rows) + " rows)",
-                ErrorCode::kInvalidArgument);
-  auto* data = static_cast<std::int32_t*>(array.mutable_data());
-  return {data + index * words, static_cast<std::size_t>(words)};
-}
 
 VocabType vocab_type(const std::string& name) {
   if (name == "raw") return VocabType::kRaw;
@@ -105,63 +79,68 @@ GrammarOptions grammar_options(const std::string& start, const std::string& poli
   return options;
 }
 
-py::dict location_dict(const ErrorLocation& where) {
-  py::dict d;
-  d["file"] = where.file;
-  d["line"] = where.line;
-  d["column"] = where.column;
-  d["json_pointer"] = where.json_pointer;
-  d["byte_offset"] = where.byte_offset;
-  d["token"] = where.token;
-  return d;
-}
-
 }  // namespace
 
 PYBIND11_MODULE(_glrmask, m) {
   m.doc() = "glrmask: exact grammar-constrained decoding (the native part; import glrmask)";
 
-  // Errors reach Python as glrmask.Error / glrmask.RejectionError (classes defined in
-  // __init__.py and handed over by _set_error_classes), raised as Class(message, details) where
-  // `details` holds the code and the place; the classes expose them as attributes.
-  static py::object* error_class = new py::object();      // leaked: outlives the interpreter's
-  static py::object* rejection_class = new py::object();  // module teardown
-  m.def("_set_error_classes", [](py::object error, py::object rejection) {
-    *error_class = std::move(error);
-    *rejection_class = std::move(rejection);
-  });
+  // Errors reach Python as glrmask.Error / glrmask.RejectionError (python/errors.h).
+  m.def("_set_error_classes", &set_error_classes);
   py::register_exception_translator([](std::exception_ptr pointer) {
-    try {
-      if (pointer) std::rethrow_exception(pointer);
-    } catch (const RejectionError& e) {
-      py::dict details = location_dict(e.where());
-      details["code"] = error_code_name(e.code());
-      details["expected"] = e.expected();
-      PyObject* type = *rejection_class ? rejection_class->ptr() : PyExc_ValueError;
-      PyErr_SetObject(type, py::make_tuple(e.what(), details).ptr());
-    } catch (const Error& e) {
-      py::dict details = location_dict(e.where());
-      details["code"] = error_code_name(e.code());
-      PyObject* type = *error_class ? error_class->ptr() : PyExc_RuntimeError;
-      PyErr_SetObject(type, py::make_tuple(e.what(), details).ptr());
-    }
+    if (!translate_error(pointer)) std::rethrow_exception(pointer);
   });
 
   py::class_<Tokenizer>(m, "Tokenizer")
-      .def_static("load", &Tokenizer::load, py::arg("name_or_path"),
-                  py::arg("stop_ids") = std::vector<std::int32_t>{})
+      .def_static(
+          "load",
+          [](const std::string& name_or_path, std::vector<std::int32_t> stop_ids,
+             std::size_t vocab_size) {
+            py::gil_scoped_release release;
+            return Tokenizer::load(name_or_path, TokenizerOptions{std::move(stop_ids), vocab_size});
+          },
+          py::arg("name_or_path"), py::arg("stop_ids") = std::vector<std::int32_t>{}, py::kw_only(),
+          py::arg("vocab_size") = 0)
+      .def_static(
+          "from_tokenizer_json",
+          [](const std::string& text, std::vector<std::int32_t> stop_ids, std::size_t vocab_size,
+             const std::string& name, const std::string& config) {
+            py::gil_scoped_release release;
+            return Tokenizer::from_json(text, TokenizerOptions{std::move(stop_ids), vocab_size},
+                                        name, config);
+          },
+          py::arg("text"), py::kw_only(), py::arg("stop_ids") = std::vector<std::int32_t>{},
+          py::arg("vocab_size") = 0, py::arg("name") = "<tokenizer.json>", py::arg("config") = "")
       .def_static(
           "from_vocab",
           [](const std::vector<py::bytes>& vocab, const std::string& type,
-             std::vector<std::int32_t> stop_ids, std::vector<std::int32_t> special_ids) {
+             std::vector<std::int32_t> stop_ids, std::vector<std::int32_t> special_ids,
+             std::size_t vocab_size) {
             std::vector<std::string> strings;
             strings.reserve(vocab.size());
             for (const py::bytes& token : vocab) strings.emplace_back(token);
+            py::gil_scoped_release release;
             return Tokenizer::from_vocab(strings, vocab_type(type), std::move(stop_ids),
-                                         std::move(special_ids));
+                                         special_ids, vocab_size);
           },
           py::arg("vocab"), py::arg("vocab_type"), py::arg("stop_ids"),
-          py::arg("special_ids") = std::vector<std::int32_t>{})
+          py::arg("special_ids") = std::vector<std::int32_t>{}, py::kw_only(),
+          py::arg("vocab_size") = 0)
+      .def("serialize", [](const Tokenizer& t) { return py::bytes(t.serialize()); })
+      .def_static(
+          "deserialize",
+          [](const py::bytes& data) {
+            const std::string bytes(data);
+            py::gil_scoped_release release;
+            return Tokenizer::deserialize(bytes);
+          },
+          py::arg("data"))
+      .def(py::pickle([](const Tokenizer& t) { return py::make_tuple(py::bytes(t.serialize())); },
+                      [](const py::tuple& state) {
+                        if (state.size() != 1)
+                          throw Error("not a pickled glrmask.Tokenizer",
+                                      ErrorCode::kInvalidArgument);
+                        return Tokenizer::deserialize(std::string(state[0].cast<py::bytes>()));
+                      }))
       .def_property_readonly("vocab_size", &Tokenizer::vocab_size)
       .def_property_readonly("bitmask_words", &Tokenizer::bitmask_words)
       .def_property_readonly("stop_ids",
@@ -203,7 +182,21 @@ PYBIND11_MODULE(_glrmask, m) {
       .def_readwrite("max_parser_dwa_transitions", &Limits::max_parser_dwa_transitions)
       .def_readwrite("max_compile_memory_mib", &Limits::max_compile_memory_mib)
       .def_readwrite("max_step_work", &Limits::max_step_work)
-      .def_readwrite("max_commit_seconds", &Limits::max_commit_seconds);
+      .def_readwrite("max_commit_seconds", &Limits::max_commit_seconds)
+      .def(py::pickle(
+          [](const Limits& l) {
+            return py::make_tuple(l.max_lexer_states, l.max_terminal_dwa_forks,
+                                  l.max_parser_dwa_states, l.max_parser_dwa_transitions,
+                                  l.max_compile_memory_mib, l.max_step_work, l.max_commit_seconds);
+          },
+          [](const py::tuple& t) {
+            if (t.size() != 7)
+              throw Error("not a pickled glrmask.Limits", ErrorCode::kInvalidArgument);
+            return Limits{t[0].cast<std::size_t>(), t[1].cast<std::size_t>(),
+                          t[2].cast<std::size_t>(), t[3].cast<std::size_t>(),
+                          t[4].cast<std::size_t>(), t[5].cast<std::uint64_t>(),
+                          t[6].cast<double>()};
+          }));
 
   m.def("version", &glrmask::version, "The loaded library's version.");
   m.def(
@@ -293,6 +286,14 @@ PYBIND11_MODULE(_glrmask, m) {
           py::arg("name") = "<grammar>")
       .def("compile_regex", &Compiler::compile_regex, py::arg("pattern"),
            py::call_guard<py::gil_scoped_release>())
+      .def(
+          "compile_any_json",
+          [](Compiler& compiler, const std::string& whitespace) {
+            const JsonOptions options = json_options(whitespace, false);
+            py::gil_scoped_release release;
+            return compiler.compile_any_json(options);
+          },
+          py::kw_only(), py::arg("whitespace") = "default")
       .def_property_readonly("cache_statistics", &Compiler::cache_statistics)
       .def("clear_cache", &Compiler::clear_cache)
       .def_property_readonly("tokenizer", &Compiler::tokenizer);
@@ -360,6 +361,36 @@ PYBIND11_MODULE(_glrmask, m) {
       .def("save", &Constraint::save, py::arg("path"), py::call_guard<py::gil_scoped_release>())
       .def_static("load", &Constraint::load, py::arg("path"), py::arg("tokenizer"), py::kw_only(),
                   py::arg("limits") = Limits{}, py::call_guard<py::gil_scoped_release>())
+      .def("serialize",
+           [](const Constraint& c) {
+             std::string bytes;
+             {
+               py::gil_scoped_release release;
+               bytes = c.serialize();
+             }
+             return py::bytes(bytes);
+           })
+      .def_static(
+          "deserialize",
+          [](const py::bytes& data, const Tokenizer& tokenizer, const Limits& limits) {
+            const std::string bytes(data);
+            py::gil_scoped_release release;
+            return Constraint::deserialize(bytes, tokenizer, limits);
+          },
+          py::arg("data"), py::arg("tokenizer"), py::kw_only(), py::arg("limits") = Limits{})
+      // Pickled as its artifact and its tokenizer (pickled in turn), so that a constraint
+      // reaches another process (a serving engine's workers) without compiling again.
+      .def(py::pickle(
+          [](const Constraint& c) {
+            return py::make_tuple(py::bytes(c.serialize()), py::cast(c.tokenizer()),
+                                  py::cast(c.limits()));
+          },
+          [](const py::tuple& state) {
+            if (state.size() != 3)
+              throw Error("not a pickled glrmask.Constraint", ErrorCode::kInvalidArgument);
+            return Constraint::deserialize(std::string(state[0].cast<py::bytes>()),
+                                           state[1].cast<Tokenizer>(), state[2].cast<Limits>());
+          }))
       .def_property_readonly("limits", &Constraint::limits)
       .def_property_readonly("grammar", &Constraint::grammar)
       .def_property_readonly("warnings", &Constraint::warnings)
@@ -370,23 +401,36 @@ PYBIND11_MODULE(_glrmask, m) {
       .def("__repr__",
            [](const Constraint& c) { return "<glrmask.Constraint " + c.description() + ">"; });
 
-  py::class_<Matcher>(m, "Matcher")
-      .def(py::init([](const Constraint& constraint, std::size_t max_rollback) {
+  py::class_<Matcher> matcher_class(m, "Matcher");
+  matcher_class
+      .def(py::init([](const Constraint& constraint, std::size_t max_rollback,
+                       std::optional<std::vector<std::int32_t>> stop_token_ids,
+                       bool terminate_without_stop_token) {
              MatcherOptions options;
              options.max_rollback = max_rollback;
+             if (stop_token_ids) options.stop_ids = std::move(*stop_token_ids);
+             options.terminate_without_stop_token = terminate_without_stop_token;
              return Matcher(constraint, options);
            }),
-           py::arg("constraint"), py::kw_only(), py::arg("max_rollback") = 1024)
+           py::arg("constraint"), py::kw_only(), py::arg("max_rollback") = 1024,
+           py::arg("stop_token_ids") = py::none(), py::arg("terminate_without_stop_token") = false)
       .def(
-          "fill_next_token_bitmask",
-          [](Matcher& matcher, py::object bitmask, py::ssize_t index) {
-            py::array array = bitmask_array(std::move(bitmask));
-            const std::span<std::int32_t> row = row_of(array, index);
-            py::gil_scoped_release release;
-            matcher.fill_next_token_bitmask(row);
+          "accept_tokens",
+          [](Matcher& matcher, const std::vector<std::int32_t>& tokens) {
+            return matcher.accept_tokens(tokens);
           },
-          py::arg("bitmask"), py::arg("index") = 0)
-      .def("accept_token", &Matcher::accept_token, py::arg("token"))
+          py::arg("tokens"))
+      .def(
+          "validate_tokens",
+          [](const Matcher& matcher, const std::vector<std::int32_t>& tokens) {
+            return matcher.validate_tokens(tokens);
+          },
+          py::arg("tokens"))
+      .def_property_readonly("stop_token_ids",
+                             [](const Matcher& matcher) {
+                               const auto ids = matcher.stop_ids();
+                               return std::vector<std::int32_t>(ids.begin(), ids.end());
+                             })
       .def("commit_token", &Matcher::commit_token, py::arg("token"))
       .def("accept_bytes",
            [](Matcher& matcher, const py::bytes& bytes) {
@@ -400,8 +444,8 @@ PYBIND11_MODULE(_glrmask, m) {
       .def_property_readonly("rollback_capacity", &Matcher::rollback_capacity)
       .def("reset", &Matcher::reset)
       .def("clone", &Matcher::clone)
+      .def("fork", &Matcher::clone, "The same as clone(): an independent copy of the state.")
       .def("is_accepting", &Matcher::is_accepting)
-      .def("is_terminated", &Matcher::is_terminated)
       .def_property_readonly("byte_offset", &Matcher::byte_offset)
       .def_property_readonly("bitmask_words", &Matcher::bitmask_words)
       .def("find_jump_forward_bytes",
@@ -415,18 +459,111 @@ PYBIND11_MODULE(_glrmask, m) {
            })
       .def("find_jump_forward_tokens", &Matcher::find_jump_forward_tokens);
 
+  // fill_next_token_bitmask, accept_token and is_terminated: hot_methods.h.
+  add_hot_methods(matcher_class);
+
   m.def(
       "fill_next_token_bitmasks",
-      [](const std::vector<Matcher*>& matchers, py::object bitmask) {
+      [](const std::vector<Matcher*>& matchers, py::object bitmask,
+         std::optional<std::vector<py::ssize_t>> indices) {
         py::array array = bitmask_array(std::move(bitmask));
-        if (array.ndim() != 2 || array.shape(0) < static_cast<py::ssize_t>(matchers.size()))
-          throw Error("the bitmask must be [batch, words] with a row per matcher",
-                      ErrorCode::kInvalidArgument);
-        const auto words = static_cast<std::size_t>(array.shape(1));
+        if (array.ndim() != 2)
+          throw Error("the bitmask must be [batch, words]", ErrorCode::kInvalidArgument);
+        const auto rows = static_cast<std::size_t>(rows_of(array));
+        // Row r of the bitmask is filled by rows[r] (none: left as it is).
+        std::vector<Matcher*> by_row;
+        if (indices) {
+          if (indices->size() != matchers.size())
+            throw Error("fill_next_token_bitmasks: " + std::to_string(matchers.size()) +
+                            " matchers but " + std::to_string(indices->size()) + " indices",
+                        ErrorCode::kInvalidArgument);
+          by_row.assign(rows, nullptr);
+          for (std::size_t i = 0; i < matchers.size(); ++i) {
+            const py::ssize_t row = (*indices)[i];
+            if (row < 0 || static_cast<std::size_t>(row) >= rows)
+              throw Error("index " + std::to_string(row) + " is out of range (" +
+                              std::to_string(rows) + " rows)",
+                          ErrorCode::kInvalidArgument);
+            if (by_row[static_cast<std::size_t>(row)] != nullptr)
+              throw Error("row " + std::to_string(row) + " appears twice in the indices",
+                          ErrorCode::kInvalidArgument);
+            by_row[static_cast<std::size_t>(row)] = matchers[i];
+          }
+        } else {
+          if (rows < matchers.size())
+            throw Error("the bitmask has " + std::to_string(rows) + " rows for " +
+                            std::to_string(matchers.size()) + " matchers",
+                        ErrorCode::kInvalidArgument);
+          by_row = matchers;
+        }
+        const auto words = static_cast<std::size_t>(words_of(array));
         std::span<std::int32_t> all(static_cast<std::int32_t*>(array.mutable_data()),
-                                    matchers.size() * words);
+                                    by_row.size() * words);
         py::gil_scoped_release release;
-        fill_next_token_bitmasks(matchers, all, words);
+        fill_next_token_bitmasks(by_row, all, words);
       },
-      py::arg("matchers"), py::arg("bitmask"));
+      py::arg("matchers"), py::arg("bitmask"), py::kw_only(), py::arg("indices") = py::none());
+
+  m.def(
+      "apply_token_bitmask_inplace",
+      [](const py::object& logits, const py::object& bitmask, std::size_t vocab_size,
+         const std::vector<std::int64_t>& indices) {
+        const LogitsView view = logits_view(logits);
+        const py::array words = bitmask_array(bitmask, /*writable=*/false);
+        const BitmaskView mask{static_cast<const std::int32_t*>(words.data()),
+                               static_cast<std::size_t>(rows_of(words)),
+                               static_cast<std::size_t>(words_of(words))};
+        py::gil_scoped_release release;
+        apply_token_bitmask(view, mask, indices, vocab_size);
+      },
+      py::arg("logits"), py::arg("bitmask"), py::kw_only(), py::arg("vocab_size") = 0,
+      py::arg("indices") = std::vector<std::int64_t>{},
+      "Logits (numpy, or a CPU torch tensor) set to -inf where the bitmask's bit is clear.");
+
+  m.def(
+      "allow_only",
+      [](py::object bitmask, py::ssize_t index, const std::vector<std::int64_t>& token_ids) {
+        py::array array = bitmask_array(std::move(bitmask));
+        const std::span<std::int32_t> row = row_of(array, index);
+        std::fill(row.begin(), row.end(), 0);
+        for (const std::int64_t id : token_ids) {
+          if (id < 0 || static_cast<std::size_t>(id) >= 32 * row.size())
+            throw Error("token id " + std::to_string(id) + " is past the bitmask's " +
+                            std::to_string(32 * row.size()) + " bits",
+                        ErrorCode::kInvalidArgument);
+          const auto bit = static_cast<std::uint32_t>(id);
+          row[bit / 32] = static_cast<std::int32_t>(static_cast<std::uint32_t>(row[bit / 32]) |
+                                                    (1u << (bit % 32)));
+        }
+      },
+      py::arg("bitmask"), py::arg("index"), py::arg("token_ids"),
+      "Row `index` of the bitmask allows exactly `token_ids`.");
+
+  m.def(
+      "reset_token_bitmask",
+      [](py::object bitmask) {
+        py::array array = bitmask_array(std::move(bitmask));
+        auto* data = static_cast<std::int32_t*>(array.mutable_data());
+        std::fill(data, data + array.size(), -1);
+      },
+      py::arg("bitmask"), "Every bit set: every token allowed.");
+
+  m.def(
+      "batch_accept_token",
+      [](const std::vector<Matcher*>& matchers, const std::vector<std::int32_t>& tokens) {
+        if (matchers.size() != tokens.size())
+          throw Error("batch_accept_token: " + std::to_string(matchers.size()) + " matchers but " +
+                          std::to_string(tokens.size()) + " tokens",
+                      ErrorCode::kInvalidArgument);
+        std::vector<bool> accepted(matchers.size());
+        for (std::size_t i = 0; i < matchers.size(); ++i)
+          accepted[i] = matchers[i]->accept_token(tokens[i]);
+        return accepted;
+      },
+      py::arg("matchers"), py::arg("tokens"));
+
+  m.def(
+      "cache_dir", [] { return Tokenizer::cache_dir().string(); },
+      "Where glrmask looks for the tokenizers its setup fetched (GLRMASK_CACHE, else the "
+      "user's cache folder).");
 }

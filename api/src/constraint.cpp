@@ -183,29 +183,21 @@ Constraint Constraint::from_regex(std::string_view pattern, const Tokenizer& tok
   return Constraint::compile(Grammar::from_regex(pattern), tokenizer, compile);
 }
 
-void Constraint::save(const std::filesystem::path& path) const {
-  if (impl_->external_engine)
-    throw Error(fmt::format("{}: a constraint over the caller's engine cannot be saved",
-                            impl_->source.name),
-                ErrorCode::kUnsupported);
-  const StoredEngine stored_engine = engine_entry(impl_->engine).save(*impl_);
-  const StoredConstraint stored{impl_->source, stored_engine.engine};
-  const std::shared_ptr<const mask::CompiledMask>& compiled = stored_engine.compiled;
-  mask::write_artifact(*impl_->grammar, compiled.get(), impl_->vocabulary(), stored.serialize(),
-                       path);
-}
+namespace {
 
-Constraint Constraint::load(const std::filesystem::path& path, const Tokenizer& tokenizer,
-                            const Limits& limits) {
+// Constraint::load and deserialize: the stored source's grammar rebuilt, the compiled grammar and
+// the engine's automata read from `file`.
+Constraint load_artifact(const mask::ArtifactFile& file, const Tokenizer& tokenizer,
+                         const Limits& limits) {
   const Clock::time_point start = Clock::now();
-  const mask::ArtifactFile file = mask::ArtifactFile::open(path);
+  const std::string path = file.name();
   // The file's checksum is computed meanwhile, on a second thread for a large file (else on the
   // first ArtifactFile::verify_checksum): the stored source is parsed, and the grammar model built
   // from it, before it returns, so an error from either waits for it, and a corrupt file is
   // reported as such.
   StoredConstraint stored = [&] {
     try {
-      return StoredConstraint::parse(file.source(), path.string());
+      return StoredConstraint::parse(file.source(), path);
     } catch (const Error&) {
       file.verify_checksum();
       throw;
@@ -214,9 +206,9 @@ Constraint Constraint::load(const std::filesystem::path& path, const Tokenizer& 
   const Engine engine = stored.engine;
   const EngineEntry& entry = engine_entry(engine);
   if (entry.stores_automata != file.has_compiled_mask())
-    throw Error(fmt::format("{}: the artifact's automata do not match its engine ({})",
-                            path.string(), engine_name(engine)),
-                ErrorCode::kArtifact, ErrorLocation::in_file(path.string()));
+    throw Error(fmt::format("{}: the artifact's automata do not match its engine ({})", path,
+                            engine_name(engine)),
+                ErrorCode::kArtifact, ErrorLocation::in_file(path));
   auto impl = std::make_shared<Constraint::Impl>(tokenizer);
   impl->source = std::move(stored.source);
   impl->limits = limits;
@@ -248,7 +240,41 @@ Constraint Constraint::load(const std::filesystem::path& path, const Tokenizer& 
   entry.make_pool(*impl);
   impl->statistics.engine_seconds = seconds_since(engine_start);
   impl->statistics.peak_memory_bytes = peak_memory_bytes();
-  return Constraint(std::move(impl));
+  return Constraint::wrap(std::move(impl));
+}
+
+// What save() and serialize() write: the stored source and engine, the grammar's tables and the
+// engine's automata.
+std::string stored_bytes(const Constraint::Impl& impl) {
+  if (impl.external_engine)
+    throw Error(
+        fmt::format("{}: a constraint over the caller's engine cannot be saved", impl.source.name),
+        ErrorCode::kUnsupported);
+  const StoredEngine stored_engine = engine_entry(impl.engine).save(impl);
+  const StoredConstraint stored{impl.source, stored_engine.engine};
+  return mask::artifact_bytes(*impl.grammar, stored_engine.compiled.get(), impl.vocabulary(),
+                              stored.serialize());
+}
+
+}  // namespace
+
+void Constraint::save(const std::filesystem::path& path) const {
+  mask::write_artifact_file(stored_bytes(*impl_), path);
+}
+
+std::string Constraint::serialize() const {
+  return stored_bytes(*impl_);
+}
+
+Constraint Constraint::deserialize(std::string_view bytes, const Tokenizer& tokenizer,
+                                   const Limits& limits) {
+  return load_artifact(mask::ArtifactFile::from_bytes(bytes, "<serialized constraint>"), tokenizer,
+                       limits);
+}
+
+Constraint Constraint::load(const std::filesystem::path& path, const Tokenizer& tokenizer,
+                            const Limits& limits) {
+  return load_artifact(mask::ArtifactFile::open(path), tokenizer, limits);
 }
 
 const Tokenizer& Constraint::tokenizer() const {

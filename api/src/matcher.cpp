@@ -27,24 +27,69 @@ void require_row(std::size_t given, std::size_t needed) {
 
 }  // namespace
 
-Matcher::Impl::Impl(const Constraint& constraint_in, glr::SessionOptions options_in)
+Matcher::Impl::Impl(const Constraint& constraint_in, glr::SessionOptions options_in,
+                    const MatcherOptions& matcher_options)
     : constraint(constraint_in),
       options(options_in),
       session(constraint_in.impl().recognizer, &constraint_in.impl().vocabulary(), options_in),
       engines(constraint_in.impl().engines.get()),
       word_count(constraint_in.tokenizer().bitmask_words()),
       several_stops(constraint_in.tokenizer().stop_ids().size() > 1),
-      scratch(static_cast<std::uint32_t>(constraint_in.impl().vocabulary().size())) {}
+      stop_ids(matcher_options.stop_ids.empty() ? constraint_in.tokenizer().impl().stop_ids
+                                                : matcher_options.stop_ids),
+      own_stops(!matcher_options.stop_ids.empty()),
+      terminate_without_stop(matcher_options.terminate_without_stop_token),
+      scratch(static_cast<std::uint32_t>(constraint_in.impl().vocabulary().size())) {
+  for (const std::int32_t id : matcher_options.stop_ids)
+    constraint_in.tokenizer().impl().checked(id);
+  if (own_stops) several_stops = true;
+}
 
 void Matcher::Impl::add_stop_ids(std::span<std::uint32_t> words) const {
   if (!several_stops) return;
   const std::vector<std::int32_t>& stops = data().tokenizer.impl().stop_ids;
   const auto first = static_cast<std::size_t>(stops.front());
-  if (((words[first / 32] >> (first % 32)) & 1u) == 0) return;
+  const bool complete = ((words[first / 32] >> (first % 32)) & 1u) != 0;
+  if (own_stops) {
+    // The tokenizer's stop ids are special (never set as text); the matcher's may be any ids.
+    for (const std::int32_t id : stops)
+      words[static_cast<std::size_t>(id) / 32] &= ~(1u << (id % 32));
+    for (const std::int32_t id : stop_ids) {
+      const auto bit = 1u << (id % 32);
+      std::uint32_t& word = words[static_cast<std::size_t>(id) / 32];
+      word = complete ? (word | bit) : (word & ~bit);
+    }
+    return;
+  }
+  if (!complete) return;
   for (std::size_t i = 1; i < stops.size(); ++i) {
     const auto id = static_cast<std::size_t>(stops[i]);
     words[id / 32] |= 1u << (id % 32);
   }
+}
+
+bool Matcher::Impl::is_stop(TokenId id) const {
+  if (!own_stops) return data().tokenizer.impl().is_stop[id] != 0;
+  return std::find(stop_ids.begin(), stop_ids.end(), static_cast<std::int32_t>(id)) !=
+         stop_ids.end();
+}
+
+bool Matcher::Impl::ended_without_stop() const {
+  if (!terminate_without_stop || session.is_finished()) return false;
+  if (ended_at_version == version) return ended;
+  // Complete, and no byte may follow.
+  ended = session.is_accepting() && !session.can_continue();
+  ended_at_version = version;
+  return ended;
+}
+
+// Whether `words` (the vocabulary's) leave some token out: the fill's "needs apply".
+static bool restricts(std::span<const std::uint32_t> words, std::size_t vocab_size) {
+  const std::size_t full = vocab_size / 32;
+  for (std::size_t w = 0; w < full; ++w)
+    if (words[w] != 0xffffffffu) return true;
+  const std::size_t rest = vocab_size % 32;
+  return rest != 0 && words[full] != (1u << rest) - 1;
 }
 
 void Matcher::Impl::record_counters(const mask::MaskEngine& engine) {
@@ -62,8 +107,8 @@ void Matcher::Impl::fill(std::span<std::uint32_t> words) {
 }
 
 Matcher::Matcher(const Constraint& constraint, const MatcherOptions& options)
-    : impl_(std::make_unique<Impl>(constraint,
-                                   session_options(constraint.limits(), options.max_rollback))) {}
+    : impl_(std::make_unique<Impl>(
+          constraint, session_options(constraint.limits(), options.max_rollback), options)) {}
 
 Matcher::Matcher(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Matcher::~Matcher() = default;
@@ -71,7 +116,10 @@ Matcher::Matcher(Matcher&&) noexcept = default;
 Matcher& Matcher::operator=(Matcher&&) noexcept = default;
 
 Matcher Matcher::clone() const {
-  auto copy = std::make_unique<Impl>(impl_->constraint, impl_->options);
+  MatcherOptions options;
+  if (impl_->own_stops) options.stop_ids = impl_->stop_ids;
+  options.terminate_without_stop_token = impl_->terminate_without_stop;
+  auto copy = std::make_unique<Impl>(impl_->constraint, impl_->options, options);
   copy->session = impl_->session.clone();
   return Matcher(std::move(copy));
 }
@@ -80,21 +128,30 @@ std::size_t Matcher::bitmask_words() const {
   return impl_->word_count;
 }
 
-void Matcher::fill_next_token_bitmask(std::span<std::uint32_t> row) {
+bool Matcher::fill_next_token_bitmask(std::span<std::uint32_t> row) {
   const std::size_t words = bitmask_words();
   require_row(row.size(), words);
-  impl_->fill(row.first(words));
   std::fill(row.begin() + static_cast<std::ptrdiff_t>(words), row.end(), 0u);
+  if (impl_->ended_without_stop()) {
+    std::fill(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(words), 0u);
+    return true;
+  }
+  impl_->fill(row.first(words));
+  return row.size() > words || restricts(row, impl_->data().vocabulary().size());
 }
 
-void Matcher::fill_next_token_bitmask(std::span<std::int32_t> row) {
+bool Matcher::fill_next_token_bitmask(std::span<std::int32_t> row) {
   // int32 and uint32 words have the same size and bits; the layout is the same.
-  fill_next_token_bitmask(
+  return fill_next_token_bitmask(
       std::span<std::uint32_t>(reinterpret_cast<std::uint32_t*>(row.data()), row.size()));
 }
 
 std::span<const std::uint32_t> Matcher::next_token_mask() {
   Impl& impl = *impl_;
+  if (impl.ended_without_stop()) {
+    std::fill(impl.scratch.words().begin(), impl.scratch.words().end(), 0u);
+    return impl.scratch.words();
+  }
   if (!impl.view_engine) impl.view_engine = impl.engines->borrow();
   std::span<const std::uint32_t> view =
       impl.view_engine->mask_view(impl.session, impl.scratch.words());
@@ -115,11 +172,12 @@ std::span<const MaskCounter> Matcher::last_mask_counters() const {
 
 bool Matcher::accept_token(std::int32_t token) {
   Impl& impl = *impl_;
+  ++impl.version;
   const Tokenizer::Impl& tokenizer = impl.data().tokenizer.impl();
   const TokenId id = tokenizer.checked(token);
   impl.view_engine.release();
-  if (impl.session.is_finished()) return false;
-  if (tokenizer.is_stop[id] != 0) {
+  if (impl.session.is_finished() || impl.ended_without_stop()) return false;
+  if (impl.is_stop(id)) {
     if (!impl.session.is_accepting()) return false;
     impl.session.commit_end();
     return true;
@@ -130,6 +188,7 @@ bool Matcher::accept_token(std::int32_t token) {
 
 void Matcher::commit_token(std::int32_t token) {
   Impl& impl = *impl_;
+  ++impl.version;
   const Tokenizer::Impl& tokenizer = impl.data().tokenizer.impl();
   const TokenId id = tokenizer.checked(token);
   impl.view_engine.release();
@@ -139,25 +198,50 @@ void Matcher::commit_token(std::int32_t token) {
                     "accepted at byte offset {})",
                     token, impl.session.byte_offset()),
         ErrorLocation::at_byte(static_cast<std::int64_t>(impl.session.byte_offset()), token), {});
-  if (tokenizer.is_stop[id] != 0) {
+  if (impl.is_stop(id)) {
     impl.session.commit_end(id);  // throws a RejectionError when the text is not complete
     return;
   }
   impl.session.commit(id);  // throws a RejectionError naming the byte and the expected terminals
 }
 
+bool Matcher::accept_tokens(std::span<const std::int32_t> tokens) {
+  if (tokens.size() == 1) return accept_token(tokens.front());
+  // On a clone, so that a refusal leaves this matcher as it was; the clone shares the history.
+  Matcher trial = clone();
+  for (const std::int32_t token : tokens)
+    if (!trial.accept_token(token)) return false;
+  impl_->view_engine.release();
+  ++impl_->version;
+  impl_->session = std::move(trial.impl_->session);
+  return true;
+}
+
+std::size_t Matcher::validate_tokens(std::span<const std::int32_t> tokens) const {
+  Matcher trial = clone();
+  std::size_t accepted = 0;
+  for (const std::int32_t token : tokens) {
+    if (!trial.accept_token(token)) break;
+    ++accepted;
+  }
+  return accepted;
+}
+
 bool Matcher::accept_bytes(std::string_view bytes) {
+  ++impl_->version;
   impl_->view_engine.release();
   if (impl_->session.is_finished()) return false;
   return impl_->session.try_commit_bytes(bytes);
 }
 
 void Matcher::commit_bytes(std::string_view bytes) {
+  ++impl_->version;
   impl_->view_engine.release();
   impl_->session.commit_bytes(bytes);
 }
 
 void Matcher::rollback(std::size_t steps) {
+  ++impl_->version;
   impl_->view_engine.release();
   impl_->session.rollback(steps);
 }
@@ -168,6 +252,7 @@ std::size_t Matcher::rollback_capacity() const {
 
 void Matcher::reset() {
   Impl& impl = *impl_;
+  ++impl.version;
   impl.view_engine.release();
   impl.session = glr::Session(impl.data().recognizer, &impl.data().vocabulary(), impl.options);
 }
@@ -177,7 +262,11 @@ bool Matcher::is_accepting() const {
 }
 
 bool Matcher::is_terminated() const {
-  return impl_->session.is_finished();
+  return impl_->session.is_finished() || impl_->ended_without_stop();
+}
+
+std::span<const std::int32_t> Matcher::stop_ids() const {
+  return impl_->stop_ids;
 }
 
 std::uint64_t Matcher::byte_offset() const {
@@ -246,6 +335,14 @@ void fill_next_token_bitmasks(std::span<Matcher* const> matchers, std::span<std:
                 ErrorCode::kInvalidArgument);
   for (const Matcher* matcher : matchers)
     if (matcher != nullptr) require_row(row_words, matcher->bitmask_words());
+  // A matcher is used by one thread at a time: twice in a batch, two threads would share it.
+  std::vector<const Matcher*> distinct;
+  for (const Matcher* matcher : matchers)
+    if (matcher != nullptr) distinct.push_back(matcher);
+  std::sort(distinct.begin(), distinct.end());
+  if (std::adjacent_find(distinct.begin(), distinct.end()) != distinct.end())
+    throw Error("the same matcher is in the batch twice; give each row a matcher of its own",
+                ErrorCode::kInvalidArgument);
   const auto fill = [&](std::size_t i) {
     if (matchers[i] != nullptr)
       matchers[i]->fill_next_token_bitmask(bitmask.subspan(i * row_words, row_words));
@@ -274,6 +371,9 @@ void apply_token_bitmask_inplace(std::span<float> logits, std::span<const std::i
   for (std::size_t i = 0; i < n; ++i)
     if (((static_cast<std::uint32_t>(row[i / 32]) >> (i % 32)) & 1u) == 0)
       logits[i] = -std::numeric_limits<float>::infinity();
+  // Past the row: no id there may be sampled (a model's padded vocabulary).
+  std::fill(logits.begin() + static_cast<std::ptrdiff_t>(n), logits.end(),
+            -std::numeric_limits<float>::infinity());
 }
 
 }  // namespace glrmask

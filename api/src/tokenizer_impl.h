@@ -23,6 +23,22 @@ struct Tokenizer::Impl {
   std::vector<std::int32_t> stop_ids;
   std::vector<std::uint8_t> is_stop;  // per id
 
+  // What the tokenizer was made from, for serialize().
+  struct Source {
+    enum class Kind : std::uint8_t { kFile, kJson, kVocab, kNone } kind = Kind::kFile;
+    std::string name;  // the name or path given (kFile), the name of the text (kJson)
+    std::shared_ptr<const std::string> json;         // kJson: tokenizer.json's text
+    std::shared_ptr<const std::string> config_json;  // kJson: tokenizer_config.json's, or empty
+    std::shared_ptr<const std::vector<std::string>> pieces;  // kVocab
+    VocabType type = VocabType::kRaw;                        // kVocab
+    std::vector<std::int32_t> special_ids;                   // kVocab
+    std::size_t vocab_size = 0;                              // the padded size asked for (0: none)
+  };
+  Source source;
+
+  Impl(Vocabulary vocabulary_in, std::optional<Encoder> encoder_in,
+       std::vector<std::int32_t> stop_ids_in, Source source_in);
+  // A tokenizer that cannot be serialized (the harness's, made from an engine's vocabulary).
   Impl(Vocabulary vocabulary_in, std::optional<Encoder> encoder_in,
        std::vector<std::int32_t> stop_ids_in);
 

@@ -80,6 +80,21 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path& 
   return file;
 }
 
+std::shared_ptr<const MappedFile> MappedFile::copy_of(std::string_view bytes) {
+  std::shared_ptr<MappedFile> file(new MappedFile());
+  file->size_ = bytes.size();
+  if (file->size_ == 0) return file;
+  const std::size_t rounded =
+      (file->size_ + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
+  char* buffer = static_cast<char*>(std::aligned_alloc(kBufferAlignment, rounded));
+  if (buffer == nullptr)
+    throw Error(fmt::format("cannot allocate {} bytes for an artifact", rounded),
+                ErrorCode::kLimit);
+  std::memcpy(buffer, bytes.data(), bytes.size());
+  file->data_ = buffer;
+  return file;
+}
+
 MappedFile::~MappedFile() {
   if (mapped_)
     ::munmap(const_cast<char*>(data_), size_);

@@ -16,6 +16,8 @@ class MappedFile {
   // Maps `path` (or, where mapping fails, reads it into an aligned buffer). Throws glrmask::Error
   // naming the path when it cannot be opened or read. An empty file gives empty bytes.
   static std::shared_ptr<const MappedFile> open(const std::filesystem::path& path);
+  // A copy of `bytes` in an aligned buffer: an artifact held in memory (Constraint::deserialize).
+  static std::shared_ptr<const MappedFile> copy_of(std::string_view bytes);
 
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;

@@ -92,6 +92,11 @@ class JsonFile {
                               simdjson::error_message(loaded.error())),
                   ErrorCode::kIo, ErrorLocation::in_file(path_.string()));
     text_ = std::move(loaded).value_unsafe();
+    parse(numbers);
+  }
+
+ private:
+  void parse(Numbers numbers) {
     auto parsed = parser_.parse(text_);
     if (parsed.error() == simdjson::NUMBER_ERROR && numbers == Numbers::Unused) {
       blank_huge_integers(text_);
@@ -102,6 +107,13 @@ class JsonFile {
                               simdjson::error_message(parsed.error())),
                   ErrorCode::kTokenizer, ErrorLocation::in_file(path_.string()));
     root_ = parsed.value_unsafe();
+  }
+
+ public:
+  // The text of a tokenizer.json (or tokenizer_config.json) held in memory, named `name`.
+  JsonFile(std::string text, std::string name, Numbers numbers = Numbers::Read)
+      : path_(std::move(name)), text_(std::move(text)) {
+    parse(numbers);
   }
 
   element root() const { return root_; }
@@ -470,10 +482,7 @@ std::optional<std::string> config_token(const JsonFile& file, element value,
   return file.required_text(value, "content", where);
 }
 
-void read_config(const std::filesystem::path& path, TokenizerSpec& spec) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return;
-  const JsonFile file(path, JsonFile::Numbers::Unused);
+void read_config(const JsonFile& file, TokenizerSpec& spec) {
   const element root = file.root();
   file.object_at(root, "");
   spec.has_config = true;
@@ -500,10 +509,12 @@ void read_config(const std::filesystem::path& path, TokenizerSpec& spec) {
 
 }  // namespace
 
-TokenizerSpec TokenizerSpec::load(const std::filesystem::path& tokenizer_json) {
+namespace {
+
+// What load() and parse() share: the spec of a parsed tokenizer.json named `path`.
+TokenizerSpec spec_of(std::shared_ptr<const JsonFile> file, const std::filesystem::path& path) {
   TokenizerSpec spec;
-  spec.path = tokenizer_json;
-  auto file = std::make_shared<const JsonFile>(tokenizer_json);
+  spec.path = path;
   spec.storage = file;
   const element root = file->root();
   file->object_at(root, "");
@@ -525,7 +536,28 @@ TokenizerSpec TokenizerSpec::load(const std::filesystem::path& tokenizer_json) {
   const auto decoder = file->member(root, "decoder");
   if (decoder && spec.kind != VocabularyKind::ByteLevel && has_byte_level_decoder(*file, *decoder))
     file->fail("/decoder", "unsupported ByteLevel decoder without a ByteLevel pre-tokenizer");
-  read_config(tokenizer_json.parent_path() / "tokenizer_config.json", spec);
+  return spec;
+}
+
+}  // namespace
+
+TokenizerSpec TokenizerSpec::load(const std::filesystem::path& tokenizer_json) {
+  TokenizerSpec spec = spec_of(std::make_shared<const JsonFile>(tokenizer_json), tokenizer_json);
+  const std::filesystem::path config = tokenizer_json.parent_path() / "tokenizer_config.json";
+  std::error_code ec;
+  if (std::filesystem::exists(config, ec))
+    read_config(JsonFile(config, JsonFile::Numbers::Unused), spec);
+  return spec;
+}
+
+TokenizerSpec TokenizerSpec::parse(std::string tokenizer_json, std::string name,
+                                   std::optional<std::string> config_json) {
+  TokenizerSpec spec =
+      spec_of(std::make_shared<const JsonFile>(std::move(tokenizer_json), name), name);
+  if (config_json)
+    read_config(JsonFile(std::move(*config_json), name + " (tokenizer_config.json)",
+                         JsonFile::Numbers::Unused),
+                spec);
   return spec;
 }
 

@@ -86,6 +86,11 @@ struct TokenizerSpec {
 
   // Reads `tokenizer_json` and the tokenizer_config.json in the same folder.
   static TokenizerSpec load(const std::filesystem::path& tokenizer_json);
+  // The same from the text of a tokenizer.json (what a Hugging Face tokenizer object's
+  // backend_tokenizer.to_str() gives), named `name` in messages, and of its tokenizer_config.json
+  // when given.
+  static TokenizerSpec parse(std::string tokenizer_json, std::string name,
+                             std::optional<std::string> config_json = std::nullopt);
 };
 
 }  // namespace glrmask

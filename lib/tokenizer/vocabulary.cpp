@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "lib/core/binary_io.h"
+#include "lib/core/check.h"
 #include "lib/core/error.h"
 #include "lib/core/unicode_utf8.h"
 #include "lib/tokenizer/byte_alphabet.h"
@@ -323,6 +324,26 @@ Vocabulary Vocabulary::padded(std::span<const Vocabulary* const> donors, std::si
     throw Error(fmt::format("{}: the donors have only {} new tokens, {} short of {} ids",
                             grown.name_, grown.size() - this->size(), size - grown.size(), size),
                 ErrorCode::kInvalidArgument);
+  return grown;
+}
+
+Vocabulary Vocabulary::with_padding(std::size_t size) const {
+  if (size < this->size())
+    throw Error(fmt::format("{}: a vocabulary size of {} is below the tokenizer's {} ids", name_,
+                            size, this->size()),
+                ErrorCode::kInvalidArgument);
+  if (size > kMaxPaddedSize)
+    throw Error(fmt::format("{}: {} ids is more than the {} a vocabulary may have", name_, size,
+                            kMaxPaddedSize),
+                ErrorCode::kInvalidArgument);
+  Vocabulary grown = *this;
+  for (std::size_t id = this->size(); id < size; ++id) {
+    grown.offsets_.push_back(static_cast<std::uint32_t>(grown.bytes_.size()));
+    grown.piece_offsets_.push_back(static_cast<std::uint32_t>(grown.pieces_.size()));
+    grown.flags_.push_back(kPresent | kSpecial);
+    grown.special_ids_.push_back(static_cast<TokenId>(id));
+  }
+  GLRMASK_DCHECK(grown.size() == size, "padded to {} ids, not {}", grown.size(), size);
   return grown;
 }
 

@@ -79,6 +79,12 @@ class Vocabulary {
   // size() or the donors run out of new tokens first.
   Vocabulary padded(std::span<const Vocabulary* const> donors, std::size_t size) const;
 
+  // This vocabulary with ids [size(), size) added as special tokens of no bytes: a model whose
+  // logits are wider than its tokenizer (Qwen3: 151,669 ids, 151,936 logits) samples from the
+  // padded width, and no padding id may ever be in a mask. Throws glrmask::Error
+  // (kInvalidArgument) when `size` is below size() or past the limit of ids.
+  Vocabulary with_padding(std::size_t size) const;
+
   // A 64-bit fingerprint of what a compiled mask depends on: the number of ids, every token's
   // bytes, which ids are special, and EOS (not the name or the pieces). A saved artifact records
   // it, and every load compares it, so it is computed once per vocabulary — on the first call,

@@ -433,9 +433,8 @@ DenseSources read_weight_segments(BinaryReader& in, const ArtifactTokenSets& set
 
 }  // namespace
 
-std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMask* compiled,
-                           const Vocabulary& vocabulary, std::string_view source,
-                           const std::filesystem::path& path) {
+std::string artifact_bytes(const glr::CompiledGrammar& grammar, const CompiledMask* compiled,
+                           const Vocabulary& vocabulary, std::string_view source) {
   BinaryWriter out;
   out.put(kMagic);
   out.put(kMaskArtifactVersion);
@@ -489,6 +488,18 @@ std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMa
                                  2 * sizeof(std::uint64_t));
   trailer.checksum = checksum_outside(bytes, trailer.area_begin, trailer.area_end, offsets);
   bytes.append(reinterpret_cast<const char*>(&trailer), sizeof trailer);
+  return bytes;
+}
+
+std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMask* compiled,
+                           const Vocabulary& vocabulary, std::string_view source,
+                           const std::filesystem::path& path) {
+  const std::string bytes = artifact_bytes(grammar, compiled, vocabulary, source);
+  write_artifact_file(bytes, path);
+  return bytes.size();
+}
+
+void write_artifact_file(std::string_view bytes, const std::filesystem::path& path) {
   // A new file renamed over the old one: a process that has the old artifact loaded keeps
   // reading its (mapped) bytes instead of seeing them change or shrink underneath.
   // Errors name the path the caller gave, with the system's reason, not the temporary file.
@@ -520,7 +531,6 @@ std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMa
     std::filesystem::remove(temporary, ignored);
     throw cannot_write(reason);
   }
-  return bytes.size();
 }
 
 std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& vocabulary,
@@ -538,15 +548,26 @@ class MaskArtifactReader {
 
 ArtifactFile ArtifactFile::open(const std::filesystem::path& path,
                                 std::size_t second_thread_bytes) {
-  ArtifactFile artifact;
-  artifact.name_ = path.string();
-  const std::string& name = artifact.name_;
+  std::shared_ptr<const MappedFile> file;
   try {
-    artifact.file_ = MappedFile::open(path);
+    file = MappedFile::open(path);
   } catch (const Error& e) {
     throw Error(fmt::format("{} (the artifact)", e.what()), ErrorCode::kArtifact,
-                ErrorLocation::in_file(name));
+                ErrorLocation::in_file(path.string()));
   }
+  return from_file(std::move(file), path.string(), second_thread_bytes);
+}
+
+ArtifactFile ArtifactFile::from_bytes(std::string_view bytes, std::string name) {
+  return from_file(MappedFile::copy_of(bytes), std::move(name), kChecksumSecondThreadBytes);
+}
+
+ArtifactFile ArtifactFile::from_file(std::shared_ptr<const MappedFile> file, std::string name_in,
+                                     std::size_t second_thread_bytes) {
+  ArtifactFile artifact;
+  artifact.name_ = std::move(name_in);
+  const std::string& name = artifact.name_;
+  artifact.file_ = std::move(file);
   const std::string_view bytes = artifact.file_->bytes();
   if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
     throw Error(fmt::format("{}: not a glrmask artifact (no 'GLRMASKA' header)", name),

@@ -56,6 +56,11 @@ std::uint64_t vocabulary_fingerprint(const Vocabulary& vocabulary);
 std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMask* compiled,
                            const Vocabulary& vocabulary, std::string_view source,
                            const std::filesystem::path& path);
+// Writes artifact bytes to `path` as write_artifact does (a temporary file renamed over it).
+void write_artifact_file(std::string_view bytes, const std::filesystem::path& path);
+// The bytes write_artifact writes.
+std::string artifact_bytes(const glr::CompiledGrammar& grammar, const CompiledMask* compiled,
+                           const Vocabulary& vocabulary, std::string_view source);
 // write_artifact with no source.
 std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& vocabulary,
                                 const std::filesystem::path& path);
@@ -94,7 +99,11 @@ class ArtifactFile {
   // artifacts that reach a MiB are too costly to compile in a test.
   static ArtifactFile open(const std::filesystem::path& path,
                            std::size_t second_thread_bytes = kChecksumSecondThreadBytes);
+  // The same for an artifact held in memory (artifact_bytes), copied; `name` names it in errors.
+  static ArtifactFile from_bytes(std::string_view bytes, std::string name);
 
+  // The path or name it was opened from.
+  const std::string& name() const { return name_; }
   // What write_artifact() was given as `source`.
   std::string_view source() const { return source_; }
   bool has_compiled_mask() const { return mask_offset_ != 0; }
@@ -130,6 +139,8 @@ class ArtifactFile {
  private:
   friend class MaskArtifactReader;
   ArtifactFile() = default;
+  static ArtifactFile from_file(std::shared_ptr<const MappedFile> file, std::string name,
+                                std::size_t second_thread_bytes);
 
   std::string name_;
   std::shared_ptr<const MappedFile> file_;

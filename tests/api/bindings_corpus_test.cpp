@@ -2,7 +2,7 @@
 // (`cmake --install` into a scratch prefix); a user's project (tests/api/external) is configured
 // with find_package(glrmask) and built against it, and the C self-checks are compiled with the
 // flags of the installed glrmask.pc. Then that project's program (the C++ API), the C ABI (a
-// program compiled as C, tests/api/c_abi_test.c), the Python module
+// program compiled as C, tests/api/c_abi_test.c), the installed Python package
 // (tests/api/python/teacher_force.py) and `glrmask mask --engine wfa --steps` teacher-force the
 // same texts with Llama-3 and must report the same mask at every step (compared by the mask digest
 // of docs/cli.md): a Go program under SynCode's convention (--policy lark --skippable EOS), a Java
@@ -57,9 +57,16 @@ std::vector<Step> parse_csv(const std::string& csv) {
   return steps;
 }
 
+// What the installed tree gives: the user project's program and the folder that holds the
+// installed Python package.
+struct Installed {
+  fs::path program;
+  fs::path python_path;
+};
+
 // Installs the build tree into `prefix`, builds tests/api/external against it and returns its
 // program; also compiles and runs the C self-checks with the installed glrmask.pc's flags.
-fs::path install_and_build_external(const fs::path& scratch) {
+Installed install_and_build_external(const fs::path& scratch) {
   const fs::path prefix = scratch / "prefix";
   const auto install = run_command("cmake --install " + shell_quoted(fs::path(GLRMASK_BUILD_DIR)) +
                                    " --prefix " + shell_quoted(prefix));
@@ -89,11 +96,26 @@ fs::path install_and_build_external(const fs::path& scratch) {
   INFO(c_program.output);
   REQUIRE(c_program.exit_code == 0);
   CHECK_THAT(c_program.output, Catch::Contains("all C ABI checks passed"));
-  return build / "teacher_force";
+
+  // The Python package: <libdir>/pythonX.Y/site-packages/glrmask.
+  fs::path python_path;
+  for (const auto& entry : fs::recursive_directory_iterator(prefix))
+    if (entry.path().filename() == "__init__.py" &&
+        entry.path().parent_path().filename() == "glrmask")
+      python_path = entry.path().parent_path().parent_path();
+  INFO("installed tree: " << prefix);
+  REQUIRE_FALSE(python_path.empty());
+  CHECK(python_path.filename() == "site-packages");
+  bool has_module = false;
+  for (const auto& entry : fs::directory_iterator(python_path / "glrmask"))
+    has_module |= entry.path().filename().string().starts_with("_glrmask");
+  CHECK(has_module);
+  CHECK(fs::exists(python_path / "glrmask" / "__init__.pyi"));
+  return {build / "teacher_force", python_path};
 }
 
 void compare_entry_points(const std::string& kind, const fs::path& grammar, const fs::path& text,
-                          const std::string& options, const fs::path& external) {
+                          const std::string& options, const Installed& external) {
   INFO(kind << " " << grammar << " on " << text);
   testing::ScratchDir scratch;
   const fs::path csv = scratch.path / "steps.csv";
@@ -115,14 +137,13 @@ void compare_entry_points(const std::string& kind, const fs::path& grammar, cons
   CHECK(parse_lines(c.output) == expected);
 
   const auto python = run_command(
-      "PYTHONPATH=" + shell_quoted(fs::path(GLRMASK_PYTHON_PATH)) + " " +
-      GLRMASK_PYTHON_EXECUTABLE + " " +
+      "PYTHONPATH=" + shell_quoted(external.python_path) + " " + GLRMASK_PYTHON_EXECUTABLE + " " +
       shell_quoted(testing::source_dir() / "tests/api/python/teacher_force.py") + " " + arguments);
   INFO(python.output.substr(0, 2000));
   REQUIRE(python.exit_code == 0);
   CHECK(parse_lines(python.output) == expected);
 
-  const auto user = run_command(shell_quoted(external) + " " + arguments);
+  const auto user = run_command(shell_quoted(external.program) + " " + arguments);
   INFO(user.output.substr(0, 2000));
   REQUIRE(user.exit_code == 0);
   CHECK(parse_lines(user.output) == expected);
@@ -131,7 +152,7 @@ void compare_entry_points(const std::string& kind, const fs::path& grammar, cons
 TEST_CASE("bindings: an installed C++ project, C, Python and glrmask mask give the same masks") {
   if (!testing::require_tokenizer("llama3")) return glrmask::testing::skip_test_case();
   testing::ScratchDir install;
-  const fs::path external = install_and_build_external(install.path);
+  const Installed external = install_and_build_external(install.path);
   if (!testing::require_data_dir("api bindings corpus test (Go, Java, MaskBench)"))
     return glrmask::testing::skip_test_case();
   const fs::path data = data_dir();

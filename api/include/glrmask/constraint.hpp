@@ -121,6 +121,12 @@ class GLRMASK_API Constraint {
   // (kArtifact) for a missing, corrupt or mismatched file.
   static Constraint load(const std::filesystem::path& path, const Tokenizer& tokenizer,
                          const Limits& limits = {});
+  // The same in memory: the bytes save() would write, and a constraint read back from them (a
+  // copy is kept; nothing refers to `bytes` afterwards). For pickling and for sending a compiled
+  // constraint to another process.
+  std::string serialize() const;
+  static Constraint deserialize(std::string_view bytes, const Tokenizer& tokenizer,
+                                const Limits& limits = {});
 
   const Tokenizer& tokenizer() const;
   // The grammar it was compiled from (for a loaded constraint, rebuilt from the stored source).

@@ -29,6 +29,13 @@ namespace glrmask {
 struct MatcherOptions {
   // How many of the latest accepted tokens rollback() can undo (speculative decoding).
   std::size_t max_rollback = 1024;
+  // The ids that end this matcher's text instead of the tokenizer's stop ids (a request's own stop
+  // tokens); empty: the tokenizer's. Any id of the vocabulary: it is a stop id here only, allowed
+  // exactly when the text is complete, and never taken as text.
+  std::vector<std::int32_t> stop_ids;
+  // The text ends by itself as soon as it is complete and nothing may follow, without a stop id
+  // (is_terminated() is then true and the mask empty).
+  bool terminate_without_stop_token = false;
 };
 
 // One measurement the engine took while computing the last mask (GSS pairs visited, stack depth
@@ -54,8 +61,10 @@ class GLRMASK_API Matcher {
   // Writes the mask of the next token into `row`, which must hold at least bitmask_words() words;
   // words beyond (a model whose logits are padded past the vocabulary) are set to zero. Throws
   // glrmask::Error (kInvalidArgument) for a row too short.
-  void fill_next_token_bitmask(std::span<std::int32_t> row);
-  void fill_next_token_bitmask(std::span<std::uint32_t> row);
+  // Returns whether the mask restricts anything: false when every token of the vocabulary is
+  // allowed, so that applying it would change no logit (then a caller may skip the apply).
+  bool fill_next_token_bitmask(std::span<std::int32_t> row);
+  bool fill_next_token_bitmask(std::span<std::uint32_t> row);
   // The same mask without copying it where the engine keeps it (a recurring mask is cached): a
   // view of bitmask_words() words, valid until the next call on this matcher.
   std::span<const std::uint32_t> next_token_mask();
@@ -69,6 +78,12 @@ class GLRMASK_API Matcher {
   // text ended, a stop id before the text is complete). Throws glrmask::Error (kInvalidArgument)
   // only for an id outside the vocabulary.
   bool accept_token(std::int32_t token);
+  // Accepts `tokens` in order: true when all are accepted; false, leaving the state as it was
+  // before the call, when one is not.
+  bool accept_tokens(std::span<const std::int32_t> tokens);
+  // How many of `tokens`, from the first, would be accepted one after another; the state does not
+  // change (speculative decoding's check of draft tokens).
+  std::size_t validate_tokens(std::span<const std::int32_t> tokens) const;
   // As accept_token, but a refusal throws a RejectionError that carries the byte offset, the token
   // and the terminals that were expected.
   void commit_token(std::int32_t token);
@@ -85,8 +100,11 @@ class GLRMASK_API Matcher {
   // ---- the state ----
   // The text so far is a complete sentence: a stop id may come now.
   bool is_accepting() const;
-  // A stop id was accepted: the text has ended, the mask is empty.
+  // A stop id was accepted (or, with terminate_without_stop_token, the text is complete and
+  // nothing may follow): the text has ended, the mask is empty.
   bool is_terminated() const;
+  // The ids that end this matcher's text (MatcherOptions::stop_ids, else the tokenizer's).
+  std::span<const std::int32_t> stop_ids() const;
   // Bytes of the text so far.
   std::uint64_t byte_offset() const;
   // Tokens and byte strings accepted so far (a stop id counts).
@@ -124,8 +142,8 @@ class GLRMASK_API Matcher {
 GLRMASK_API void fill_next_token_bitmasks(std::span<Matcher* const> matchers,
                                           std::span<std::int32_t> bitmask, std::size_t row_words);
 
-// Sets logits[i] to -infinity where bit i of `row` is clear (the first min(logits, 32 * words)
-// entries; logits beyond the row are left as they are).
+// Sets logits[i] to -infinity where bit i of `row` is clear, and every logit past the row's
+// 32 * words (a model's padded vocabulary: no id there may be sampled).
 GLRMASK_API void apply_token_bitmask_inplace(std::span<float> logits,
                                              std::span<const std::int32_t> row);
 

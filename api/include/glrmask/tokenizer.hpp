@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <span>
 #include <string>
@@ -26,6 +27,17 @@ enum class VocabType : std::uint8_t {
   kByteLevel,     // GPT-2's byte alphabet (Llama-3, Qwen, gpt-oss): 'Ġ' is a space
 };
 
+// What a tokenizer is made with besides its vocabulary.
+struct TokenizerOptions {
+  // The ids that end a text, the first being the primary EOS; empty: the EOS of
+  // tokenizer_config.json. Each must be a special token.
+  std::vector<std::int32_t> stop_ids;
+  // The model's vocabulary size when its logits are wider than the tokenizer's ids (Qwen3: 151,936
+  // logits for 151,669 ids): the ids between are special placeholders, never in a mask, and the
+  // bitmask covers them. 0: the tokenizer's own count.
+  std::size_t vocab_size = 0;
+};
+
 class GLRMASK_API Tokenizer {
  public:
   // Loads a tokenizer.json (and the tokenizer_config.json beside it, for EOS). `name_or_path` is
@@ -34,17 +46,37 @@ class GLRMASK_API Tokenizer {
   // several ids, e.g. Llama-3's <|end_of_text|> and <|eot_id|>); each must be a special token.
   // Throws glrmask::Error (ErrorCode::kTokenizer) naming the file and the JSON path.
   static Tokenizer load(std::string_view name_or_path, std::vector<std::int32_t> stop_ids = {});
+  static Tokenizer load(std::string_view name_or_path, const TokenizerOptions& options);
+  // The same from the text of a tokenizer.json (what a Hugging Face tokenizer object's
+  // `backend_tokenizer.to_str()` gives) and, when not empty, of its tokenizer_config.json; `name`
+  // names it in messages. Throws glrmask::Error (kTokenizer) naming the JSON path.
+  static Tokenizer from_json(std::string_view tokenizer_json, const TokenizerOptions& options = {},
+                             std::string_view name = "<tokenizer.json>",
+                             std::string_view config_json = {});
+
+  // The folder where a name such as "llama3" is looked up (<folder>/tokenizers/<name>/...):
+  // GLRMASK_CACHE when set, else the build's setup cache, else (a pip-installed package)
+  // $XDG_CACHE_HOME/glrmask or ~/.cache/glrmask.
+  static std::filesystem::path cache_dir();
 
   // A tokenizer from its token strings: token id i is `vocab[i]`, spelled as `type` says.
   // `stop_ids` (at least one) end a text; they and `special_ids` are never in a mask except a
   // stop id when the text is complete. Special tokens' strings are taken as their text. Such a
   // tokenizer has no encoder (encode() throws). Throws glrmask::Error (kInvalidArgument) naming
   // the token id of a malformed string or an id out of range.
+  // `vocab_size`, when larger than vocab.size(), pads as TokenizerOptions::vocab_size does.
   static Tokenizer from_vocab(std::span<const std::string> vocab, VocabType type,
                               std::vector<std::int32_t> stop_ids,
-                              const std::vector<std::int32_t>& special_ids = {});
+                              const std::vector<std::int32_t>& special_ids = {},
+                              std::size_t vocab_size = 0);
 
-  // The number of token ids (the largest id + 1).
+  // The tokenizer as bytes and back (for pickling, and to send it to another process): a loaded
+  // or JSON-made tokenizer keeps its tokenizer.json (a loaded one reads its file again here: it
+  // must be unchanged), a vocabulary-made one its strings; the options either way.
+  std::string serialize() const;
+  static Tokenizer deserialize(std::string_view bytes);
+
+  // The number of token ids (the largest id + 1; with padding, the model's vocabulary size).
   std::size_t vocab_size() const;
   // 32-bit words of one bitmask row: ceil(vocab_size() / 32).
   std::size_t bitmask_words() const;

@@ -10,7 +10,9 @@ import sys
 
 import pytest
 
-jsonschema = pytest.importorskip("jsonschema")
+from extras import need
+
+jsonschema = need("jsonschema")
 
 SOURCE = pathlib.Path(__file__).resolve().parents[3]
 EXAMPLE = SOURCE / "api" / "examples" / "sample_json.py"
