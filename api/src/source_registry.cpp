@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "api/src/constraint_source.h"
+#include "lexer/regex/regex_parser.h"
 #include "lib/core/error.h"
 #include "lib/grammar/regex_constraint.h"
 #include "lib/json_schema/compiler.h"
@@ -37,7 +38,16 @@ GrammarModel build_json_schema(const ConstraintSource& source) {
 }
 
 GrammarModel build_regex(const ConstraintSource& source) {
-  return regex_constraint_grammar(source.text);
+  // Whether the empty text is a sentence; a syntax error is left to the lexer's compile, which
+  // reports it the same way.
+  bool matches_empty = false;
+  if (!source.text.empty()) {
+    try {
+      matches_empty = lexer::parse_regex(source.text, "", "<regex>").min_length() == 0;
+    } catch (const Error&) {
+    }
+  }
+  return regex_constraint_grammar(source.text, matches_empty);
 }
 
 GrammarModel build_any_json(const ConstraintSource& source) {

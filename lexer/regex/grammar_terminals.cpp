@@ -13,6 +13,7 @@ std::vector<TerminalSpec> terminal_specs(const GrammarModel& grammar) {
                                  .is_literal = t.is_literal,
                                  .ignored = t.ignored,
                                  .external = t.declared,
+                                 .whole_language = t.whole_language,
                                  .origin = t.origin.str()});
   }
   return specs;

@@ -60,6 +60,15 @@ Nfa build_nfa(std::span<const TerminalSpec> terminals, size_t max_states) {
       continue;
     }
     const Regex regex = parse_regex(spec.regex, spec.flags, origin);
+    if (spec.whole_language) {
+      // Its empty match is dropped by the subset construction; the grammar allows the empty text
+      // where the pattern does.
+      const auto terminal = static_cast<uint32_t>(nfa.starts.size());
+      nfa.whole_language.resize(terminal + 1, 0);
+      nfa.whole_language[terminal] = 1;
+      nfa.add_terminal(regex, origin, max_states);
+      continue;
+    }
     if (regex.min_length() == 0) {
       throw Error(fmt::format("{}: /{}/ matches the empty string; a lexer terminal must consume "
                               "at least one character",

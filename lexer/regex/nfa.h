@@ -46,6 +46,14 @@ struct Nfa {
   // Appends a terminal that matches nothing (one produced after the lexer), so that terminal
   // indices stay those of the grammar.
   void add_unmatchable_terminal();
+
+  // Terminals matched as a language (TerminalSpec::whole_language): the subset construction keeps
+  // the threads behind their matches (every full match counts, not Python's first) and drops a
+  // match of the empty string (a lexeme is never empty).
+  std::vector<uint8_t> whole_language;  // per terminal; absent entries are 0
+  bool is_whole_language(uint32_t terminal) const {
+    return terminal < whole_language.size() && whole_language[terminal] != 0;
+  }
 };
 
 }  // namespace glrmask::lexer

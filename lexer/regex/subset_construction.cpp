@@ -50,7 +50,9 @@ class SubsetBuilder {
     list_begin_.assign(2, 0);
     ids_.insert_new(hash_threads({}), kDeadState);
     ++epoch_;
+    in_start_state_ = true;  // a whole-language terminal's empty match is not a lexeme
     for (uint32_t start : nfa_.starts) add_closure(start, threads_);
+    in_start_state_ = false;
     // The start state stays apart from any state with the same threads reached by reading bytes
     // (for /a*b/, the state after "a"): "in the start state" must mean "between lexemes" to the
     // session and the Terminal DWA (docs/glr.md). It is therefore not entered in ids_.
@@ -107,6 +109,8 @@ class SubsetBuilder {
   // Appends the epsilon closure of `state` in priority order (depth first, preferred branch
   // first; a state already reached keeps its earlier, higher-priority place). Returns true when
   // the terminal's match state was reached: everything after it has lower priority and is cut.
+  // A whole-language terminal's match cuts nothing (any full match counts, whatever its
+  // priority) and, in the start state, is not kept (it would be an empty lexeme).
   bool add_closure(uint32_t state, std::vector<uint32_t>& out) {
     stack_.assign(1, state);
     while (!stack_.empty()) {
@@ -120,6 +124,10 @@ class SubsetBuilder {
           out.push_back(s);
           break;
         case NfaKind::kMatch:
+          if (nfa_.is_whole_language(nfa_state.terminal)) {
+            if (!in_start_state_) out.push_back(s);
+            break;
+          }
           out.push_back(s);
           stack_.clear();
           return true;
@@ -261,6 +269,7 @@ class SubsetBuilder {
 
   static constexpr uint32_t kDeadState = 0;  // interned first, as the empty list
 
+  bool in_start_state_ = false;  // add_closure is building the start state
   const Nfa& nfa_;
   const ByteClasses* classes_ = nullptr;
   std::vector<uint32_t>

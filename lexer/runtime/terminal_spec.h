@@ -14,7 +14,9 @@ struct TerminalSpec {
   bool is_literal = false;  // defined by a string literal (wins equal-length ties over patterns)
   bool ignored = false;     // %ignore: matched and dropped
   bool external = false;    // produced after the lexer (a post-lexer's terminal): never matched
-  std::string origin;       // "file:line:col" of the definition, used in every error about it
+  bool whole_language =
+      false;           // every full match, not Python's first one (Terminal::whole_language)
+  std::string origin;  // "file:line:col" of the definition, used in every error about it
 };
 
 }  // namespace glrmask::lexer

@@ -48,6 +48,11 @@ struct Terminal {
   // %declare'd: the terminal has no pattern and the lexer never matches it; a post-lexer inserts
   // it into the token stream (Lark's Indenter for _INDENT/_DEDENT, glr/indenter.h).
   bool declared = false;
+  // Matched as a language: every text the pattern matches in full (Python's re.fullmatch), not
+  // Python's re.match at each position, and the empty text too when the pattern allows it (the
+  // grammar then says where it may be empty). The regex constraint's one terminal, whose
+  // sentences are its pattern's matches; `a|ab` then takes "ab", which re.match would cut to "a".
+  bool whole_language = false;
   SourceLocation origin;
 };
 

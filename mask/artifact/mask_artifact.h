@@ -41,7 +41,7 @@
 namespace glrmask::mask {
 
 // Bump when the construction or the layout changes: older artifacts are then refused.
-inline constexpr std::uint32_t kMaskArtifactVersion = 11;
+inline constexpr std::uint32_t kMaskArtifactVersion = 12;
 
 std::uint64_t grammar_fingerprint(const glr::CompiledGrammar& grammar);
 std::uint64_t vocabulary_fingerprint(const Vocabulary& vocabulary);
