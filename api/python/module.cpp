@@ -90,7 +90,11 @@ PYBIND11_MODULE(_glrmask, m) {
     if (!translate_error(pointer)) std::rethrow_exception(pointer);
   });
 
-  py::class_<Tokenizer>(m, "Tokenizer")
+  py::class_<Tokenizer>(
+      m, "Tokenizer",
+      "A model's tokenizer as glrmask reads it: each token id's bytes, which ids are "
+      "special, and the stop ids that end a text. Shared (read-only) by every "
+      "constraint compiled against it.")
       .def_static(
           "load",
           [](const std::string& name_or_path, std::vector<std::int32_t> stop_ids,
@@ -99,7 +103,12 @@ PYBIND11_MODULE(_glrmask, m) {
             return Tokenizer::load(name_or_path, TokenizerOptions{std::move(stop_ids), vocab_size});
           },
           py::arg("name_or_path"), py::arg("stop_ids") = std::vector<std::int32_t>{}, py::kw_only(),
-          py::arg("vocab_size") = 0)
+          py::arg("vocab_size") = 0,
+          "A tokenizer from a tokenizer.json path (and the tokenizer_config.json beside it, "
+          "for the EOS), or a name of the setup cache (llama2, llama3, qwen3, gemma3, "
+          "gptoss; glrmask.cache_dir()). `stop_ids` replace the EOS; `vocab_size` is the "
+          "model's logit width when it is larger than the tokenizer's ids (the ids between "
+          "are never allowed).")
       .def_static(
           "from_tokenizer_json",
           [](const std::string& text, std::vector<std::int32_t> stop_ids, std::size_t vocab_size,
@@ -109,7 +118,11 @@ PYBIND11_MODULE(_glrmask, m) {
                                         name, config);
           },
           py::arg("text"), py::kw_only(), py::arg("stop_ids") = std::vector<std::int32_t>{},
-          py::arg("vocab_size") = 0, py::arg("name") = "<tokenizer.json>", py::arg("config") = "")
+          py::arg("vocab_size") = 0, py::arg("name") = "<tokenizer.json>", py::arg("config") = "",
+          "A tokenizer from the text of a tokenizer.json (what a Hugging Face fast "
+          "tokenizer's backend_tokenizer.to_str() returns) and optionally of its "
+          "tokenizer_config.json (`config`, for the EOS); `name` names it in errors. See "
+          "Tokenizer.load for `stop_ids` and `vocab_size`.")
       .def_static(
           "from_vocab",
           [](const std::vector<py::bytes>& vocab, const std::string& type,
@@ -124,8 +137,15 @@ PYBIND11_MODULE(_glrmask, m) {
           },
           py::arg("vocab"), py::arg("vocab_type"), py::arg("stop_ids"),
           py::arg("special_ids") = std::vector<std::int32_t>{}, py::kw_only(),
-          py::arg("vocab_size") = 0)
-      .def("serialize", [](const Tokenizer& t) { return py::bytes(t.serialize()); })
+          py::arg("vocab_size") = 0,
+          "A tokenizer from its token strings (bytes): id i is vocab[i], spelled as "
+          "`vocab_type` says ('raw' bytes, 'byte_fallback' sentencepiece pieces with "
+          "<0xNN>, 'byte_level' GPT-2's alphabet). `stop_ids` end a text; they and "
+          "`special_ids` are never allowed as text. Such a tokenizer cannot encode.")
+      .def(
+          "serialize", [](const Tokenizer& t) { return py::bytes(t.serialize()); },
+          "The tokenizer as bytes (its tokenizer.json or its strings, and the options), for "
+          "Tokenizer.deserialize in another process; pickling uses it.")
       .def_static(
           "deserialize",
           [](const py::bytes& data) {
@@ -133,7 +153,7 @@ PYBIND11_MODULE(_glrmask, m) {
             py::gil_scoped_release release;
             return Tokenizer::deserialize(bytes);
           },
-          py::arg("data"))
+          py::arg("data"), "The tokenizer Tokenizer.serialize wrote.")
       .def(py::pickle([](const Tokenizer& t) { return py::make_tuple(py::bytes(t.serialize())); },
                       [](const py::tuple& state) {
                         if (state.size() != 1)
@@ -141,25 +161,46 @@ PYBIND11_MODULE(_glrmask, m) {
                                       ErrorCode::kInvalidArgument);
                         return Tokenizer::deserialize(std::string(state[0].cast<py::bytes>()));
                       }))
-      .def_property_readonly("vocab_size", &Tokenizer::vocab_size)
-      .def_property_readonly("bitmask_words", &Tokenizer::bitmask_words)
-      .def_property_readonly("stop_ids",
-                             [](const Tokenizer& t) {
-                               const auto ids = t.stop_ids();
-                               return std::vector<std::int32_t>(ids.begin(), ids.end());
-                             })
-      .def("is_special", &Tokenizer::is_special)
-      .def("token_bytes", [](const Tokenizer& t,
-                             std::int32_t id) { return py::bytes(std::string(t.token_bytes(id))); })
-      .def("decode", [](const Tokenizer& t,
-                        const std::vector<std::int32_t>& ids) { return py::bytes(t.decode(ids)); })
-      .def_property_readonly("can_encode", &Tokenizer::can_encode)
-      .def("encode", &Tokenizer::encode, py::arg("text"), py::call_guard<py::gil_scoped_release>())
+      .def_property_readonly(
+          "vocab_size", &Tokenizer::vocab_size,
+          "The number of token ids (the model's vocabulary size when one was given).")
+      .def_property_readonly("bitmask_words", &Tokenizer::bitmask_words,
+                             "The int32 words of one bitmask row: ceil(vocab_size / 32).")
+      .def_property_readonly(
+          "stop_ids",
+          [](const Tokenizer& t) {
+            const auto ids = t.stop_ids();
+            return std::vector<std::int32_t>(ids.begin(), ids.end());
+          },
+          "The ids that end a text, the first being the EOS.")
+      .def("is_special", &Tokenizer::is_special,
+           "Whether the id is a special token (never allowed as text).")
+      .def(
+          "token_bytes",
+          [](const Tokenizer& t, std::int32_t id) {
+            return py::bytes(std::string(t.token_bytes(id)));
+          },
+          "The bytes token `id` stands for.")
+      .def(
+          "decode",
+          [](const Tokenizer& t, const std::vector<std::int32_t>& ids) {
+            return py::bytes(t.decode(ids));
+          },
+          "The bytes of a sequence of token ids.")
+      .def_property_readonly(
+          "can_encode", &Tokenizer::can_encode,
+          "Whether encode() works (a tokenizer read from a tokenizer.json can; one made "
+          "from strings cannot).")
+      .def("encode", &Tokenizer::encode, py::arg("text"), py::call_guard<py::gil_scoped_release>(),
+           "The token ids of `text`, as the tokenizer.json's model encodes it.")
       .def("__repr__",
            [](const Tokenizer& t) { return "<glrmask.Tokenizer " + t.description() + ">"; });
 
   const Limits defaults;
-  py::class_<Limits>(m, "Limits")
+  py::class_<Limits>(
+      m, "Limits",
+      "Budgets of a compile and of each decoding step; a budget that runs out raises "
+      "glrmask.Error with code 'limit', naming it.")
       .def(py::init([](std::size_t max_lexer_states, std::size_t max_terminal_dwa_forks,
                        std::size_t max_parser_dwa_states, std::size_t max_parser_dwa_transitions,
                        std::size_t max_compile_memory_mib, std::uint64_t max_step_work,
@@ -176,13 +217,20 @@ PYBIND11_MODULE(_glrmask, m) {
            py::arg("max_compile_memory_mib") = defaults.max_compile_memory_mib,
            py::arg("max_step_work") = defaults.max_step_work,
            py::arg("max_commit_seconds") = defaults.max_commit_seconds)
-      .def_readwrite("max_lexer_states", &Limits::max_lexer_states)
-      .def_readwrite("max_terminal_dwa_forks", &Limits::max_terminal_dwa_forks)
-      .def_readwrite("max_parser_dwa_states", &Limits::max_parser_dwa_states)
-      .def_readwrite("max_parser_dwa_transitions", &Limits::max_parser_dwa_transitions)
-      .def_readwrite("max_compile_memory_mib", &Limits::max_compile_memory_mib)
-      .def_readwrite("max_step_work", &Limits::max_step_work)
-      .def_readwrite("max_commit_seconds", &Limits::max_commit_seconds)
+      .def_readwrite("max_lexer_states", &Limits::max_lexer_states,
+                     "States of the lexer DFA before minimization.")
+      .def_readwrite("max_terminal_dwa_forks", &Limits::max_terminal_dwa_forks,
+                     "Lexer configurations the wfa engine's terminal automaton may reach.")
+      .def_readwrite("max_parser_dwa_states", &Limits::max_parser_dwa_states,
+                     "States of the wfa engine's Parser DWA.")
+      .def_readwrite("max_parser_dwa_transitions", &Limits::max_parser_dwa_transitions,
+                     "Live transitions of the Parser DWA.")
+      .def_readwrite("max_compile_memory_mib", &Limits::max_compile_memory_mib,
+                     "Memory a compile may take, in MiB.")
+      .def_readwrite("max_step_work", &Limits::max_step_work,
+                     "GSS edges one parser step may visit.")
+      .def_readwrite("max_commit_seconds", &Limits::max_commit_seconds,
+                     "Wall time one accept call may take.")
       .def(py::pickle(
           [](const Limits& l) {
             return py::make_tuple(l.max_lexer_states, l.max_terminal_dwa_forks,
@@ -209,13 +257,20 @@ PYBIND11_MODULE(_glrmask, m) {
       "Every engine's name, 'auto' first.");
   m.def("grammar_formats", &grammar_formats, "The formats Grammar.from_source takes.");
 
-  py::class_<Warning>(m, "Warning")
-      .def_readonly("message", &Warning::message)
-      .def_property_readonly("location", [](const Warning& w) { return location_dict(w.where); })
+  py::class_<Warning>(m, "Warning",
+                      "Something a grammar or schema compiled with, but not as written (an ignored "
+                      "keyword, a widened pattern): `message` and `location`.")
+      .def_readonly("message", &Warning::message, "What was not taken as written, and where.")
+      .def_property_readonly(
+          "location", [](const Warning& w) { return location_dict(w.where); },
+          "The place: file, line, column, json_pointer, byte_offset, token.")
       .def("__str__", [](const Warning& w) { return w.message; })
       .def("__repr__", [](const Warning& w) { return "<glrmask.Warning " + w.message + ">"; });
 
-  py::class_<Grammar>(m, "Grammar")
+  py::class_<Grammar>(
+      m, "Grammar",
+      "A parsed grammar before it meets a tokenizer: inspect it (to_lark(), warnings), "
+      "then Constraint.compile it or give it to a Compiler.")
       .def_static(
           "from_source",
           [](const std::string& format, const std::string& text, const std::string& name,
@@ -232,26 +287,40 @@ PYBIND11_MODULE(_glrmask, m) {
           py::arg("start") = "start", py::arg("policy") = "glr",
           py::arg("skippable") = std::vector<std::string>{}, py::arg("postlex") = "none",
           py::arg("whitespace") = "default", py::arg("lenient") = false,
-          py::arg("property_order") = "schema")
-      .def_property_readonly("format", &Grammar::format)
-      .def_property_readonly("name", &Grammar::name)
-      .def_property_readonly("warnings", &Grammar::warnings)
-      .def_property_readonly("num_terminals", &Grammar::num_terminals)
-      .def_property_readonly("num_nonterminals", &Grammar::num_nonterminals)
-      .def_property_readonly("num_rules", &Grammar::num_rules)
-      .def_property_readonly("description", &Grammar::description)
-      .def("to_lark", &Grammar::to_lark)
+          py::arg("property_order") = "schema",
+          "A grammar from text in one of grammar_formats() ('lark', 'json_schema', 'regex', "
+          "'any_json', ...). Lark options: start, policy ('glr' or 'lark'), skippable, "
+          "postlex ('none' or 'python'); JSON options: whitespace ('default', 'compact', "
+          "'flexible'), lenient, property_order ('schema' or 'any').")
+      .def_property_readonly("format", &Grammar::format, "The format it was read from.")
+      .def_property_readonly("name", &Grammar::name, "The name given, used in messages.")
+      .def_property_readonly("warnings", &Grammar::warnings,
+                             "What the front end compiled, but not as written.")
+      .def_property_readonly("num_terminals", &Grammar::num_terminals,
+                             "Terminals of the grammar's lexer.")
+      .def_property_readonly("num_nonterminals", &Grammar::num_nonterminals,
+                             "Nonterminals of the grammar.")
+      .def_property_readonly("num_rules", &Grammar::num_rules, "Rules of the grammar.")
+      .def_property_readonly("description", &Grammar::description,
+                             "One line: the format, name and sizes.")
+      .def("to_lark", &Grammar::to_lark,
+           "The grammar as Lark text (a JSON Schema's rules, for instance).")
       .def("__str__", &Grammar::to_lark)
       .def("__repr__",
            [](const Grammar& g) { return "<glrmask.Grammar " + g.description() + ">"; });
 
-  py::class_<CompilerCacheStatistics>(m, "CompilerCacheStatistics")
-      .def_readonly("hits", &CompilerCacheStatistics::hits)
-      .def_readonly("misses", &CompilerCacheStatistics::misses)
-      .def_readonly("entries", &CompilerCacheStatistics::entries)
-      .def_readonly("evictions", &CompilerCacheStatistics::evictions);
+  py::class_<CompilerCacheStatistics>(m, "CompilerCacheStatistics", "A Compiler's cache counters.")
+      .def_readonly("hits", &CompilerCacheStatistics::hits, "Compiles answered from the cache.")
+      .def_readonly("misses", &CompilerCacheStatistics::misses, "Compiles that compiled.")
+      .def_readonly("entries", &CompilerCacheStatistics::entries, "Constraints held now.")
+      .def_readonly("evictions", &CompilerCacheStatistics::evictions,
+                    "Constraints dropped, least recently used first.");
 
-  py::class_<Compiler>(m, "Compiler")
+  py::class_<Compiler>(
+      m, "Compiler",
+      "Compiles grammars against one tokenizer and keeps the last `max_entries` "
+      "constraints, keyed by source, options and tokenizer: the same request compiles "
+      "once. Thread-safe; compiles release the GIL.")
       .def(py::init([](const Tokenizer& tokenizer, const std::string& engine,
                        std::size_t build_threads, const Limits& limits, std::size_t max_entries) {
              return Compiler(tokenizer, {{engine_of(engine), build_threads, limits}, max_entries});
@@ -259,7 +328,8 @@ PYBIND11_MODULE(_glrmask, m) {
            py::arg("tokenizer"), py::kw_only(), py::arg("engine") = "auto",
            py::arg("build_threads") = 0, py::arg("limits") = Limits{}, py::arg("max_entries") = 64)
       .def("compile", py::overload_cast<const Grammar&>(&Compiler::compile), py::arg("grammar"),
-           py::call_guard<py::gil_scoped_release>())
+           py::call_guard<py::gil_scoped_release>(),
+           "The constraint of a Grammar (from the cache when it was compiled before).")
       .def(
           "compile_json_schema",
           [](Compiler& compiler, const std::string& schema, const std::string& whitespace,
@@ -270,7 +340,8 @@ PYBIND11_MODULE(_glrmask, m) {
           },
           py::arg("schema"), py::kw_only(), py::arg("whitespace") = "default",
           py::arg("lenient") = false, py::arg("property_order") = "schema",
-          py::arg("name") = "<schema>")
+          py::arg("name") = "<schema>",
+          "The constraint of a JSON Schema (text); options as Grammar.from_source.")
       .def(
           "compile_lark",
           [](Compiler& compiler, const std::string& grammar, const std::string& start,
@@ -283,9 +354,12 @@ PYBIND11_MODULE(_glrmask, m) {
           },
           py::arg("grammar"), py::kw_only(), py::arg("start") = "start", py::arg("policy") = "glr",
           py::arg("skippable") = std::vector<std::string>{}, py::arg("postlex") = "none",
-          py::arg("name") = "<grammar>")
+          py::arg("name") = "<grammar>",
+          "The constraint of a Lark grammar (text); options as Grammar.from_source.")
       .def("compile_regex", &Compiler::compile_regex, py::arg("pattern"),
-           py::call_guard<py::gil_scoped_release>())
+           py::call_guard<py::gil_scoped_release>(),
+           "The constraint whose texts are exactly the matches of a regex (Python re "
+           "syntax).")
       .def(
           "compile_any_json",
           [](Compiler& compiler, const std::string& whitespace) {
@@ -293,12 +367,17 @@ PYBIND11_MODULE(_glrmask, m) {
             py::gil_scoped_release release;
             return compiler.compile_any_json(options);
           },
-          py::kw_only(), py::arg("whitespace") = "default")
-      .def_property_readonly("cache_statistics", &Compiler::cache_statistics)
-      .def("clear_cache", &Compiler::clear_cache)
-      .def_property_readonly("tokenizer", &Compiler::tokenizer);
+          py::kw_only(), py::arg("whitespace") = "default", "The constraint of any JSON value.")
+      .def_property_readonly("cache_statistics", &Compiler::cache_statistics,
+                             "Hits, misses, entries and evictions of the cache.")
+      .def("clear_cache", &Compiler::clear_cache, "Drops every cached constraint.")
+      .def_property_readonly("tokenizer", &Compiler::tokenizer,
+                             "The tokenizer it compiles against.");
 
-  py::class_<Constraint>(m, "Constraint")
+  py::class_<Constraint>(
+      m, "Constraint",
+      "A grammar compiled against a tokenizer: immutable, shared by every Matcher "
+      "(every request) that uses it. Picklable (its artifact and its tokenizer).")
       .def_static(
           "compile",
           [](const Grammar& grammar, const Tokenizer& tokenizer, const std::string& engine,
@@ -308,7 +387,9 @@ PYBIND11_MODULE(_glrmask, m) {
             return Constraint::compile(grammar, tokenizer, compile);
           },
           py::arg("grammar"), py::arg("tokenizer"), py::kw_only(), py::arg("engine") = "auto",
-          py::arg("build_threads") = 0, py::arg("limits") = Limits{})
+          py::arg("build_threads") = 0, py::arg("limits") = Limits{},
+          "Compiles a Grammar against `tokenizer` with an engine ('auto': the fastest that "
+          "takes the grammar; engine_names()). Releases the GIL.")
       .def_static(
           "from_lark",
           [](const std::string& grammar, const Tokenizer& tokenizer, const std::string& start,
@@ -324,7 +405,9 @@ PYBIND11_MODULE(_glrmask, m) {
           py::arg("grammar"), py::arg("tokenizer"), py::kw_only(), py::arg("start") = "start",
           py::arg("policy") = "glr", py::arg("skippable") = std::vector<std::string>{},
           py::arg("postlex") = "none", py::arg("engine") = "auto", py::arg("build_threads") = 0,
-          py::arg("name") = "<grammar>", py::arg("limits") = Limits{})
+          py::arg("name") = "<grammar>", py::arg("limits") = Limits{},
+          "Compiles a Lark grammar (text); see Grammar.from_source for its options and "
+          "Constraint.compile for the engine.")
       .def_static(
           "from_json_schema",
           [](const std::string& schema, const Tokenizer& tokenizer, const std::string& whitespace,
@@ -338,7 +421,9 @@ PYBIND11_MODULE(_glrmask, m) {
           py::arg("schema"), py::arg("tokenizer"), py::kw_only(), py::arg("whitespace") = "default",
           py::arg("lenient") = false, py::arg("property_order") = "schema",
           py::arg("engine") = "auto", py::arg("build_threads") = 0, py::arg("name") = "<schema>",
-          py::arg("limits") = Limits{})
+          py::arg("limits") = Limits{},
+          "Compiles a JSON Schema (text); see Grammar.from_source for its options and "
+          "Constraint.compile for the engine.")
       .def_static(
           "any_json",
           [](const Tokenizer& tokenizer, const std::string& whitespace, const std::string& engine,
@@ -348,7 +433,8 @@ PYBIND11_MODULE(_glrmask, m) {
             return Constraint::any_json(tokenizer, options, {engine_of(engine), 0, limits});
           },
           py::arg("tokenizer"), py::kw_only(), py::arg("whitespace") = "default",
-          py::arg("engine") = "auto", py::arg("limits") = Limits{})
+          py::arg("engine") = "auto", py::arg("limits") = Limits{},
+          "Compiles the grammar of any JSON value.")
       .def_static(
           "from_regex",
           [](const std::string& pattern, const Tokenizer& tokenizer, const std::string& engine,
@@ -357,19 +443,25 @@ PYBIND11_MODULE(_glrmask, m) {
             return Constraint::from_regex(pattern, tokenizer, {engine_of(engine), 0, limits});
           },
           py::arg("pattern"), py::arg("tokenizer"), py::kw_only(), py::arg("engine") = "auto",
-          py::arg("limits") = Limits{})
-      .def("save", &Constraint::save, py::arg("path"), py::call_guard<py::gil_scoped_release>())
+          py::arg("limits") = Limits{},
+          "Compiles a regex (Python re syntax): the texts are its matches.")
+      .def("save", &Constraint::save, py::arg("path"), py::call_guard<py::gil_scoped_release>(),
+           "Writes the compiled constraint to a file (Constraint.load reads it in "
+           "milliseconds).")
       .def_static("load", &Constraint::load, py::arg("path"), py::arg("tokenizer"), py::kw_only(),
-                  py::arg("limits") = Limits{}, py::call_guard<py::gil_scoped_release>())
-      .def("serialize",
-           [](const Constraint& c) {
-             std::string bytes;
-             {
-               py::gil_scoped_release release;
-               bytes = c.serialize();
-             }
-             return py::bytes(bytes);
-           })
+                  py::arg("limits") = Limits{}, py::call_guard<py::gil_scoped_release>(),
+                  "A constraint Constraint.save wrote, for the same tokenizer (refused otherwise).")
+      .def(
+          "serialize",
+          [](const Constraint& c) {
+            std::string bytes;
+            {
+              py::gil_scoped_release release;
+              bytes = c.serialize();
+            }
+            return py::bytes(bytes);
+          },
+          "The bytes save() writes, in memory.")
       .def_static(
           "deserialize",
           [](const py::bytes& data, const Tokenizer& tokenizer, const Limits& limits) {
@@ -377,7 +469,8 @@ PYBIND11_MODULE(_glrmask, m) {
             py::gil_scoped_release release;
             return Constraint::deserialize(bytes, tokenizer, limits);
           },
-          py::arg("data"), py::arg("tokenizer"), py::kw_only(), py::arg("limits") = Limits{})
+          py::arg("data"), py::arg("tokenizer"), py::kw_only(), py::arg("limits") = Limits{},
+          "The constraint Constraint.serialize gave, for the same tokenizer.")
       // Pickled as its artifact and its tokenizer (pickled in turn), so that a constraint
       // reaches another process (a serving engine's workers) without compiling again.
       .def(py::pickle(
@@ -391,17 +484,28 @@ PYBIND11_MODULE(_glrmask, m) {
             return Constraint::deserialize(std::string(state[0].cast<py::bytes>()),
                                            state[1].cast<Tokenizer>(), state[2].cast<Limits>());
           }))
-      .def_property_readonly("limits", &Constraint::limits)
-      .def_property_readonly("grammar", &Constraint::grammar)
-      .def_property_readonly("warnings", &Constraint::warnings)
+      .def_property_readonly("limits", &Constraint::limits,
+                             "The budgets it was compiled with, which its matchers use.")
+      .def_property_readonly("grammar", &Constraint::grammar, "The grammar it was compiled from.")
+      .def_property_readonly("warnings", &Constraint::warnings,
+                             "What the front end compiled, but not as written.")
       .def_property_readonly(
-          "engine", [](const Constraint& c) { return std::string(engine_name(c.engine())); })
-      .def_property_readonly("tokenizer", &Constraint::tokenizer)
-      .def_property_readonly("description", &Constraint::description)
+          "engine", [](const Constraint& c) { return std::string(engine_name(c.engine())); },
+          "The name of the engine that computes its masks.")
+      .def_property_readonly("tokenizer", &Constraint::tokenizer,
+                             "The tokenizer it was compiled against.")
+      .def_property_readonly("description", &Constraint::description,
+                             "One line: the grammar, the engine and the tokenizer.")
       .def("__repr__",
            [](const Constraint& c) { return "<glrmask.Constraint " + c.description() + ">"; });
 
-  py::class_<Matcher> matcher_class(m, "Matcher");
+  py::class_<Matcher> matcher_class(
+      m, "Matcher",
+      "One sequence's state under a constraint: fills the next token's bitmask and "
+      "accepts the sampled token. `max_rollback` tokens can be undone; `stop_token_ids` "
+      "replace the tokenizer's stop ids for this request; with "
+      "`terminate_without_stop_token` the text ends as soon as nothing may follow. One "
+      "thread at a time.");
   matcher_class
       .def(py::init([](const Constraint& constraint, std::size_t max_rollback,
                        std::optional<std::vector<std::int32_t>> stop_token_ids,
@@ -419,45 +523,74 @@ PYBIND11_MODULE(_glrmask, m) {
           [](Matcher& matcher, const std::vector<std::int32_t>& tokens) {
             return matcher.accept_tokens(tokens);
           },
-          py::arg("tokens"))
+          py::arg("tokens"), py::call_guard<py::gil_scoped_release>(),
+          "Accepts the tokens in order: True when all were; False, with the state as before "
+          "the call, when one was refused.")
       .def(
           "validate_tokens",
           [](const Matcher& matcher, const std::vector<std::int32_t>& tokens) {
             return matcher.validate_tokens(tokens);
           },
-          py::arg("tokens"))
-      .def_property_readonly("stop_token_ids",
-                             [](const Matcher& matcher) {
-                               const auto ids = matcher.stop_ids();
-                               return std::vector<std::int32_t>(ids.begin(), ids.end());
-                             })
-      .def("commit_token", &Matcher::commit_token, py::arg("token"))
-      .def("accept_bytes",
-           [](Matcher& matcher, const py::bytes& bytes) {
-             return matcher.accept_bytes(std::string(bytes));
-           })
-      .def("accept_string",
-           [](Matcher& matcher, const std::string& text) { return matcher.accept_bytes(text); })
-      .def("commit_bytes", [](Matcher& matcher,
-                              const py::bytes& bytes) { matcher.commit_bytes(std::string(bytes)); })
-      .def("rollback", &Matcher::rollback, py::arg("steps") = 1)
-      .def_property_readonly("rollback_capacity", &Matcher::rollback_capacity)
-      .def("reset", &Matcher::reset)
-      .def("clone", &Matcher::clone)
+          py::arg("tokens"), py::call_guard<py::gil_scoped_release>(),
+          "How many of the tokens, from the first, would be accepted one after another; the "
+          "state does not change (speculative decoding's drafts).")
+      .def_property_readonly(
+          "stop_token_ids",
+          [](const Matcher& matcher) {
+            const auto ids = matcher.stop_ids();
+            return std::vector<std::int32_t>(ids.begin(), ids.end());
+          },
+          "The ids that end this matcher's text.")
+      .def("commit_token", &Matcher::commit_token, py::arg("token"),
+           "As accept_token, but a refusal raises RejectionError with the byte offset, the "
+           "token and the terminals that were expected.")
+      .def(
+          "accept_bytes",
+          [](Matcher& matcher, const py::bytes& bytes) {
+            return matcher.accept_bytes(std::string(bytes));
+          },
+          "Advances over bytes (not tokens); False, with the state unchanged, when refused.")
+      .def(
+          "accept_string",
+          [](Matcher& matcher, const std::string& text) { return matcher.accept_bytes(text); },
+          "accept_bytes of the string's UTF-8.")
+      .def(
+          "commit_bytes",
+          [](Matcher& matcher, const py::bytes& bytes) {
+            matcher.commit_bytes(std::string(bytes));
+          },
+          "As accept_bytes, but a refusal raises RejectionError.")
+      .def("rollback", &Matcher::rollback, py::arg("steps") = 1,
+           py::call_guard<py::gil_scoped_release>(),
+           "Undoes the last `steps` accepts (each accept_token, accept_bytes or commit is "
+           "one).")
+      .def_property_readonly("rollback_capacity", &Matcher::rollback_capacity,
+                             "How many accepts rollback() can undo now.")
+      .def("reset", &Matcher::reset, "Back to the empty text.")
+      .def("clone", &Matcher::clone, "An independent copy of the state (the constraint is shared).")
       .def("fork", &Matcher::clone, "The same as clone(): an independent copy of the state.")
-      .def("is_accepting", &Matcher::is_accepting)
-      .def_property_readonly("byte_offset", &Matcher::byte_offset)
-      .def_property_readonly("bitmask_words", &Matcher::bitmask_words)
-      .def("find_jump_forward_bytes",
-           [](Matcher& matcher) { return py::bytes(matcher.find_jump_forward_string()); })
-      .def("find_jump_forward_string",
-           [](Matcher& matcher) {
-             // Decoded leniently: the forced bytes may end inside a UTF-8 character.
-             const std::string forced = matcher.find_jump_forward_string();
-             return py::reinterpret_steal<py::str>(PyUnicode_DecodeUTF8(
-                 forced.data(), static_cast<py::ssize_t>(forced.size()), "replace"));
-           })
-      .def("find_jump_forward_tokens", &Matcher::find_jump_forward_tokens);
+      .def("is_accepting", &Matcher::is_accepting,
+           "The text so far is complete: a stop id may come now.")
+      .def_property_readonly("byte_offset", &Matcher::byte_offset, "Bytes of the text so far.")
+      .def_property_readonly("bitmask_words", &Matcher::bitmask_words,
+                             "The int32 words of one bitmask row.")
+      .def(
+          "find_jump_forward_bytes",
+          [](Matcher& matcher) { return py::bytes(matcher.find_jump_forward_string()); },
+          "The bytes every continuation starts with (empty when the next byte is not "
+          "forced).")
+      .def(
+          "find_jump_forward_string",
+          [](Matcher& matcher) {
+            // Decoded leniently: the forced bytes may end inside a UTF-8 character.
+            const std::string forced = matcher.find_jump_forward_string();
+            return py::reinterpret_steal<py::str>(PyUnicode_DecodeUTF8(
+                forced.data(), static_cast<py::ssize_t>(forced.size()), "replace"));
+          },
+          "find_jump_forward_bytes decoded as UTF-8 (a partial character replaced).")
+      .def("find_jump_forward_tokens", &Matcher::find_jump_forward_tokens,
+           "The forced bytes as tokens of the tokenizer (its encoder's), for jump-forward "
+           "decoding.");
 
   // fill_next_token_bitmask, accept_token and is_terminated: hot_methods.h.
   add_hot_methods(matcher_class);
@@ -502,7 +635,10 @@ PYBIND11_MODULE(_glrmask, m) {
         py::gil_scoped_release release;
         fill_next_token_bitmasks(by_row, all, words);
       },
-      py::arg("matchers"), py::arg("bitmask"), py::kw_only(), py::arg("indices") = py::none());
+      py::arg("matchers"), py::arg("bitmask"), py::kw_only(), py::arg("indices") = py::none(),
+      "Fills row i of `bitmask` ([rows, words] int32) with matchers[i]'s mask, or row "
+      "indices[i] with `indices`; the rows are computed in parallel with the GIL "
+      "released. A matcher may appear once.");
 
   m.def(
       "apply_token_bitmask_inplace",
@@ -560,7 +696,8 @@ PYBIND11_MODULE(_glrmask, m) {
           accepted[i] = matchers[i]->accept_token(tokens[i]);
         return accepted;
       },
-      py::arg("matchers"), py::arg("tokens"));
+      py::arg("matchers"), py::arg("tokens"), py::call_guard<py::gil_scoped_release>(),
+      "matchers[i].accept_token(tokens[i]) for every i; the results as a list.");
 
   m.def(
       "cache_dir", [] { return Tokenizer::cache_dir().string(); },

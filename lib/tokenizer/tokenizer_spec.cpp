@@ -111,8 +111,8 @@ class JsonFile {
 
  public:
   // The text of a tokenizer.json (or tokenizer_config.json) held in memory, named `name`.
-  JsonFile(std::string text, std::string name, Numbers numbers = Numbers::Read)
-      : path_(std::move(name)), text_(std::move(text)) {
+  JsonFile(std::string_view text, std::string name, Numbers numbers = Numbers::Read)
+      : path_(std::move(name)), text_(text) {
     parse(numbers);
   }
 
@@ -512,7 +512,8 @@ void read_config(const JsonFile& file, TokenizerSpec& spec) {
 namespace {
 
 // What load() and parse() share: the spec of a parsed tokenizer.json named `path`.
-TokenizerSpec spec_of(std::shared_ptr<const JsonFile> file, const std::filesystem::path& path) {
+TokenizerSpec spec_of(const std::shared_ptr<const JsonFile>& file,
+                      const std::filesystem::path& path) {
   TokenizerSpec spec;
   spec.path = path;
   spec.storage = file;
@@ -550,14 +551,12 @@ TokenizerSpec TokenizerSpec::load(const std::filesystem::path& tokenizer_json) {
   return spec;
 }
 
-TokenizerSpec TokenizerSpec::parse(std::string tokenizer_json, std::string name,
-                                   std::optional<std::string> config_json) {
-  TokenizerSpec spec =
-      spec_of(std::make_shared<const JsonFile>(std::move(tokenizer_json), name), name);
+TokenizerSpec TokenizerSpec::parse(std::string_view tokenizer_json, const std::string& name,
+                                   const std::optional<std::string>& config_json) {
+  TokenizerSpec spec = spec_of(std::make_shared<const JsonFile>(tokenizer_json, name), name);
   if (config_json)
-    read_config(JsonFile(std::move(*config_json), name + " (tokenizer_config.json)",
-                         JsonFile::Numbers::Unused),
-                spec);
+    read_config(
+        JsonFile(*config_json, name + " (tokenizer_config.json)", JsonFile::Numbers::Unused), spec);
   return spec;
 }
 

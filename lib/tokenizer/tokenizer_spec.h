@@ -89,8 +89,8 @@ struct TokenizerSpec {
   // The same from the text of a tokenizer.json (what a Hugging Face tokenizer object's
   // backend_tokenizer.to_str() gives), named `name` in messages, and of its tokenizer_config.json
   // when given.
-  static TokenizerSpec parse(std::string tokenizer_json, std::string name,
-                             std::optional<std::string> config_json = std::nullopt);
+  static TokenizerSpec parse(std::string_view tokenizer_json, const std::string& name,
+                             const std::optional<std::string>& config_json = std::nullopt);
 };
 
 }  // namespace glrmask

@@ -81,8 +81,8 @@ std::uint64_t checksum_outside(std::string_view body, std::uint64_t area_begin,
 // every result a load hands out, and every error it raises, goes through verify() first.
 class ArtifactChecksum {
  public:
-  ArtifactChecksum(std::shared_ptr<const MappedFile> file, std::string name, const Trailer& trailer,
-                   std::size_t second_thread_bytes)
+  ArtifactChecksum(const std::shared_ptr<const MappedFile>& file, std::string name,
+                   const Trailer& trailer, std::size_t second_thread_bytes)
       : name_(std::move(name)) {
     const std::string_view bytes = file->bytes();
     const std::size_t body_size = bytes.size() - sizeof(Trailer);

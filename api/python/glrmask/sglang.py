@@ -13,8 +13,8 @@ ebnf (Lark; GBNF when the library has that front end) and structural_tag (when t
 structural tags). SGLang allocates one mask per batch through the first grammar of the batch,
 fills a row per unfinished grammar, then applies it; an EAGLE draft tree is walked with
 accept_token, fill_vocab_mask and rollback(1) per node. tests/api/python/test_adapters.py replays
-those call sequences without SGLang, which cannot be installed on a CPU-only machine (it needs
-CUDA torch). apply_vocab_mask runs glrmask's CPU kernel; on a GPU it uses torch operations, which
+those call sequences without SGLang: sglang 0.5.23 pins torch 2.14.1 and CUDA packages (several
+GB), which the project's test machines (no GPU) do not install. apply_vocab_mask runs glrmask's CPU kernel; on a GPU it uses torch operations, which
 this project has not been able to test.
 """
 

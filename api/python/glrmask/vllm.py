@@ -14,8 +14,9 @@ Request kinds: JSON (a schema), JSON_OBJECT, REGEX, GRAMMAR (Lark; EBNF when the
 GBNF front end), CHOICE (a JSON list of strings) and STRUCTURAL_TAG (when the library has
 structural tags). What vLLM calls and in which order (compile on a worker thread, fill rows on
 states advanced by the draft tokens and rolled back, accept after the forward, validate drafts)
-is replayed by tests/api/python/test_adapters.py without vLLM, which cannot be installed on a
-CPU-only machine (its wheels need CUDA).
+is replayed by tests/api/python/test_adapters.py without vLLM: vllm 0.33.0 pins torch 2.14.0,
+whose Linux wheels bring several GB of CUDA libraries, which the project's test machines (no GPU)
+do not install.
 """
 
 import enum

@@ -267,3 +267,79 @@ def test_grammar_compiler_engines_and_warnings():
     compiler.compile_regex("b+")
     stats = compiler.cache_statistics
     assert stats.entries == 2 and stats.evictions == 1
+
+
+def test_every_public_name_has_a_docstring():
+    """Each public class, function, method and property says what it does (beyond the signature
+    line pybind11 writes for any function)."""
+    import inspect
+
+    def described(obj):
+        doc = inspect.getdoc(obj) or ""
+        lines = [line for line in doc.splitlines() if line.strip()]
+        # pybind11 starts a docstring with "name(arguments) -> result"; overloads add numbered
+        # signatures. What is left must be prose.
+        prose = [line for line in lines if not ("(" in line and ") ->" in line)]
+        return bool(prose)
+
+    missing = []
+    for name in glrmask.__all__:
+        obj = getattr(glrmask, name)
+        if not described(obj):
+            missing.append(name)
+        if inspect.isclass(obj) and obj.__module__.startswith("glrmask"):
+            for member, value in vars(obj).items():
+                if member.startswith("_"):
+                    continue
+                if isinstance(value, (staticmethod, classmethod)):
+                    value = value.__func__
+                if not described(value):
+                    missing.append(f"{name}.{member}")
+    assert not missing, f"without a docstring: {missing}"
+
+
+REGEX_CASES = [
+    # Alternatives whose first is a prefix of a later one: re.match would stop at the first.
+    "ab|abab", "a|ab|abc", "(a|ab)(c|bca)", "(a|ab)*c?",
+    # Nullable patterns: the empty text is a sentence.
+    "(ab)*", "[ab]*", "a?b?", "(a|b|)c?",
+    # Lazy and greedy quantifiers mean the same language.
+    "a*?b", "(a+?)(b*?)", "a{1,3}?b?", "(?:ab|a)+?",
+    "[^c]+c", "a(b|c)*a", "(a|b)*abb",
+]
+
+
+@pytest.mark.parametrize("engine", ["wfa", "spanner", "lazy", "staged", "oracle"])
+@pytest.mark.parametrize("pattern", REGEX_CASES)
+def test_a_regex_constraint_takes_exactly_the_full_matches(pattern, engine):
+    """Constraint.from_regex: a text is viable iff some re.fullmatch of the pattern extends it,
+    a sentence iff it is a full match, and every mask allows exactly the tokens that keep it
+    viable (and the stop id exactly at a full match). Brute force over the alphabet: each of
+    these patterns completes a viable text within four more bytes, so the full matches of up to
+    eight bytes decide every text of up to four."""
+    import itertools
+    import re
+
+    tokenizer, pieces = small_tokenizer("abc")
+    constraint = glrmask.Constraint.from_regex(pattern, tokenizer, engine=engine)
+    assert constraint.engine == engine
+    texts = ["".join(p) for n in range(9) for p in itertools.product("abc", repeat=n)]
+    full = {t for t in texts if re.fullmatch(pattern, t)}
+    viable = {t[:i] for t in full for i in range(len(t) + 1)}
+    bitmask = glrmask.allocate_token_bitmask(1, tokenizer.vocab_size)
+    ordinary = [(token, piece) for token, piece in enumerate(pieces)
+                if not tokenizer.is_special(token) and token not in tokenizer.stop_ids]
+    assert all(len(piece) <= 2 for _, piece in ordinary)
+    for text in (t for t in texts if len(t) <= 4):
+        matcher = glrmask.Matcher(constraint)
+        assert matcher.accept_string(text) == (text in viable), (pattern, text)
+        if text not in viable:
+            continue
+        assert matcher.is_accepting() == (text in full), (pattern, text)
+        if len(text) > 2:
+            continue
+        matcher.fill_next_token_bitmask(bitmask, 0)
+        expected = {token for token, piece in ordinary if text + piece.decode() in viable}
+        if text in full:
+            expected |= set(tokenizer.stop_ids)
+        assert bits(bitmask[0], tokenizer.vocab_size) == expected, (pattern, text)

@@ -89,6 +89,32 @@ def test_from_huggingface_slow_byte_level():
             assert converted.token_bytes(i) == loaded.token_bytes(i), i
 
 
+@pytest.mark.parametrize("name", ["llama2", "gemma3"])
+def test_from_huggingface_slow_sentencepiece(name):
+    # transformers' slow LlamaTokenizer / GemmaTokenizer need the sentencepiece model file, which
+    # the setup cache does not have; a stand-in with their interface (sp_model, get_vocab,
+    # all_special_ids, eos_token_id) carries the real vocabulary of the tokenizer.json.
+    spec = json.loads(tokenizer_json(name).read_text())
+    loaded = glrmask.Tokenizer.load(name)
+    vocab = dict(spec["model"]["vocab"])
+    vocab.update({t["content"]: t["id"] for t in spec["added_tokens"]})
+
+    class SlowSentencePiece:
+        sp_model = object()
+        eos_token_id = loaded.stop_ids[0]
+        all_special_ids = [t["id"] for t in spec["added_tokens"] if t.get("special")]
+
+        def get_vocab(self):
+            return vocab
+
+    converted = glrmask.Tokenizer.from_huggingface(SlowSentencePiece())
+    assert converted.vocab_size == loaded.vocab_size
+    assert converted.stop_ids == [loaded.stop_ids[0]]
+    ordinary = [i for i in range(loaded.vocab_size) if not loaded.is_special(i)]
+    assert len(ordinary) > 30000
+    assert all(converted.token_bytes(i) == loaded.token_bytes(i) for i in ordinary)
+
+
 _BIASES = {}
 
 
