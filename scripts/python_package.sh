@@ -10,7 +10,8 @@
 #      model.generate with glrmask.hf.LogitsProcessor on a tiny random Llama valid ones too
 #      (transformers from the test environment);
 #   2. `pip wheel .`, its contents and metadata checked, and the wheel installed into a fresh
-#      environment that sees no Debian package (numpy from its pin), where the example runs again;
+#      environment that sees no Debian package (numpy from its pin; the interpreter first on PATH
+#      when the wheel fits it), where the example runs again;
 #   3. mypy on the type stubs and on a program that uses them, and mypy's stubtest: the stubs name
 #      what the installed package has, with the same parameters where Python can tell.
 # Usage: scripts/python_package.sh BUILD_DIR PYTHON   (PYTHON: the test environment's python)
@@ -95,8 +96,14 @@ metadata = archive.read(info + "METADATA").decode()
 assert "License-Expression: Apache-2.0" in metadata, metadata[:800]
 print(f"[package] {wheel.rsplit('/', 1)[-1]}: {len(names)} files, License-Expression: Apache-2.0")
 EOF
-echo "[package] the wheel in an environment without Debian's packages"
-/usr/bin/python3 -m venv "$WORK/bare"
+# The interpreter first on PATH when the wheel fits it (the same CPython version as Debian's),
+# so that a user's own Python is tried too; Debian's otherwise.
+bare_python=/usr/bin/python3
+tag() { "$1" -c 'import sys; print(sys.implementation.cache_tag)' 2>/dev/null || true; }
+first="$(command -v python3 || true)"
+if [[ -n "$first" && "$(tag "$first")" == "$(tag /usr/bin/python3)" ]]; then bare_python="$first"; fi
+echo "[package] the wheel in an environment of $("$bare_python" -c 'import sys; print(sys.executable, sys.version.split()[0])') without Debian's packages"
+"$bare_python" -m venv "$WORK/bare"
 "$WORK/bare/bin/python" -m pip install --quiet --no-deps numpy==1.26.4 "$wheel"
 "$WORK/bare/bin/python" "$ROOT/api/examples/sample_json.py" "$SCHEMA" --batch 2 \
   --max-tokens 300 > "$WORK/bare.txt"

@@ -57,7 +57,11 @@ def main():
         def __call__(self, input_ids, scores):
             return scores + bias
 
-    prompt = torch.full((args.batch, 1), tokenizer.stop_ids[0], dtype=torch.long)
+    # A one-token prompt: the begin-of-text token (not the pad id, which generate would read as
+    # padding).
+    vocab = hf.get_vocab()
+    start = next((vocab[t] for t in ("<|begin_of_text|>", "<s>", "<bos>") if t in vocab), 0)
+    prompt = torch.full((args.batch, 1), start, dtype=torch.long)
     out = model.generate(prompt, attention_mask=torch.ones_like(prompt), do_sample=True,
                          max_new_tokens=args.max_new_tokens, eos_token_id=list(tokenizer.stop_ids),
                          pad_token_id=tokenizer.stop_ids[0],

@@ -79,8 +79,11 @@ std::string SchemaCompiler::string_regex(const StringParts& parts) {
   for (std::size_t i = 1; i < parts.positive.size(); ++i) regex += "(?=" + parts.positive[i] + ")";
   for (const std::string& negative : parts.negative) regex += "(?!" + negative + ")";
   // Exclusions alone still need the canonical spelling: "\u0041" must not slip past "A".
-  regex += parts.positive.empty() ? "\"" + canonical_any_char_regex() + "*\"" : parts.positive[0];
-  return regex;
+  const std::string body =
+      parts.positive.empty() ? "\"" + canonical_any_char_regex() + "*\"" : parts.positive[0];
+  // Grouped behind lookarounds: a body that is an alternation (the names of a propertyNames
+  // enum) would otherwise leave the lookarounds on its first alternative only.
+  return regex.empty() ? body : regex + "(?:" + body + ")";
 }
 
 std::string SchemaCompiler::string(const JsonValue& schema, const std::string& pointer) {

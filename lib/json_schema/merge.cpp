@@ -243,21 +243,10 @@ bool combine(const SchemaDocument& document, const std::string& pointer, const s
     }
     return true;
   }
-  if (key == "additionalProperties" || key == "items" || key == "additionalItems" ||
-      key == "propertyNames") {
-    if (into.is_array() || value.is_array()) {
-      document.fail(pointer_append(pointer, key),
-                    "allOf: array-form items that differ cannot be combined");
-    }
+  // Positions in an array: merge_array_positions, once every part is in.
+  if (key == "items" || key == "prefixItems" || key == "additionalItems") return true;
+  if (key == "additionalProperties" || key == "propertyNames") {
     into = make_all_of({into, value});
-    return true;
-  }
-  if (key == "prefixItems" && into.is_array() && value.is_array()) {
-    if (into.items.size() != value.items.size())
-      document.fail(pointer_append(pointer, key),
-                    "allOf: prefixItems of different lengths cannot be combined");
-    for (std::size_t i = 0; i < into.items.size(); ++i)
-      into.items[i] = make_all_of({into.items[i], value.items[i]});
     return true;
   }
   if ((is_lower_bound(key) || is_upper_bound(key)) && into.is_number() && value.is_number()) {
@@ -295,6 +284,67 @@ bool combine(const SchemaDocument& document, const std::string& pointer, const s
   }
   document.fail(pointer_append(pointer, key),
                 fmt::format("allOf: different values of \"{}\" cannot be combined", key));
+}
+
+// The schema a part gives each array position: its tuple (prefixItems, or draft 4's items array)
+// for the first positions, its `items` (after prefixItems) or `additionalItems` (after an items
+// array) for the rest.
+struct ArrayPositions {
+  std::vector<JsonValue> tuple;
+  JsonValue rest = make_bool(true);
+};
+
+ArrayPositions array_positions(const JsonValue& schema) {
+  ArrayPositions positions;
+  const JsonValue* items = schema.find("items");
+  if (const JsonValue* prefix = schema.find("prefixItems"); prefix && prefix->is_array()) {
+    positions.tuple = prefix->items;
+    if (items) positions.rest = *items;
+  } else if (items && items->is_array()) {
+    positions.tuple = items->items;
+    if (const JsonValue* additional = schema.find("additionalItems")) positions.rest = *additional;
+  } else if (items) {
+    positions.rest = *items;
+  }
+  return positions;
+}
+
+JsonValue conjunction_of(std::vector<JsonValue> schemas) {
+  std::erase_if(schemas, [](const JsonValue& s) { return s.is_bool() && s.boolean; });
+  if (schemas.empty()) return make_bool(true);
+  if (schemas.size() == 1) return std::move(schemas[0]);
+  return make_all_of(std::move(schemas));
+}
+
+// A part's `items` applies after that part's own tuple, not after the merged one: with two or more
+// parts that say something about positions, position i takes from every part its tuple's i-th
+// schema, or that part's rest when its tuple is shorter ({"allOf": [{"prefixItems": [A]}],
+// "items": B} gives [A and B], then B). The merged schema says it in prefixItems and items.
+void merge_array_positions(const std::vector<Part>& parts, JsonValue& merged) {
+  std::vector<ArrayPositions> positions;
+  for (const Part& part : parts)
+    if (part.schema.find("items") || part.schema.find("prefixItems") ||
+        part.schema.find("additionalItems"))
+      positions.push_back(array_positions(part.schema));
+  if (positions.size() < 2) return;
+  std::size_t length = 0;
+  for (const ArrayPositions& p : positions) length = std::max(length, p.tuple.size());
+  std::vector<JsonValue> tuple(length);
+  for (std::size_t i = 0; i < length; ++i) {
+    std::vector<JsonValue> at;
+    for (const ArrayPositions& p : positions)
+      at.push_back(i < p.tuple.size() ? p.tuple[i] : p.rest);
+    tuple[i] = conjunction_of(std::move(at));
+  }
+  std::vector<JsonValue> rests;
+  for (const ArrayPositions& p : positions) rests.push_back(p.rest);
+  JsonValue rest = conjunction_of(std::move(rests));
+  std::erase_if(merged.members, [](const auto& member) {
+    return member.first == "items" || member.first == "prefixItems" ||
+           member.first == "additionalItems";
+  });
+  if (length) merged.members.emplace_back("prefixItems", make_array(std::move(tuple)));
+  if (!(rest.is_bool() && rest.boolean)) merged.members.emplace_back("items", std::move(rest));
 }
 
 }  // namespace
@@ -344,8 +394,12 @@ JsonValue flatten_conjunction(const SchemaDocument& document, const JsonValue& s
       }
     }
     const JsonValue keywords = numeric_exclusive_bounds(part.schema);
+    const bool has_contains = part.schema.find("contains") != nullptr;
     for (const auto& [key, value] : keywords.members) {
       if (is_combinator_keyword(key)) continue;
+      // minContains and maxContains say nothing without their part's contains (another part's
+      // contains must not take them).
+      if (!has_contains && (key == "minContains" || key == "maxContains")) continue;
       if (JsonValue* existing = find_member(merged, key)) {
         if (const std::string* list = list_key(key); list && !(*existing == value)) {
           // Both must hold: the first stays, the others go to the internal list.
@@ -419,6 +473,7 @@ JsonValue flatten_conjunction(const SchemaDocument& document, const JsonValue& s
     });
     merged.members.emplace_back(internal::kKeyParts, std::move(list));
   }
+  merge_array_positions(parts, merged);
   return merged;
 }
 
