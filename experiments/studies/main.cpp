@@ -27,7 +27,7 @@ constexpr std::string_view kUsage =
     "               [--mask-read count|bit] (between steps, count the mask's tokens, the\n"
     "               default, or test only the next token's bit)\n"
     "studies: tail_latency exactness vocab_scaling batch_throughput preprocessing terminal_dwa\n"
-    "         token_classes psc_tables jump_forward ambiguity json_schema\n";
+    "         token_classes psc_tables jump_forward ambiguity json_schema json_schema_suite\n";
 
 struct StudyEntry {
   std::string_view name;
@@ -40,7 +40,7 @@ constexpr StudyEntry kStudies[] = {
     {"preprocessing", run_preprocessing}, {"terminal_dwa", run_terminal_dwa},
     {"token_classes", run_token_classes}, {"psc_tables", run_psc_tables},
     {"jump_forward", run_jump_forward},   {"ambiguity", run_ambiguity},
-    {"json_schema", run_json_schema},
+    {"json_schema", run_json_schema},     {"json_schema_suite", run_json_schema_suite},
 };
 
 std::vector<std::string> split_list(const std::string& list) {

@@ -19,6 +19,7 @@ int run_psc_tables(const StudyOptions& options);
 int run_jump_forward(const StudyOptions& options);
 int run_ambiguity(const StudyOptions& options);
 int run_json_schema(const StudyOptions& options);
+int run_json_schema_suite(const StudyOptions& options);
 
 // One measurement in a fresh child process (peak memory belongs to it alone): the program runs
 // itself with `--child KIND ARGS...`; see preprocessing.cpp and terminal_dwa.cpp.

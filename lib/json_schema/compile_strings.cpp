@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "lib/core/error.h"
+#include "lib/json_schema/formats.h"
 #include "lib/json_schema/internal_keywords.h"
 #include "lib/json_schema/pattern.h"
 #include "lib/json_schema/regex.h"
@@ -54,10 +55,12 @@ SchemaCompiler::StringParts SchemaCompiler::string_parts(const JsonValue& schema
   auto formats = [&](const std::string& key, std::vector<std::string>& list) {
     const JsonValue* value = schema.find(key);
     if (!value) return;
+    const std::string where = document_.where(pointer_append(pointer, key));
     for (const JsonValue& item : value->is_array() ? value->items : std::vector<JsonValue>{*value})
       if (item.is_string())
         if (const std::optional<FormatRegex> format = format_regex(item.string))
-          add(list, "\"" + format->regex + "\"");  // unknown formats are annotations
+          // Over the decoded content: translated to the JSON spelling like a pattern.
+          add(list, "\"" + translate_anchored_pattern(format->regex, where) + "\"");
   };
   formats("format", parts.positive);
   formats(internal::kFormats, parts.positive);

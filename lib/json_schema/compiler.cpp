@@ -98,7 +98,7 @@ JsonValue type_value(unsigned bits) {
 
 SchemaCompiler::SchemaCompiler(const JsonValue& root, const std::string& source_name,
                                const SchemaOptions& options)
-    : document_(root, source_name),
+    : document_(root, source_name, options.default_draft),
       options_(options),
       builder_(source_name),
       source_name_(source_name) {}

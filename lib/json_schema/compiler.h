@@ -20,6 +20,7 @@
 #include <string_view>
 
 #include "lib/grammar/grammar_model.h"
+#include "lib/json_schema/draft.h"
 #include "lib/json_schema/value.h"
 
 namespace glrmask::json_schema {
@@ -56,6 +57,11 @@ struct SchemaOptions {
   // inside the run, one stack per property that may still come. docs/json_schema.md, "Long
   // runs of optional properties".
   std::size_t optional_list_min_run = 16;
+  // The draft of a schema whose root has no `$schema` (or one this compiler does not know).
+  Draft default_draft = Draft::k2020_12;
+  // `format` asserted (the grammar enforces each format it knows: what a constrained decoder
+  // wants) or, when false, an annotation (ignored), as the specification says from 2019-09 on.
+  bool assert_format = true;
 };
 
 // Throws glrmask::Error "<source_name>#<pointer>: <reason>" for a malformed schema, a bad $ref

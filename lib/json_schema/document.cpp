@@ -30,20 +30,33 @@ std::string percent_decode(const std::string& text) {
 
 }  // namespace
 
-Draft detect_draft(const JsonValue& root) {
+Draft parse_draft(std::string_view name) {
+  if (name == "4" || name == "3") return Draft::k4;
+  if (name == "6") return Draft::k6;
+  if (name == "7") return Draft::k7;
+  if (name == "2019-09") return Draft::k2019_09;
+  if (name == "2020-12") return Draft::k2020_12;
+  throw Error(fmt::format("unknown JSON Schema draft '{}' (4, 6, 7, 2019-09 or 2020-12)", name),
+              ErrorCode::kInvalidArgument);
+}
+
+Draft detect_draft(const JsonValue& root, Draft fallback) {
   const JsonValue* schema = root.find("$schema");
-  if (!schema || !schema->is_string()) return Draft::k2020_12;
+  if (!schema || !schema->is_string()) return fallback;
   const std::string& uri = schema->string;
   if (uri.find("draft-03") != std::string::npos || uri.find("draft-04") != std::string::npos)
     return Draft::k4;
   if (uri.find("draft-06") != std::string::npos) return Draft::k6;
   if (uri.find("draft-07") != std::string::npos) return Draft::k7;
   if (uri.find("2019-09") != std::string::npos) return Draft::k2019_09;
-  return Draft::k2020_12;
+  if (uri.find("2020-12") != std::string::npos) return Draft::k2020_12;
+  return fallback;
 }
 
-SchemaDocument::SchemaDocument(const JsonValue& root, std::string source_name)
-    : root_(root), source_name_(std::move(source_name)), draft_(detect_draft(root)) {}
+SchemaDocument::SchemaDocument(const JsonValue& root, std::string source_name, Draft fallback_draft)
+    : root_(root),
+      source_name_(std::move(source_name)),
+      draft_(detect_draft(root, fallback_draft)) {}
 
 ErrorLocation schema_location(const std::string& where) {
   const std::size_t hash = where.find('#');

@@ -3,21 +3,17 @@
 // the draft the root's `$schema` names, which decides a few keyword meanings.
 #pragma once
 
-#include <cstdint>
 #include <string>
 
 #include "lib/core/error.h"
+#include "lib/json_schema/draft.h"
 #include "lib/json_schema/value.h"
 
 namespace glrmask::json_schema {
 
-// The JSON Schema drafts whose meanings differ where the compiler cares: drafts 4 to 7 ignore the
-// keywords beside `$ref`; 2019-09 and later apply them. Draft 3 is read as draft 4.
-enum class Draft : std::uint8_t { k4, k6, k7, k2019_09, k2020_12 };
-
-// The draft a root schema declares with `$schema`; 2020-12 when it declares none or one this
-// compiler does not know (python-jsonschema's default, the latest draft).
-Draft detect_draft(const JsonValue& root);
+// The draft a root schema declares with `$schema`; `fallback` when it declares none or one this
+// compiler does not know (SchemaOptions::default_draft, 2020-12 unless set, as python-jsonschema).
+Draft detect_draft(const JsonValue& root, Draft fallback = Draft::k2020_12);
 
 // The place a string made by SchemaDocument::where ("<source_name>#<pointer>") names, as the
 // fields of an error: the source name before the first '#', the JSON pointer after it. A string
@@ -26,7 +22,8 @@ ErrorLocation schema_location(const std::string& where);
 
 class SchemaDocument {
  public:
-  SchemaDocument(const JsonValue& root, std::string source_name);
+  SchemaDocument(const JsonValue& root, std::string source_name,
+                 Draft fallback_draft = Draft::k2020_12);
 
   const JsonValue& root() const { return root_; }
   Draft draft() const { return draft_; }

@@ -7,6 +7,7 @@
 #include "lib/core/error.h"
 #include "lib/json_schema/ecma_regex.h"
 #include "lib/json_schema/exact_decimal.h"
+#include "lib/json_schema/formats.h"
 #include "lib/json_schema/internal_keywords.h"
 #include "lib/json_schema/regex.h"
 

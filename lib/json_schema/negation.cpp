@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "lib/core/error.h"
+#include "lib/json_schema/formats.h"
 #include "lib/json_schema/internal_keywords.h"
 #include "lib/json_schema/merge.h"
 #include "lib/json_schema/regex.h"

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "lib/json_schema/exact_decimal.h"
+#include "lib/json_schema/formats.h"
 #include "lib/json_schema/instance_check.h"
 #include "lib/json_schema/internal_keywords.h"
 #include "lib/json_schema/merge.h"

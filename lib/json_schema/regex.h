@@ -54,17 +54,4 @@ std::string repeat_regex(const std::string& unit, std::size_t min, std::optional
 // nullopt when a name holds a character that needs escaping (then the caller refuses).
 std::optional<std::string> json_string_excluding_regex(const std::vector<std::string>& names);
 
-// A string `format` as a regex over its (ASCII) content, and the range of content lengths it can
-// have (max nullopt = unbounded). nullopt for a format this compiler does not know.
-struct FormatRegex {
-  std::string regex;
-  std::size_t min_length = 0;
-  std::optional<std::size_t> max_length;
-};
-std::optional<FormatRegex> format_regex(std::string_view format);
-// Whether format_regex(format) matches exactly the strings of the format (date, uuid, ipv4).
-// The others (time and date-time without leap seconds; email, hostname and uri as conservative
-// subsets) match a subset: sound where the format must hold, too wide as a complement.
-bool format_regex_is_exact(std::string_view format);
-
 }  // namespace glrmask::json_schema

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "lib/core/error.h"
+#include "lib/json_schema/formats.h"
 #include "lib/json_schema/number_regex.h"
 #include "lib/json_schema/pattern.h"
 

@@ -1,0 +1,147 @@
+// json_schema_suite: the official JSON-Schema-Test-Suite (the data folder's
+// jsonschema/test-suite) through the schema compiler, draft by draft
+// (experiments/support/json_schema_suite.h): every group's schema compiled under any property
+// order, every instance in four json.dumps spellings teacher-forced byte by byte through a
+// session. Writes the rates per draft and per keyword file, the refusals by reason, and every
+// wrong verdict (an invalid instance accepted, a valid one refused) with its spelling.
+// `--size small` takes every fourth group.
+#include "experiments/support/json_schema_suite.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "experiments/studies/run_header.h"
+#include "experiments/studies/studies.h"
+#include "experiments/studies/study_report.h"
+#include "lib/core/settings.h"
+
+namespace glrmask::experiments {
+namespace {
+
+struct SuiteTally {
+  std::size_t groups = 0, compiled = 0, correctly_refused = 0, refused = 0;
+  std::size_t valid = 0, invalid = 0;  // instances of compiled groups
+  std::vector<std::size_t> valid_accepted = std::vector<std::size_t>(suite_spellings().size());
+  std::vector<std::size_t> invalid_accepted = std::vector<std::size_t>(suite_spellings().size());
+
+  void add(const SuiteGroup& group, const GroupOutcome& outcome) {
+    ++groups;
+    if (outcome.status == GroupStatus::kCorrectlyRefused) ++correctly_refused;
+    if (outcome.status == GroupStatus::kRefused) ++refused;
+    if (outcome.status != GroupStatus::kCompiled) return;
+    ++compiled;
+    for (std::size_t t = 0; t < group.tests.size(); ++t) {
+      ++(group.tests[t].valid ? valid : invalid);
+      for (std::size_t s = 0; s < suite_spellings().size(); ++s)
+        if (outcome.accepted[t][s]) ++(group.tests[t].valid ? valid_accepted : invalid_accepted)[s];
+    }
+  }
+  std::string passed_rate() const {
+    return fmt::format("{:.1f}%", groups
+                                      ? 100.0 * static_cast<double>(compiled + correctly_refused) /
+                                            static_cast<double>(groups)
+                                      : 0.0);
+  }
+};
+
+}  // namespace
+
+int run_json_schema_suite(const StudyOptions& options) {
+  const std::filesystem::path suite = data_dir() / "jsonschema" / "test-suite";
+  StudyReport report(options.out_dir, "JSON Schema: the official test suite",
+                     describe_run("json_schema_suite", options.size_name(), {}));
+  report.write_header();
+  SuiteRunOptions run;
+  std::vector<std::string> spelling_columns;
+  for (const SuiteSpelling& s : suite_spellings()) spelling_columns.push_back(s.name);
+
+  std::vector<std::string> draft_columns = {
+      "draft", "groups", "compiled", "correctly refused", "refused", "compiled or correct",
+      "valid", "invalid"};
+  for (const std::string& s : spelling_columns) draft_columns.push_back("valid accepted, " + s);
+  for (const std::string& s : spelling_columns) draft_columns.push_back("invalid accepted, " + s);
+  ResultTable drafts(draft_columns);
+  ResultTable keywords(
+      {"draft", "keyword", "groups", "compiled or correct", "valid refused", "invalid accepted"});
+  ResultTable wrong({"draft", "file", "group", "test", "valid", "spellings accepted"});
+  std::map<std::string, std::map<std::string, std::size_t>> reasons;  // reason -> draft -> n
+  std::size_t total_invalid_accepted = 0;
+  for (const std::string& draft : suite_drafts()) {
+    std::vector<SuiteGroup> groups = load_suite_groups(suite, draft);
+    if (options.small()) {
+      std::vector<SuiteGroup> every_fourth;
+      for (std::size_t i = 0; i < groups.size(); i += 4) every_fourth.push_back(groups[i]);
+      groups = std::move(every_fourth);
+    }
+    SuiteTally tally;
+    std::map<std::string, SuiteTally> per_keyword;
+    for (const SuiteGroup& group : groups) {
+      const GroupOutcome outcome = run_suite_group(group, suite, run);
+      tally.add(group, outcome);
+      per_keyword[group.keyword].add(group, outcome);
+      if (outcome.status == GroupStatus::kRefused) ++reasons[outcome.reason_key][draft];
+      for (std::size_t t = 0; t < outcome.accepted.size(); ++t) {
+        std::string spellings;
+        std::size_t accepted = 0;
+        for (std::size_t s = 0; s < suite_spellings().size(); ++s) {
+          if (outcome.accepted[t][s] == group.tests[t].valid) continue;
+          spellings += (spellings.empty() ? "" : ", ") + suite_spellings()[s].name;
+          ++accepted;
+        }
+        if (accepted == 0) continue;
+        if (!group.tests[t].valid) total_invalid_accepted += accepted;
+        wrong.add_row({draft, group.file, group.description, group.tests[t].description,
+                       group.tests[t].valid ? "valid, refused in" : "INVALID, accepted in",
+                       spellings});
+      }
+    }
+    std::vector<std::string> row = {draft,
+                                    std::to_string(tally.groups),
+                                    std::to_string(tally.compiled),
+                                    std::to_string(tally.correctly_refused),
+                                    std::to_string(tally.refused),
+                                    tally.passed_rate(),
+                                    std::to_string(tally.valid),
+                                    std::to_string(tally.invalid)};
+    for (std::size_t n : tally.valid_accepted) row.push_back(std::to_string(n));
+    for (std::size_t n : tally.invalid_accepted) row.push_back(std::to_string(n));
+    drafts.add_row(row);
+    for (const auto& [keyword, t] : per_keyword) {
+      std::size_t valid_refused = 0, invalid_accepted = 0;
+      for (std::size_t s = 0; s < suite_spellings().size(); ++s) {
+        valid_refused += t.valid - t.valid_accepted[s];
+        invalid_accepted += t.invalid_accepted[s];
+      }
+      keywords.add_row({draft, keyword, std::to_string(t.groups), t.passed_rate(),
+                        std::to_string(valid_refused), std::to_string(invalid_accepted)});
+    }
+    progress("json_schema_suite",
+             fmt::format("{}: {} groups, {} compiled, {} correctly refused, {} invalid accepted",
+                         draft, tally.groups, tally.compiled, tally.correctly_refused,
+                         tally.invalid_accepted[0]));
+  }
+  std::vector<std::string> reason_columns = {"reason"};
+  for (const std::string& d : suite_drafts()) reason_columns.push_back(d);
+  ResultTable refusals(reason_columns);
+  for (const auto& [reason, counts] : reasons) {
+    std::vector<std::string> row = {reason};
+    for (const std::string& d : suite_drafts())
+      row.push_back(counts.count(d) ? std::to_string(counts.at(d)) : "");
+    refusals.add_row(row);
+  }
+  report.add_text(
+      "Required tests of each draft plus the optional bignum, ecmascript-regex, non-bmp-regex and "
+      "float-overflow files; any property order; `format` asserted. Each instance is written as "
+      "Python's json.dumps writes it (ascii: the default; unicode: ensure_ascii=False; indented: "
+      "indent=2 under `--json-whitespace flexible`). \"compiled or correct\" counts refusals of "
+      "schemas no value satisfies as passes.\n\n");
+  report.add_table("drafts", "Per draft", drafts);
+  report.add_table("refusals", "Refused groups by reason", refusals);
+  report.add_table("keywords", "Per keyword file", keywords);
+  report.add_table("wrong", "Wrong verdicts", wrong);
+  report.finish();
+  return total_invalid_accepted == 0 ? 0 : 1;
+}
+
+}  // namespace glrmask::experiments
