@@ -53,6 +53,7 @@ int run_json_schema_suite(const StudyOptions& options) {
                      describe_run("json_schema_suite", options.size_name(), {}));
   report.write_header();
   SuiteRunOptions run;
+  run.remotes = load_suite_remotes(suite);
   std::vector<std::string> spelling_columns;
   for (const SuiteSpelling& s : suite_spellings()) spelling_columns.push_back(s.name);
 
@@ -77,7 +78,7 @@ int run_json_schema_suite(const StudyOptions& options) {
     SuiteTally tally;
     std::map<std::string, SuiteTally> per_keyword;
     for (const SuiteGroup& group : groups) {
-      const GroupOutcome outcome = run_suite_group(group, suite, run);
+      const GroupOutcome outcome = run_suite_group(group, run);
       tally.add(group, outcome);
       per_keyword[group.keyword].add(group, outcome);
       if (outcome.status == GroupStatus::kRefused) ++reasons[outcome.reason_key][draft];

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -253,13 +254,27 @@ std::vector<SuiteGroup> load_suite_groups(const std::filesystem::path& suite_dir
   return groups;
 }
 
-GroupOutcome run_suite_group(const SuiteGroup& group, const std::filesystem::path& /*suite_dir*/,
-                             const SuiteRunOptions& options) {
+std::vector<json_schema::RegisteredDocument> load_suite_remotes(
+    const std::filesystem::path& suite_dir) {
+  std::vector<json_schema::RegisteredDocument> documents;
+  const std::filesystem::path remotes = suite_dir / "remotes";
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(remotes))
+    if (entry.is_regular_file() && entry.path().extension() == ".json")
+      documents.push_back({"http://localhost:1234/" +
+                               std::filesystem::relative(entry.path(), remotes).generic_string(),
+                           read_text_file(entry.path())});
+  std::sort(documents.begin(), documents.end(),
+            [](const auto& a, const auto& b) { return a.uri < b.uri; });
+  return documents;
+}
+
+GroupOutcome run_suite_group(const SuiteGroup& group, const SuiteRunOptions& options) {
   GroupOutcome outcome;
   json_schema::SchemaOptions schema_options;
   schema_options.property_order = options.property_order;
   schema_options.default_draft = draft_of_folder(group.draft);
   schema_options.assert_format = options.assert_format;
+  schema_options.documents = options.remotes;
   const std::string name = group.file;
   std::shared_ptr<const glr::CompiledGrammar> compact, flexible;
   try {

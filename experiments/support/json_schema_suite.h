@@ -81,12 +81,17 @@ struct GroupOutcome {
 struct SuiteRunOptions {
   json_schema::PropertyOrder property_order = json_schema::PropertyOrder::kAny;
   bool assert_format = true;
+  // The documents remote references may name (load_suite_remotes).
+  std::vector<json_schema::RegisteredDocument> remotes;
 };
+
+// Every file of the suite's remotes/ folder, registered as http://localhost:1234/<its path>.
+std::vector<json_schema::RegisteredDocument> load_suite_remotes(
+    const std::filesystem::path& suite_dir);
 
 // Compiles the group's schema (default and flexible whitespace) and checks every instance in
 // every spelling. Never throws for a schema the compiler refuses: that is the outcome.
-GroupOutcome run_suite_group(const SuiteGroup& group, const std::filesystem::path& suite_dir,
-                             const SuiteRunOptions& options);
+GroupOutcome run_suite_group(const SuiteGroup& group, const SuiteRunOptions& options);
 
 // "draft2019-09" -> Draft::k2019_09.
 json_schema::Draft draft_of_folder(const std::string& folder);

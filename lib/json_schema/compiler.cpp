@@ -98,7 +98,9 @@ JsonValue type_value(unsigned bits) {
 
 SchemaCompiler::SchemaCompiler(const JsonValue& root, const std::string& source_name,
                                const SchemaOptions& options)
-    : document_(root, source_name, options.default_draft),
+    : bundle_(bundle_references(root, source_name, detect_draft(root, options.default_draft),
+                                options.documents)),
+      document_(bundle_.root, source_name, options.default_draft, bundle_.document_uris),
       options_(options),
       builder_(source_name),
       source_name_(source_name) {}

@@ -18,9 +18,11 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "lib/grammar/grammar_model.h"
 #include "lib/json_schema/draft.h"
+#include "lib/json_schema/references.h"
 #include "lib/json_schema/value.h"
 
 namespace glrmask::json_schema {
@@ -62,6 +64,9 @@ struct SchemaOptions {
   // `format` asserted (the grammar enforces each format it knows: what a constrained decoder
   // wants) or, when false, an annotation (ignored), as the specification says from 2019-09 on.
   bool assert_format = true;
+  // Documents a `$ref` may name by URI (the compiler never fetches one): each is parsed and
+  // bundled when a reference first reaches it (references.h).
+  std::vector<RegisteredDocument> documents = {};
 };
 
 // Throws glrmask::Error "<source_name>#<pointer>: <reason>" for a malformed schema, a bad $ref

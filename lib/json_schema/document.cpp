@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "lib/core/error.h"
+#include "lib/json_schema/references.h"
 
 namespace glrmask::json_schema {
 namespace {
@@ -53,10 +54,12 @@ Draft detect_draft(const JsonValue& root, Draft fallback) {
   return fallback;
 }
 
-SchemaDocument::SchemaDocument(const JsonValue& root, std::string source_name, Draft fallback_draft)
+SchemaDocument::SchemaDocument(const JsonValue& root, std::string source_name, Draft fallback_draft,
+                               std::vector<std::string> document_uris)
     : root_(root),
       source_name_(std::move(source_name)),
-      draft_(detect_draft(root, fallback_draft)) {}
+      draft_(detect_draft(root, fallback_draft)),
+      document_uris_(std::move(document_uris)) {}
 
 ErrorLocation schema_location(const std::string& where) {
   const std::size_t hash = where.find('#');
@@ -65,12 +68,12 @@ ErrorLocation schema_location(const std::string& where) {
 }
 
 std::string SchemaDocument::where(const std::string& pointer) const {
-  return fmt::format("{}#{}", source_name_, pointer);
+  return bundle_place(source_name_, document_uris_, pointer);
 }
 
 void SchemaDocument::fail(const std::string& pointer, const std::string& message) const {
-  throw Error(fmt::format("{}: {}", where(pointer), message), ErrorCode::kSchema,
-              ErrorLocation::in_json(source_name_, pointer));
+  const std::string place = where(pointer);
+  throw Error(fmt::format("{}: {}", place, message), ErrorCode::kSchema, schema_location(place));
 }
 
 const JsonValue* SchemaDocument::find(const std::string& pointer) const {
@@ -112,11 +115,12 @@ std::string SchemaDocument::resolve_ref(const JsonValue& ref, const std::string&
   if (!ref.is_string()) fail(where, "$ref must be a string");
   const std::string& text = ref.string;
   if (text.empty() || text[0] != '#')
-    fail(where, fmt::format("$ref \"{}\": only references inside this schema (#/...) are supported",
-                            text));
+    fail(where,
+         fmt::format("$ref \"{}\" was not resolved (a reference outside a schema position)", text));
   const std::string pointer = percent_decode(text.substr(1));
   if (!pointer.empty() && pointer[0] != '/')
-    fail(where, fmt::format("$ref \"{}\": anchors ($anchor / $id names) are not supported", text));
+    fail(where,
+         fmt::format("$ref \"{}\" was not resolved (a reference outside a schema position)", text));
   if (!find(pointer)) fail(where, fmt::format("$ref \"{}\" points to nothing", text));
   return pointer;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "lib/core/error.h"
 #include "lib/json_schema/draft.h"
@@ -22,8 +23,10 @@ ErrorLocation schema_location(const std::string& where);
 
 class SchemaDocument {
  public:
+  // `document_uris`: the URIs of the documents a bundle appended (references.h), for messages.
   SchemaDocument(const JsonValue& root, std::string source_name,
-                 Draft fallback_draft = Draft::k2020_12);
+                 Draft fallback_draft = Draft::k2020_12,
+                 std::vector<std::string> document_uris = {});
 
   const JsonValue& root() const { return root_; }
   Draft draft() const { return draft_; }
@@ -46,6 +49,7 @@ class SchemaDocument {
   const JsonValue& root_;
   std::string source_name_;
   Draft draft_;
+  std::vector<std::string> document_uris_;
 };
 
 }  // namespace glrmask::json_schema

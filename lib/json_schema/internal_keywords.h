@@ -31,6 +31,10 @@ inline const std::string kSomeMember("\0someMember", 11);
 // dependentSchemas): what a merge of several parts could not fold into one keyword set.
 inline const std::string kAlso("\0also", 5);
 
+// [documents] at the root of a bundle (references.h): the registered documents its references
+// reach, each `$ref` rewritten to a pointer into this list.
+inline const std::string kResources("\0resources", 10);
+
 inline bool is_internal(std::string_view key) {
   return !key.empty() && key[0] == '\0';
 }

@@ -141,6 +141,7 @@ class SchemaCompiler {
   std::optional<std::size_t> count(const JsonValue& schema, const std::string& pointer,
                                    const char* key);
 
+  Bundle bundle_;  // the root with its references resolved to local pointers
   SchemaDocument document_;
   SchemaOptions options_;
   GrammarBuilder builder_;
