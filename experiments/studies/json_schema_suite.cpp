@@ -9,12 +9,21 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
+#include <optional>
 
+#include "api/src/tokenizer_impl.h"
 #include "experiments/studies/run_header.h"
 #include "experiments/studies/studies.h"
 #include "experiments/studies/study_report.h"
+#include "glrmask/glrmask.hpp"
+#include "harness/engine_constraint.h"
+#include "harness/mask_engines.h"
+#include "harness/teacher_forcing.h"
+#include "lib/core/error.h"
 #include "lib/core/settings.h"
+#include "lib/tokenizer/encoder.h"
 
 namespace glrmask::experiments {
 namespace {
@@ -45,6 +54,90 @@ struct SuiteTally {
   }
 };
 
+// Each engine's masks against the oracle's at every teacher-forced step of the valid instances
+// of the chosen groups (one engine built per grammar, the oracle following the same tokens).
+struct MaskComparison {
+  MaskComparison(const std::string& tokenizer, const std::vector<std::string>& engine_names)
+      : tokenizer_name(tokenizer), handle(Tokenizer::load(tokenizer)) {
+    for (const std::string& name : engine_names)
+      if (name != "oracle") engines.push_back({name});
+  }
+
+  void compare(const std::vector<SuiteGroup>& suite_groups,
+               const std::vector<GroupOutcome>& outcomes, std::size_t per_draft) {
+    std::vector<std::size_t> compiled;
+    for (std::size_t g = 0; g < suite_groups.size(); ++g)
+      if (outcomes[g].status == GroupStatus::kCompiled) compiled.push_back(g);
+    const std::size_t stride = std::max<std::size_t>(1, compiled.size() / per_draft);
+    const Vocabulary& vocabulary = handle.impl().vocabulary;
+    for (std::size_t k = 0; k < compiled.size() && k / stride < per_draft; k += stride) {
+      const SuiteGroup& group = suite_groups[compiled[k]];
+      const GroupOutcome& outcome = outcomes[compiled[k]];
+      ++groups_compared;
+      for (const bool indented : {false, true}) {
+        const auto& grammar = indented ? outcome.flexible_grammar : outcome.grammar;
+        const Constraint oracle = constraint_over_engine(
+            handle, grammar,
+            make_mask_engine("oracle", EngineInputs{grammar, &vocabulary}, "--engines"));
+        for (EngineTally& engine : engines) {
+          std::optional<Constraint> built;
+          try {
+            built.emplace(constraint_over_engine(
+                handle, grammar,
+                make_mask_engine(
+                    engine.name,
+                    EngineInputs{grammar, &vocabulary, nullptr, &handle.impl().vocabulary_tables()},
+                    "--engines")));
+          } catch (const Error&) {
+            ++engine.refused;
+            continue;
+          }
+          const Constraint& constraint = *built;
+          for (const SuiteTest& test : group.tests) {
+            if (!test.valid) continue;
+            for (const SuiteSpelling& spelling : suite_spellings()) {
+              if (spelling.indented != indented) continue;
+              const std::string text =
+                  python_json_dumps(test.data, spelling.ensure_ascii, spelling.indented);
+              const std::vector<TokenId> ids = handle.impl().encoder->encode(text);
+              const std::vector<std::int32_t> tokens(ids.begin(), ids.end());
+              Matcher leader(constraint);
+              Matcher follower(oracle);
+              Matcher* followers[] = {&follower};
+              const glrmask::ForcedRun forced = teacher_force(leader, tokens, {}, followers);
+              ++engine.instances;
+              engine.steps += forced.steps;
+              engine.mismatches += forced.follower_mismatch_steps[0];
+              if (forced.failure) ++engine.failures;
+            }
+          }
+        }
+      }
+    }
+    groups += groups_compared;
+    groups_compared = 0;
+  }
+
+  ResultTable table() const {
+    ResultTable out({"engine", "instances", "steps", "mismatching steps", "instances refused",
+                     "grammars the engine refused"});
+    for (const EngineTally& e : engines)
+      out.add_row({e.name, std::to_string(e.instances), std::to_string(e.steps),
+                   std::to_string(e.mismatches), std::to_string(e.failures),
+                   std::to_string(e.refused)});
+    return out;
+  }
+
+  struct EngineTally {
+    std::string name;
+    std::size_t instances = 0, steps = 0, mismatches = 0, failures = 0, refused = 0;
+  };
+  std::string tokenizer_name;
+  Tokenizer handle;
+  std::vector<EngineTally> engines;
+  std::size_t groups = 0, groups_compared = 0;
+};
+
 }  // namespace
 
 int run_json_schema_suite(const StudyOptions& options) {
@@ -68,6 +161,9 @@ int run_json_schema_suite(const StudyOptions& options) {
   ResultTable wrong({"draft", "file", "group", "test", "valid", "spellings accepted"});
   std::map<std::string, std::map<std::string, std::size_t>> reasons;  // reason -> draft -> n
   std::size_t total_invalid_accepted = 0;
+  std::optional<MaskComparison> masks;
+  if (!options.engines.empty())
+    masks.emplace(options.tokenizers.empty() ? "llama3" : options.tokenizers[0], options.engines);
   for (const std::string& draft : suite_drafts()) {
     std::vector<SuiteGroup> groups = load_suite_groups(suite, draft);
     if (options.small()) {
@@ -77,8 +173,12 @@ int run_json_schema_suite(const StudyOptions& options) {
     }
     SuiteTally tally;
     std::map<std::string, SuiteTally> per_keyword;
-    for (const SuiteGroup& group : groups) {
-      const GroupOutcome outcome = run_suite_group(group, run);
+    std::vector<GroupOutcome> outcomes;
+    for (const SuiteGroup& group : groups) outcomes.push_back(run_suite_group(group, run));
+    if (masks) masks->compare(groups, outcomes, options.max_programs ? options.max_programs : 25);
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      const SuiteGroup& group = groups[g];
+      const GroupOutcome& outcome = outcomes[g];
       tally.add(group, outcome);
       per_keyword[group.keyword].add(group, outcome);
       if (outcome.status == GroupStatus::kRefused) ++reasons[outcome.reason_key][draft];
@@ -141,6 +241,15 @@ int run_json_schema_suite(const StudyOptions& options) {
   report.add_table("refusals", "Refused groups by reason", refusals);
   report.add_table("keywords", "Per keyword file", keywords);
   report.add_table("wrong", "Wrong verdicts", wrong);
+  if (masks) {
+    report.add_text(fmt::format(
+        "\n## Masks against the oracle\n\nEvery valid instance of {} compiled groups (spread "
+        "over each draft's compiled groups, `--max-programs` per draft), in every spelling, "
+        "teacher-forced with {} through each engine beside the oracle; a mismatching step is one "
+        "whose mask differs from the oracle's in any token, EOS included.\n\n",
+        masks->groups, masks->tokenizer_name));
+    report.add_table("oracle", "Engines against the oracle", masks->table());
+  }
   report.finish();
   return total_invalid_accepted == 0 ? 0 : 1;
 }

@@ -12,9 +12,11 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "glr/compiled_grammar.h"
 #include "lib/json_schema/compiler.h"
 #include "lib/json_schema/value.h"
 
@@ -76,6 +78,8 @@ struct GroupOutcome {
   std::vector<std::vector<bool>> accepted;
   std::size_t valid_accepted = 0, valid_refused = 0;  // counted per (test, spelling)
   std::size_t invalid_refused = 0, invalid_accepted = 0;
+  // The compiled grammars (default whitespace, flexible) of a compiled group.
+  std::shared_ptr<const glr::CompiledGrammar> grammar, flexible_grammar;
 };
 
 struct SuiteRunOptions {

@@ -218,7 +218,8 @@ std::string SchemaCompiler::array(const JsonValue& schema, const std::string& po
         if (instance_validates(document_, contains[k].schema, (*finite)[v], contains[k].pointer))
           counts |= 1u << k;
       // The items' schema is not at hand here: draft 4 spells integers plainly (literal()).
-      kinds.push_back({literal((*finite)[v], pointer, document_.draft() == Draft::k4), counts,
+      kinds.push_back({literal((*finite)[v], pointer, document_.draft() == Draft::k4,
+                               document_.draft() == Draft::k4), counts,
                        static_cast<int>(v)});
     }
   } else {

@@ -1,4 +1,4 @@
-// enum and const: one terminal per string or number in its canonical spelling, arrays and objects
+// enum and const: one terminal per string (every JSON spelling) or number, arrays and objects
 // as rule sequences. The other keywords of the schema still apply: each listed value is kept
 // only when it validates against them (instance_check.h), whatever they are.
 #include <fmt/format.h>
@@ -26,6 +26,33 @@ std::string number_constant_regex(const JsonValue& item, bool plain_integers) {
   const std::string text = decimal->text();
   if (decimal->is_integral()) return escape_literal(text) + zero_fraction;
   return escape_literal(text) + "0*";
+}
+
+// `value` with every integral number inside it written with a fraction ("1" as "1.0").
+JsonValue with_fractions(const JsonValue& value) {
+  JsonValue out = value;
+  if (out.is_number()) {
+    const std::optional<ExactDecimal> decimal = decimal_of_value(out);
+    if (decimal && decimal->is_integral()) {
+      out.number_text = decimal->text() + ".0";
+      out.is_integer = false;
+    }
+  }
+  for (JsonValue& item : out.items) item = with_fractions(item);
+  for (auto& member : out.members) member.second = with_fractions(member.second);
+  return out;
+}
+
+bool has_integral_number(const JsonValue& value) {
+  if (value.is_number()) {
+    const std::optional<ExactDecimal> decimal = decimal_of_value(value);
+    return decimal && decimal->is_integral();
+  }
+  for (const JsonValue& item : value.items)
+    if (has_integral_number(item)) return true;
+  for (const auto& member : value.members)
+    if (has_integral_number(member.second)) return true;
+  return false;
 }
 
 }  // namespace
@@ -67,7 +94,13 @@ std::string SchemaCompiler::constants(const JsonValue& schema, const std::string
                     [&](const JsonValue& k) { return json_equal(k, item); }))
       continue;
     kept.push_back(item);
-    symbols.push_back(literal(item, where[i], plain_integers(types)));
+    // Draft 4: the numbers inside an array or object constant take a zero fraction only where
+    // the spelling with fractions validates too (an `integer` inside refuses "1.0"; the schema of
+    // a nested value is not at hand while it is spelled, the whole value is).
+    const bool nested_plain = document_.draft() == Draft::k4 && has_integral_number(item) &&
+                              (item.is_array() || item.is_object()) &&
+                              !instance_validates(document_, rest, with_fractions(item), pointer);
+    symbols.push_back(literal(item, where[i], plain_integers(types), nested_plain));
   }
   return alternatives("enum", symbols);
 }
@@ -76,9 +109,8 @@ bool SchemaCompiler::plain_integers(unsigned types) const {
   return document_.draft() == Draft::k4 && (types & kNumber) == 0;
 }
 
-std::string SchemaCompiler::literal(const JsonValue& item, const std::string& pointer, bool plain) {
-  // The schema of a nested value is not at hand here (see plain_integers()).
-  const bool nested_plain = document_.draft() == Draft::k4;
+std::string SchemaCompiler::literal(const JsonValue& item, const std::string& pointer, bool plain,
+                                    bool nested_plain) {
   switch (item.kind) {
     case JsonValue::Kind::kNull:
       return null_symbol();
@@ -93,8 +125,8 @@ std::string SchemaCompiler::literal(const JsonValue& item, const std::string& po
       std::vector<std::string> rhs = {lsqb()};
       for (std::size_t i = 0; i < item.items.size(); ++i) {
         if (i) rhs.push_back(comma());
-        rhs.push_back(
-            literal(item.items[i], pointer_append(pointer, std::to_string(i)), nested_plain));
+        rhs.push_back(literal(item.items[i], pointer_append(pointer, std::to_string(i)),
+                              nested_plain, nested_plain));
       }
       rhs.push_back(rsqb());
       rule(name, rhs);
@@ -107,7 +139,8 @@ std::string SchemaCompiler::literal(const JsonValue& item, const std::string& po
         std::vector<std::string> keys, values;
         for (const auto& [key, member] : item.members) {
           keys.push_back(terminal(json_string_literal_regex(key), "KEY"));
-          values.push_back(literal(member, pointer_append(pointer, key), nested_plain));
+          values.push_back(
+              literal(member, pointer_append(pointer, key), nested_plain, nested_plain));
         }
         std::vector<std::string> states(std::size_t{1} << n);
         for (std::size_t seen = states.size(); seen-- > 0;) {
@@ -138,7 +171,8 @@ std::string SchemaCompiler::literal(const JsonValue& item, const std::string& po
         rhs.push_back(terminal(json_string_literal_regex(item.members[i].first), "KEY"));
         rhs.push_back(colon());
         rhs.push_back(literal(item.members[i].second,
-                              pointer_append(pointer, item.members[i].first), nested_plain));
+                              pointer_append(pointer, item.members[i].first), nested_plain,
+                              nested_plain));
       }
       rhs.push_back(rbrace());
       rule(name, rhs);

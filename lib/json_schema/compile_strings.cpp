@@ -1,6 +1,6 @@
 // Strings: minLength / maxLength, pattern, format and the exclusions a complement brings (not a
 // pattern, not a format, none of some strings), as one terminal. Each constraint is a regular
-// language of quoted strings in the canonical spelling (regex.h); several are intersected with
+// language of quoted strings in every JSON spelling (regex.h); several are intersected with
 // leading lookaheads, which the lexer compiles as the product of their automata (exact for quoted
 // strings, whose languages are prefix-free; lexer/regex/lookahead_conjunction.h).
 #include <fmt/format.h>
@@ -30,7 +30,7 @@ SchemaCompiler::StringParts SchemaCompiler::string_parts(const JsonValue& schema
   }
   if ((min_length && *min_length > 0) || max_length)
     add(parts.positive,
-        "\"" + repeat_regex(canonical_any_char_regex(), min_length.value_or(0), max_length) + "\"");
+        "\"" + repeat_regex(json_any_char_regex(), min_length.value_or(0), max_length) + "\"");
   auto patterns = [&](const std::string& key) {
     std::vector<std::pair<std::string, std::string>> out;  // (pattern, pointer)
     const JsonValue* value = schema.find(key);
@@ -81,9 +81,9 @@ std::string SchemaCompiler::string_regex(const StringParts& parts) {
   std::string regex;
   for (std::size_t i = 1; i < parts.positive.size(); ++i) regex += "(?=" + parts.positive[i] + ")";
   for (const std::string& negative : parts.negative) regex += "(?!" + negative + ")";
-  // Exclusions alone still need the canonical spelling: "\u0041" must not slip past "A".
+  // Exclusions alone: any string in any spelling but a lone surrogate, as the lookarounds read it.
   const std::string body =
-      parts.positive.empty() ? "\"" + canonical_any_char_regex() + "*\"" : parts.positive[0];
+      parts.positive.empty() ? "\"" + json_any_char_regex() + "*\"" : parts.positive[0];
   // Grouped behind lookarounds: a body that is an alternation (the names of a propertyNames
   // enum) would otherwise leave the lookarounds on its first alternative only.
   return regex.empty() ? body : regex + "(?:" + body + ")";

@@ -99,7 +99,7 @@ JsonValue type_value(unsigned bits) {
 SchemaCompiler::SchemaCompiler(const JsonValue& root, const std::string& source_name,
                                const SchemaOptions& options)
     : bundle_(bundle_references(root, source_name, detect_draft(root, options.default_draft),
-                                options.documents)),
+                                options.documents, !options.assert_format)),
       document_(bundle_.root, source_name, options.default_draft, bundle_.document_uris),
       options_(options),
       builder_(source_name),

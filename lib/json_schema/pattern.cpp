@@ -48,7 +48,7 @@ class PatternTranslator {
   }
 
   std::string translate(bool search) {
-    const std::string any = canonical_any_char_regex() + "*";
+    const std::string any = json_any_char_regex() + "*";
     std::vector<std::string> alternatives;
     while (true) {
       bool anchored_start = false;
@@ -198,19 +198,19 @@ class PatternTranslator {
       ++pos_;
       return "(?:" + inner + ")";
     }
-    if (c == U'[') return canonical_char_regex(char_class());
+    if (c == U'[') return json_char_regex(char_class());
     if (c == U'.') {
       ++pos_;
-      return canonical_char_regex(dot_set());
+      return json_char_regex(dot_set());
     }
     if (c == U'*' || c == U'+' || c == U'?') fail("nothing to repeat");
     if (c == U'\\') {
       ++pos_;
       CodePointSet set = escape(false);
-      return canonical_char_regex(set);
+      return json_char_regex(set);
     }
     ++pos_;
-    return canonical_char_regex(range_set({{c, c}}));
+    return json_char_regex(range_set({{c, c}}));
   }
 
   char32_t hex_digits(std::size_t count) {

@@ -1,7 +1,7 @@
 // JSON Schema `pattern` (an ECMA-262 regex over the *decoded* string) translated into a regex
-// over the string's canonical JSON spelling (regex.h), which is what the lexer reads.
-// A literal '"' in the pattern becomes \" in the text, a class that holds '\n' also matches the
-// two characters \n, and so on.
+// over the string's JSON spelling (regex.h), which is what the lexer reads: each character the
+// pattern allows is matched in every spelling JSON has for it (a literal '"' as \" or \u0022, 'μ'
+// as itself or \u03bc, a class that holds '\n' by \n and \u000a, ...).
 //
 // Semantics: JSON Schema patterns are not anchored (a search), so an alternative without a
 // leading ^ may be preceded by any characters and one without a trailing $ followed by any.

@@ -41,6 +41,18 @@ constexpr std::array kSchemaMapKeywords = {"properties",  "patternProperties", "
 // Keywords whose value is data, never a schema.
 constexpr std::array kDataKeywords = {"enum", "const", "default", "examples"};
 constexpr std::array kReferenceKeywords = {"$ref", "$dynamicRef", "$recursiveRef"};
+// The keywords of the validation vocabulary (2019-09 and 2020-12, "A Vocabulary for Structural
+// Validation"): a metaschema whose `$vocabulary` leaves it out makes them annotations.
+constexpr std::array kValidationVocabulary = {"type",          "enum",
+                                              "const",         "multipleOf",
+                                              "maximum",       "exclusiveMaximum",
+                                              "minimum",       "exclusiveMinimum",
+                                              "maxLength",     "minLength",
+                                              "pattern",       "maxItems",
+                                              "minItems",      "uniqueItems",
+                                              "maxContains",   "minContains",
+                                              "maxProperties", "minProperties",
+                                              "required",      "dependentRequired"};
 
 template <std::size_t N>
 bool one_of(const std::array<const char*, N>& list, std::string_view key) {
@@ -104,12 +116,18 @@ JsonValue* find_mutable(JsonValue& root, const std::string& pointer) {
 class Bundler {
  public:
   Bundler(const JsonValue& root, const std::string& source_name, Draft draft,
-          const std::vector<RegisteredDocument>& registry)
-      : bundle_{root, {}}, source_name_(source_name), draft_(draft), registry_(registry) {}
+          const std::vector<RegisteredDocument>& registry, bool formats_as_annotations)
+      : bundle_{root, {}},
+        source_name_(source_name),
+        draft_(draft),
+        registry_(registry),
+        formats_as_annotations_(formats_as_annotations) {}
 
   Bundle run() && {
     resources_[""] = "";
+    without_validation_ = metaschema_leaves_out_validation();
     walk(bundle_.root, "", "", "", draft_, true);
+    strip_formats();
     if (refs_.empty()) return std::move(bundle_);
     bundle_.root.members.emplace_back(internal::kResources, make_array());
     for (std::size_t i = 0; i < refs_.size(); ++i) resolve(i);
@@ -151,6 +169,9 @@ class Bundler {
     }
     if (!node.is_object()) return;
     if (schema_position) identify(node, pointer, base, resource, draft);
+    if (schema_position &&
+        ((formats_as_annotations_ && node.find("format")) || without_validation_))
+      with_format_.push_back(pointer);
     for (const char* keyword : kReferenceKeywords)
       if (const JsonValue* ref = node.find(keyword); ref && ref->is_string())
         refs_.push_back({pointer, base, keyword, ref->string, schema_position});
@@ -216,6 +237,7 @@ class Bundler {
       // The walk only records what it finds: the list does not grow while it runs.
       const JsonValue& stored = list.items.back();
       walk(stored, pointer, uri, pointer, detect_draft(stored, draft_), true);
+      strip_formats();
       return &resources_.at(uri);
     }
     return nullptr;
@@ -280,6 +302,39 @@ class Bundler {
          "on the path that reaches this reference");
   }
 
+  // An annotation asserts nothing: `format` leaves every schema object that has one, and
+  // under a metaschema without the validation vocabulary, the keywords of that vocabulary.
+  void strip_formats() {
+    for (const std::string& pointer : with_format_) {
+      JsonValue* node = find_mutable(bundle_.root, pointer);
+      if (!node) continue;
+      if (formats_as_annotations_) node->take("format");
+      if (without_validation_)
+        std::erase_if(node->members, [](const auto& member) {
+          return one_of(kValidationVocabulary, member.first);
+        });
+    }
+    with_format_.clear();
+  }
+
+  // Whether the root's `$schema` names a registered metaschema whose `$vocabulary` does not
+  // include the validation vocabulary.
+  bool metaschema_leaves_out_validation() const {
+    const JsonValue* schema = bundle_.root.find("$schema");
+    if (!schema || !schema->is_string()) return false;
+    for (const RegisteredDocument& document : registry_) {
+      if (without_fragment(document.uri) != without_fragment(schema->string)) continue;
+      const JsonValue metaschema = parse_json(document.text, document.uri);
+      const JsonValue* vocabulary = metaschema.find("$vocabulary");
+      if (!vocabulary || !vocabulary->is_object()) return false;
+      return std::none_of(vocabulary->members.begin(), vocabulary->members.end(),
+                          [](const auto& member) {
+                            return member.first.find("/vocab/validation") != std::string::npos;
+                          });
+    }
+    return false;
+  }
+
   void rewrite(const std::string& pointer, const std::string& keyword, const std::string& target) {
     JsonValue* node = find_mutable(bundle_.root, pointer);
     if (!node || !node->is_object()) return;
@@ -303,6 +358,9 @@ class Bundler {
   std::string source_name_;
   Draft draft_;
   const std::vector<RegisteredDocument>& registry_;
+  bool formats_as_annotations_;
+  bool without_validation_ = false;
+  std::vector<std::string> with_format_;          // schema objects with a `format` to strip
   std::map<std::string, std::string> resources_;  // absolute URI without fragment -> pointer
   std::map<std::string, std::string> anchors_;    // "URI#name" -> pointer
   std::map<std::string, std::vector<DynamicAnchor>> dynamic_anchors_;
@@ -329,9 +387,10 @@ std::string bundle_place(const std::string& source_name, const std::vector<std::
 }
 
 Bundle bundle_references(const JsonValue& root, const std::string& source_name, Draft draft,
-                         const std::vector<RegisteredDocument>& registry) {
+                         const std::vector<RegisteredDocument>& registry,
+                         bool formats_as_annotations) {
   if (!root.is_object()) return Bundle{root, {}};
-  return Bundler(root, source_name, draft, registry).run();
+  return Bundler(root, source_name, draft, registry, formats_as_annotations).run();
 }
 
 }  // namespace glrmask::json_schema

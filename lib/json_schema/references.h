@@ -17,6 +17,8 @@
 // depends on the path that reached it. Resolved, each becomes an `allOf` with a `$ref`.
 //
 // Nothing is fetched: a reference to a document that is not registered is an error naming it.
+// A root whose `$schema` names a registered metaschema with a `$vocabulary` that leaves out the
+// validation vocabulary has that vocabulary's keywords (type, enum, minimum, ...) dropped.
 #pragma once
 
 #include <string>
@@ -49,7 +51,11 @@ struct Bundle {
 std::string bundle_place(const std::string& source_name, const std::vector<std::string>& uris,
                          const std::string& pointer);
 
+//
+// With `formats_as_annotations` every `format` keyword in a schema position is dropped on the
+// way (SchemaOptions::assert_format false: the specification's default from 2019-09 on).
 Bundle bundle_references(const JsonValue& root, const std::string& source_name, Draft draft,
-                         const std::vector<RegisteredDocument>& registry);
+                         const std::vector<RegisteredDocument>& registry,
+                         bool formats_as_annotations = false);
 
 }  // namespace glrmask::json_schema

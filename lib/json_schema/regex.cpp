@@ -13,33 +13,6 @@ namespace {
 constexpr char32_t kMaxCodePoint = 0x10FFFF;
 constexpr std::size_t kMaxCount = 1000;  // the lexer's limit on one counted repeat
 
-// Characters the canonical spelling escapes, with their escape text.
-std::optional<std::string> canonical_escape(char32_t c) {
-  switch (c) {
-    case '"':
-      return "\\\"";
-    case '\\':
-      return "\\\\";
-    case '\n':
-      return "\\n";
-    case '\r':
-      return "\\r";
-    case '\t':
-      return "\\t";
-    case '\b':
-      return "\\b";
-    case '\f':
-      return "\\f";
-    default:
-      if (c < 0x20) return fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-      return std::nullopt;
-  }
-}
-
-bool needs_escape(char32_t c) {
-  return c < 0x20 || c == '"' || c == '\\';
-}
-
 std::string escape_in_class(char32_t c) {
   if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
     return std::string(1, static_cast<char>(c));
@@ -74,6 +47,67 @@ std::string class_regex(const CodePointSet& set) {
 
 std::string group(const std::string& regex) {
   return "(?:" + regex + ")";
+}
+
+std::string join(const std::vector<std::string>& alternatives) {
+  std::string out;
+  for (std::size_t i = 0; i < alternatives.size(); ++i) out += (i ? "|" : "") + alternatives[i];
+  return out;
+}
+
+CodePointSet intersect(const CodePointSet& left, const CodePointSet& right) {
+  CodePointSet out;
+  for (auto [a, b] : left.ranges()) {
+    for (auto [c, d] : right.ranges()) {
+      const char32_t lo = std::max(a, c);
+      const char32_t hi = std::min(b, d);
+      if (lo <= hi) out.add(lo, hi);
+    }
+  }
+  return out;
+}
+
+// One hexadecimal digit from `first` to `last` (0-15), in either case.
+std::string hex_digit_class(unsigned first, unsigned last) {
+  static constexpr char kLower[] = "0123456789abcdef";
+  static constexpr char kUpper[] = "0123456789ABCDEF";
+  if (first == last && first < 10) return std::string(1, kLower[first]);
+  std::string out = "[";
+  auto add = [&](const char* digits, unsigned a, unsigned b) {
+    out += digits[a];
+    if (b > a) out += std::string(b > a + 1 ? "-" : "") + digits[b];
+  };
+  if (first < 10) add(kLower, first, std::min(last, 9u));
+  if (last >= 10) {
+    add(kLower, std::max(first, 10u), last);
+    add(kUpper, std::max(first, 10u), last);
+  }
+  return out + "]";
+}
+
+// The `digits`-digit hexadecimal spellings (either case) of the numbers from `first` to `last`.
+std::string hex_range_regex(char32_t first, char32_t last, unsigned digits) {
+  if (digits == 0) return "";
+  const unsigned shift = 4 * (digits - 1);
+  const char32_t mask = (char32_t{1} << shift) - 1;
+  unsigned low = first >> shift, high = last >> shift;
+  if (low == high)
+    return hex_digit_class(low, high) + hex_range_regex(first & mask, last & mask, digits - 1);
+  std::vector<std::string> parts;
+  const std::string any_rest =
+      digits > 1 ? fmt::format("[0-9a-fA-F]{{{}}}", digits - 1) : std::string();
+  if ((first & mask) != 0) {
+    parts.push_back(hex_digit_class(low, low) + hex_range_regex(first & mask, mask, digits - 1));
+    ++low;
+  }
+  std::string tail;
+  if ((last & mask) != mask) {
+    tail = hex_digit_class(high, high) + hex_range_regex(0, last & mask, digits - 1);
+    --high;
+  }
+  if (low <= high) parts.push_back(hex_digit_class(low, high) + any_rest);
+  if (!tail.empty()) parts.push_back(tail);
+  return parts.size() == 1 ? parts[0] : group(join(parts));
 }
 
 std::string bounded_repeat(const std::string& unit, std::size_t min, std::size_t max) {
@@ -144,53 +178,79 @@ std::string any_json_string_regex() {
   return "\"" + any_json_string_char_regex() + "*\"";
 }
 
-std::string canonical_char_regex(const CodePointSet& allowed) {
+std::string json_char_regex(const CodePointSet& allowed) {
   std::vector<std::string> alternatives;
-  // The escaped characters. When every control character is allowed, \u00xx is written as one
-  // class instead of 27 alternatives (the NFA and DFA stay small); the short forms \b \t \n \f
-  // \r then also have a \u00xx spelling, which is the same character, so nothing wrong is
-  // accepted.
-  bool all_controls = true;
-  for (char32_t c = 0; c < 0x20; ++c) all_controls = all_controls && allowed.contains(c);
-  std::string short_forms;
-  for (const char32_t c : {U'"', U'\\'})
-    if (allowed.contains(c)) short_forms += escape_code_point(c);
-  if (all_controls) {
-    short_forms += "bfnrt";
-    alternatives.push_back(R"(\\u00[01][0-9a-fA-F])");
-  } else {
-    for (char32_t c = 0; c < 0x20; ++c)
-      if (allowed.contains(c)) alternatives.push_back(escape_literal(*canonical_escape(c)));
-  }
-  if (!short_forms.empty()) alternatives.insert(alternatives.begin(), "\\\\[" + short_forms + "]");
+  // The character itself, unless JSON requires it escaped.
   CodePointSet specials;
   specials.add(0, 0x1F);
   specials.add('"', '"');
   specials.add('\\', '\\');
-  const CodePointSet not_special = specials.complement();
-  CodePointSet plain;
-  for (auto [first, last] : allowed.ranges()) {
-    for (auto [a, b] : not_special.ranges()) {
-      const char32_t lo = std::max(first, a);
-      const char32_t hi = std::min(last, b);
-      if (lo <= hi) plain.add(lo, hi);
+  const CodePointSet plain = intersect(allowed, specials.complement());
+  if (!plain.empty()) {
+    const auto& ranges = plain.ranges();
+    const bool one = ranges.size() == 1 && ranges[0].first == ranges[0].second;
+    alternatives.push_back(one ? escape_code_point(ranges[0].first) : class_regex(plain));
+  }
+  // The two-character escapes: \" \\ \/ and the controls with a letter.
+  std::string short_forms;
+  for (const auto& [c, letter] : {std::pair<char32_t, const char*>{'"', "\""},
+                                  {'\\', "\\\\"},
+                                  {'/', "/"},
+                                  {'\b', "b"},
+                                  {'\f', "f"},
+                                  {'\n', "n"},
+                                  {'\r', "r"},
+                                  {'\t', "t"}})
+    if (allowed.contains(c)) short_forms += letter;
+  if (!short_forms.empty()) alternatives.push_back("\\\\[" + short_forms + "]");
+  // \uXXXX for every character of the Basic Multilingual Plane (hex digits in either case), and
+  // a surrogate pair \uD8xx\uDCxx for every other one: the same character, counted once.
+  CodePointSet bmp;
+  bmp.add(0, 0xD7FF);
+  bmp.add(0xE000, 0xFFFF);
+  const CodePointSet in_bmp = intersect(allowed, bmp);
+  if (!in_bmp.empty()) {
+    std::vector<std::string> hex;
+    for (auto [first, last] : in_bmp.ranges()) hex.push_back(hex_range_regex(first, last, 4));
+    alternatives.push_back("\\\\u" + (hex.size() == 1 ? hex[0] : group(join(hex))));
+  }
+  CodePointSet astral;
+  astral.add(0x10000, kMaxCodePoint);
+  std::vector<std::string> pairs;
+  auto pair = [&](char32_t high_first, char32_t high_last, char32_t low_first, char32_t low_last) {
+    pairs.push_back("\\\\u" + hex_range_regex(0xD800 + high_first, 0xD800 + high_last, 4) +
+                    "\\\\u" + hex_range_regex(0xDC00 + low_first, 0xDC00 + low_last, 4));
+  };
+  const CodePointSet in_astral = intersect(allowed, astral);
+  for (auto [first, last] : in_astral.ranges()) {
+    const char32_t a = first - 0x10000, b = last - 0x10000;
+    char32_t high_a = a >> 10, high_b = b >> 10;
+    if (high_a == high_b) {
+      pair(high_a, high_a, a & 0x3FF, b & 0x3FF);
+      continue;
     }
+    if ((a & 0x3FF) != 0) {
+      pair(high_a, high_a, a & 0x3FF, 0x3FF);
+      ++high_a;
+    }
+    if ((b & 0x3FF) != 0x3FF) {
+      pair(high_b, high_b, 0, b & 0x3FF);
+      --high_b;
+    }
+    if (high_a <= high_b) pair(high_a, high_b, 0, 0x3FF);
   }
-  if (!plain.empty()) alternatives.insert(alternatives.begin(), class_regex(plain));
+  if (!pairs.empty()) alternatives.push_back(group(join(pairs)));
   if (alternatives.empty()) return "";
-  if (alternatives.size() == 1 && !plain.empty()) return alternatives[0];
-  std::string out;
-  for (const std::string& alternative : alternatives) {
-    if (!out.empty()) out += "|";
-    out += alternative;
-  }
-  return group(out);
+  return group(join(alternatives));
 }
 
-std::string canonical_any_char_regex() {
-  CodePointSet all;
-  all.add(0, kMaxCodePoint);
-  return canonical_char_regex(all);
+std::string json_any_char_regex() {
+  static const std::string kAny = [] {
+    CodePointSet all;
+    all.add(0, kMaxCodePoint);
+    return json_char_regex(all);
+  }();
+  return kAny;
 }
 
 std::string escape_code_point(char32_t c) {
@@ -206,16 +266,14 @@ std::string escape_literal(std::string_view utf8) {
 }
 
 std::string json_string_literal_regex(std::string_view utf8) {
-  std::string text = "\"";
+  std::string out = "\"";
   for (std::size_t pos = 0; pos < utf8.size();) {
+    CodePointSet one;
     const char32_t c = decode_utf8(utf8, pos);
-    if (auto escaped = canonical_escape(c))
-      text += *escaped;
-    else
-      append_utf8(text, c);
+    one.add(c, c);
+    out += json_char_regex(one);
   }
-  text += "\"";
-  return escape_literal(text);
+  return out + "\"";
 }
 
 std::string repeat_regex(const std::string& unit, std::size_t min, std::optional<std::size_t> max) {
@@ -223,64 +281,6 @@ std::string repeat_regex(const std::string& unit, std::size_t min, std::optional
   std::string out = exactly(grouped, min);
   if (!max) return out + grouped + "*";
   return out + up_to(grouped, *max - min);
-}
-
-std::optional<std::string> json_string_excluding_regex(const std::vector<std::string>& names) {
-  // A trie of the names; at each node the string may end (unless a name ends there), continue
-  // with a child, or leave the trie with any other character and then continue freely.
-  struct Node {
-    std::map<char32_t, std::size_t> children;
-    bool is_name = false;
-  };
-  std::vector<Node> nodes(1);
-  for (const std::string& name : names) {
-    std::size_t node = 0;
-    for (std::size_t pos = 0; pos < name.size();) {
-      const char32_t c = decode_utf8(name, pos);
-      if (needs_escape(c)) return std::nullopt;
-      auto found = nodes[node].children.find(c);
-      if (found == nodes[node].children.end()) {
-        nodes.emplace_back();
-        found = nodes[node].children.emplace(c, nodes.size() - 1).first;
-      }
-      node = found->second;
-    }
-    nodes[node].is_name = true;
-  }
-  // Two trie-shaped regexes share one tail: `ends` = the proper prefixes of names that are not
-  // names; `leaves` = a trie prefix followed by a character no name continues with, after which
-  // anything may follow. (One `any*` copy per exit point would multiply the lexer's DFA states.)
-  auto ends = [&](auto&& self, std::size_t index) -> std::string {
-    const Node& node = nodes[index];
-    std::vector<std::string> alternatives;
-    if (!node.is_name) alternatives.emplace_back();
-    for (const auto& [c, child] : node.children) {
-      const std::string rest = self(self, child);
-      if (rest != "(?!)") alternatives.push_back(escape_code_point(c) + rest);
-    }
-    if (alternatives.empty()) return "(?!)";
-    std::string out;
-    for (std::size_t i = 0; i < alternatives.size(); ++i) out += (i ? "|" : "") + alternatives[i];
-    return group(out);
-  };
-  auto leaves = [&](auto&& self, std::size_t index) -> std::string {
-    const Node& node = nodes[index];
-    std::vector<std::string> alternatives;
-    CodePointSet taken;
-    for (const auto& [c, child] : node.children) {
-      taken.add(c, c);
-      alternatives.push_back(escape_code_point(c) + self(self, child));
-    }
-    const std::string other = canonical_char_regex(taken.complement());
-    if (!other.empty()) alternatives.push_back(other);
-    std::string out;
-    for (std::size_t i = 0; i < alternatives.size(); ++i) out += (i ? "|" : "") + alternatives[i];
-    return group(out);
-  };
-  std::string end_part = ends(ends, 0);
-  const std::string leave_part = leaves(leaves, 0) + canonical_any_char_regex() + "*";
-  if (end_part == "(?!)") return "\"" + leave_part + "\"";
-  return "\"(?:" + end_part + "|" + leave_part + ")\"";
 }
 
 }  // namespace glrmask::json_schema

@@ -115,7 +115,9 @@ class SchemaCompiler {
   // One constant value; `pointer` names it in warnings. enum and const compare numbers by value,
   // so an integral number also matches its spellings with a zero fraction (6.0 for 6) unless
   // `plain`: draft 4's `integer` refuses those spellings (plain_integers() says when).
-  std::string literal(const JsonValue& item, const std::string& pointer, bool plain);
+  // `nested_plain`: the numbers inside an array or object constant are spelled plainly too.
+  std::string literal(const JsonValue& item, const std::string& pointer, bool plain,
+                      bool nested_plain);
   // Whether the constants of a schema with the types `types` must spell integers plainly: in
   // draft 4, where `integer` is a spelling (no fraction), wherever `number` is not allowed. Inside
   // array and object constants and finite item sets the schema that applies to a nested number
