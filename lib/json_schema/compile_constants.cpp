@@ -119,7 +119,8 @@ std::string SchemaCompiler::literal(const JsonValue& item, const std::string& po
     case JsonValue::Kind::kNumber:
       return terminal(number_constant_regex(item, plain), "CONST_NUMBER");
     case JsonValue::Kind::kString:
-      return terminal(json_string_literal_regex(item.string), "CONST_STRING");
+      return terminal(json_string_literal_regex(item.string, options_.string_spellings),
+                      "CONST_STRING");
     case JsonValue::Kind::kArray: {
       const std::string name = nonterminal("const_array");
       std::vector<std::string> rhs = {lsqb()};
@@ -138,7 +139,8 @@ std::string SchemaCompiler::literal(const JsonValue& item, const std::string& po
         // Any order of the constant's members, each exactly once: one state per subset seen.
         std::vector<std::string> keys, values;
         for (const auto& [key, member] : item.members) {
-          keys.push_back(terminal(json_string_literal_regex(key), "KEY"));
+          keys.push_back(
+              terminal(json_string_literal_regex(key, options_.string_spellings), "KEY"));
           values.push_back(
               literal(member, pointer_append(pointer, key), nested_plain, nested_plain));
         }
@@ -168,7 +170,8 @@ std::string SchemaCompiler::literal(const JsonValue& item, const std::string& po
       std::vector<std::string> rhs = {lbrace()};
       for (std::size_t i = 0; i < item.members.size(); ++i) {
         if (i) rhs.push_back(comma());
-        rhs.push_back(terminal(json_string_literal_regex(item.members[i].first), "KEY"));
+        rhs.push_back(terminal(
+            json_string_literal_regex(item.members[i].first, options_.string_spellings), "KEY"));
         rhs.push_back(colon());
         rhs.push_back(literal(item.members[i].second,
                               pointer_append(pointer, item.members[i].first), nested_plain,

@@ -29,8 +29,10 @@ SchemaCompiler::StringParts SchemaCompiler::string_parts(const JsonValue& schema
     return parts;
   }
   if ((min_length && *min_length > 0) || max_length)
-    add(parts.positive,
-        "\"" + repeat_regex(json_any_char_regex(), min_length.value_or(0), max_length) + "\"");
+    add(parts.positive, "\"" +
+                            repeat_regex(json_any_char_regex(options_.string_spellings),
+                                         min_length.value_or(0), max_length) +
+                            "\"");
   auto patterns = [&](const std::string& key) {
     std::vector<std::pair<std::string, std::string>> out;  // (pattern, pointer)
     const JsonValue* value = schema.find(key);
@@ -47,7 +49,8 @@ SchemaCompiler::StringParts SchemaCompiler::string_parts(const JsonValue& schema
     return out;
   };
   auto translated = [&](const std::pair<std::string, std::string>& p) {
-    return "\"" + translate_pattern(p.first, document_.where(p.second)) + "\"";
+    return "\"" + translate_pattern(p.first, document_.where(p.second), options_.string_spellings) +
+           "\"";
   };
   for (const std::string& key : {std::string("pattern"), internal::kPatterns})
     for (const auto& p : patterns(key)) add(parts.positive, translated(p));
@@ -60,7 +63,9 @@ SchemaCompiler::StringParts SchemaCompiler::string_parts(const JsonValue& schema
       if (item.is_string())
         if (const std::optional<FormatRegex> format = format_regex(item.string))
           // Over the decoded content: translated to the JSON spelling like a pattern.
-          add(list, "\"" + translate_anchored_pattern(format->regex, where) + "\"");
+          add(list,
+              "\"" + translate_anchored_pattern(format->regex, where, options_.string_spellings) +
+                  "\"");
   };
   formats("format", parts.positive);
   formats(internal::kFormats, parts.positive);
@@ -69,7 +74,8 @@ SchemaCompiler::StringParts SchemaCompiler::string_parts(const JsonValue& schema
     std::string names;
     for (const JsonValue& item : not_in->items)
       if (item.is_string())
-        names += (names.empty() ? "" : "|") + json_string_literal_regex(item.string);
+        names += (names.empty() ? "" : "|") +
+                 json_string_literal_regex(item.string, options_.string_spellings);
     if (!names.empty()) add(parts.negative, names);
   }
   parts.canonical = !parts.positive.empty() || !parts.negative.empty();
@@ -82,8 +88,9 @@ std::string SchemaCompiler::string_regex(const StringParts& parts) {
   for (std::size_t i = 1; i < parts.positive.size(); ++i) regex += "(?=" + parts.positive[i] + ")";
   for (const std::string& negative : parts.negative) regex += "(?!" + negative + ")";
   // Exclusions alone: any string in any spelling but a lone surrogate, as the lookarounds read it.
-  const std::string body =
-      parts.positive.empty() ? "\"" + json_any_char_regex() + "*\"" : parts.positive[0];
+  const std::string body = parts.positive.empty()
+                               ? "\"" + json_any_char_regex(options_.string_spellings) + "*\""
+                               : parts.positive[0];
   // Grouped behind lookarounds: a body that is an alternation (the names of a propertyNames
   // enum) would otherwise leave the lookarounds on its first alternative only.
   return regex.empty() ? body : regex + "(?:" + body + ")";

@@ -23,6 +23,7 @@
 #include "lib/grammar/grammar_model.h"
 #include "lib/json_schema/draft.h"
 #include "lib/json_schema/references.h"
+#include "lib/json_schema/string_spellings.h"
 #include "lib/json_schema/value.h"
 
 namespace glrmask::json_schema {
@@ -64,6 +65,9 @@ struct SchemaOptions {
   // `format` asserted (the grammar enforces each format it knows: what a constrained decoder
   // wants) or, when false, an annotation (ignored), as the specification says from 2019-09 on.
   bool assert_format = true;
+  // The JSON spellings a constrained string accepts (string_spellings.h): every spelling but
+  // printable ASCII as \uXXXX by default; kEvery adds those (exact, a larger lexer).
+  StringSpellings string_spellings = StringSpellings::kEncoders;
   // Documents a `$ref` may name by URI (the compiler never fetches one): each is parsed and
   // bundled when a reference first reaches it (references.h).
   std::vector<RegisteredDocument> documents = {};

@@ -43,12 +43,13 @@ CodePointSet dot_set() {
 
 class PatternTranslator {
  public:
-  PatternTranslator(std::string_view pattern, const std::string& where) : where_(where) {
+  PatternTranslator(std::string_view pattern, const std::string& where, StringSpellings spellings)
+      : where_(where), spellings_(spellings) {
     for (std::size_t pos = 0; pos < pattern.size();) text_.push_back(decode_utf8(pattern, pos));
   }
 
   std::string translate(bool search) {
-    const std::string any = json_any_char_regex() + "*";
+    const std::string any = json_any_char_regex(spellings_) + "*";
     std::vector<std::string> alternatives;
     while (true) {
       bool anchored_start = false;
@@ -198,19 +199,19 @@ class PatternTranslator {
       ++pos_;
       return "(?:" + inner + ")";
     }
-    if (c == U'[') return json_char_regex(char_class());
+    if (c == U'[') return json_char_regex(char_class(), spellings_);
     if (c == U'.') {
       ++pos_;
-      return json_char_regex(dot_set());
+      return json_char_regex(dot_set(), spellings_);
     }
     if (c == U'*' || c == U'+' || c == U'?') fail("nothing to repeat");
     if (c == U'\\') {
       ++pos_;
       CodePointSet set = escape(false);
-      return json_char_regex(set);
+      return json_char_regex(set, spellings_);
     }
     ++pos_;
-    return json_char_regex(range_set({{c, c}}));
+    return json_char_regex(range_set({{c, c}}), spellings_);
   }
 
   char32_t hex_digits(std::size_t count) {
@@ -343,18 +344,21 @@ class PatternTranslator {
   }
 
   const std::string& where_;
+  StringSpellings spellings_;
   std::vector<char32_t> text_;
   std::size_t pos_ = 0;
 };
 
 }  // namespace
 
-std::string translate_pattern(std::string_view pattern, const std::string& where) {
-  return PatternTranslator(pattern, where).translate(true);
+std::string translate_pattern(std::string_view pattern, const std::string& where,
+                              StringSpellings spellings) {
+  return PatternTranslator(pattern, where, spellings).translate(true);
 }
 
-std::string translate_anchored_pattern(std::string_view pattern, const std::string& where) {
-  return PatternTranslator(pattern, where).translate(false);
+std::string translate_anchored_pattern(std::string_view pattern, const std::string& where,
+                                       StringSpellings spellings) {
+  return PatternTranslator(pattern, where, spellings).translate(false);
 }
 
 }  // namespace glrmask::json_schema

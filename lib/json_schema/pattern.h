@@ -14,13 +14,17 @@
 #include <string>
 #include <string_view>
 
+#include "lib/json_schema/string_spellings.h"
+
 namespace glrmask::json_schema {
 
 // Throws glrmask::Error "<where>: pattern column N: <reason>" (N counts code points from 1).
-std::string translate_pattern(std::string_view pattern, const std::string& where);
+std::string translate_pattern(std::string_view pattern, const std::string& where,
+                              StringSpellings spellings = StringSpellings::kEncoders);
 
 // Translates a pattern that must match the whole content (a --regex constraint, or a
 // patternProperties key): no implicit search, ^ and $ allowed at the ends.
-std::string translate_anchored_pattern(std::string_view pattern, const std::string& where);
+std::string translate_anchored_pattern(std::string_view pattern, const std::string& where,
+                                       StringSpellings spellings = StringSpellings::kEncoders);
 
 }  // namespace glrmask::json_schema

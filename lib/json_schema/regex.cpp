@@ -178,7 +178,7 @@ std::string any_json_string_regex() {
   return "\"" + any_json_string_char_regex() + "*\"";
 }
 
-std::string json_char_regex(const CodePointSet& allowed) {
+std::string json_char_regex(const CodePointSet& allowed, StringSpellings spellings) {
   std::vector<std::string> alternatives;
   // The character itself, unless JSON requires it escaped.
   CodePointSet specials;
@@ -208,6 +208,11 @@ std::string json_char_regex(const CodePointSet& allowed) {
   CodePointSet bmp;
   bmp.add(0, 0xD7FF);
   bmp.add(0xE000, 0xFFFF);
+  if (spellings == StringSpellings::kEncoders) {
+    CodePointSet printable;
+    printable.add(0x20, 0x7E);
+    bmp = intersect(bmp, printable.complement());
+  }
   const CodePointSet in_bmp = intersect(allowed, bmp);
   if (!in_bmp.empty()) {
     std::vector<std::string> hex;
@@ -244,13 +249,18 @@ std::string json_char_regex(const CodePointSet& allowed) {
   return group(join(alternatives));
 }
 
-std::string json_any_char_regex() {
-  static const std::string kAny = [] {
-    CodePointSet all;
-    all.add(0, kMaxCodePoint);
-    return json_char_regex(all);
-  }();
-  return kAny;
+std::string json_any_char_regex(StringSpellings spellings) {
+  static const std::string kAny[2] = {[] {
+                                        CodePointSet all;
+                                        all.add(0, kMaxCodePoint);
+                                        return json_char_regex(all, StringSpellings::kEncoders);
+                                      }(),
+                                      [] {
+                                        CodePointSet all;
+                                        all.add(0, kMaxCodePoint);
+                                        return json_char_regex(all, StringSpellings::kEvery);
+                                      }()};
+  return kAny[spellings == StringSpellings::kEvery ? 1 : 0];
 }
 
 std::string escape_code_point(char32_t c) {
@@ -265,13 +275,13 @@ std::string escape_literal(std::string_view utf8) {
   return out;
 }
 
-std::string json_string_literal_regex(std::string_view utf8) {
+std::string json_string_literal_regex(std::string_view utf8, StringSpellings spellings) {
   std::string out = "\"";
   for (std::size_t pos = 0; pos < utf8.size();) {
     CodePointSet one;
     const char32_t c = decode_utf8(utf8, pos);
     one.add(c, c);
-    out += json_char_regex(one);
+    out += json_char_regex(one, spellings);
   }
   return out + "\"";
 }

@@ -1,9 +1,12 @@
-// Constrained strings accept every JSON spelling of every allowed value (lib/json_schema/regex.h):
+// Constrained strings accept the JSON spellings of every allowed value (lib/json_schema/regex.h):
 // a character as itself, as \uXXXX in either case, a surrogate pair for one character outside the
 // Basic Multilingual Plane, and the short escapes; lengths count characters after decoding, and
 // a lone surrogate (not a character) is refused. Each case holds instances whose decoded value is
-// inside and outside the schema (verdicts of python3-jsonschema on json.loads of the text).
+// inside and outside the schema (verdicts of python3-jsonschema on json.loads of the text), and
+// runs under both StringSpellings: kEvery takes every valid instance, kEncoders (the default)
+// every valid one but those that write a printable ASCII character as \uXXXX.
 #include <catch2/catch.hpp>
+#include <regex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,16 +19,33 @@ using namespace glrmask;
 
 namespace {
 
+// Whether `text` writes a character from U+0020 to U+007E as a \u escape.
+bool escapes_printable_ascii(const std::string& text) {
+  static const std::regex kEscape(R"(\\u00[2-7][0-9a-fA-F])");
+  for (std::sregex_iterator it(text.begin(), text.end(), kEscape), end; it != end; ++it) {
+    const std::string hex = it->str().substr(2);
+    if (std::stoi(hex, nullptr, 16) <= 0x7E) return true;
+  }
+  return false;
+}
+
 void check_escape_verdicts(const std::string& schema,
                            const std::vector<std::pair<std::string, bool>>& verdicts,
-                           const json_schema::SchemaOptions& options = {}) {
-  const auto grammar = glr::CompiledGrammar::compile(
-      json_schema::compile_json_schema_text(schema, "s.json", options));
-  for (const auto& [instance, valid] : verdicts) {
-    glr::Session session(grammar);
-    const bool accepted = session.try_commit_bytes(instance) && session.is_accepting();
-    INFO(schema << "\n  instance " << instance);
-    CHECK(accepted == valid);
+                           json_schema::SchemaOptions options = {}) {
+  for (const auto spellings :
+       {json_schema::StringSpellings::kEvery, json_schema::StringSpellings::kEncoders}) {
+    options.string_spellings = spellings;
+    const auto grammar = glr::CompiledGrammar::compile(
+        json_schema::compile_json_schema_text(schema, "s.json", options));
+    for (const auto& [instance, valid] : verdicts) {
+      glr::Session session(grammar);
+      const bool accepted = session.try_commit_bytes(instance) && session.is_accepting();
+      const bool expected = valid && (spellings == json_schema::StringSpellings::kEvery ||
+                                      !escapes_printable_ascii(instance));
+      INFO(schema << "\n  instance " << instance << "\n  every spelling "
+                  << (spellings == json_schema::StringSpellings::kEvery));
+      CHECK(accepted == expected);
+    }
   }
 }
 
