@@ -9,6 +9,7 @@
 #include "lib/core/unicode_utf8.h"
 #include "lib/json_schema/document.h"
 #include "lib/json_schema/regex.h"
+#include "lib/json_schema/unicode_properties.h"
 
 namespace glrmask::json_schema {
 namespace {
@@ -267,6 +268,37 @@ class PatternTranslator {
         const char32_t value = hex_digits(4);
         if (value >= 0xD800 && value <= 0xDFFF) fail("surrogate escapes are not supported");
         return single(value);
+      }
+      case U'p':
+      case U'P': {
+        // A Unicode property class (unicode_properties.h): \p{Letter}, \P{Nd}, ...
+        if (peek() != U'{') {
+          pos_ = backslash;
+          fail("\\p and \\P need a property name in braces");
+        }
+        std::string name;
+        for (++pos_; !at_end() && peek() != U'}'; ++pos_) append_utf8(name, peek());
+        if (at_end()) fail("unterminated property name");
+        ++pos_;
+        const std::optional<CodePointSet> set = unicode_property(name);
+        if (!set) {
+          pos_ = backslash;
+          fail(
+              fmt::format("unknown Unicode property \\p{{{}}} (general categories, their "
+                          "groups, Any, ASCII and Assigned are known)",
+                          name));
+        }
+        return c == U'p' ? *set : set->complement();
+      }
+      case U'c': {
+        // A control letter: \cC is U+0003 (ECMA-262 ControlEscape).
+        const char32_t letter = peek();
+        if (!((letter >= U'a' && letter <= U'z') || (letter >= U'A' && letter <= U'Z'))) {
+          pos_ = backslash;
+          fail("\\c needs a letter");
+        }
+        ++pos_;
+        return single(letter % 32);
       }
       case U'b':
         if (in_class) return single('\b');

@@ -8,6 +8,7 @@
 // ^ and $ are accepted only there (at the ends of a top-level alternative). \d \w \s are the ASCII
 // classes of ECMA-262 (a subset of Python's Unicode ones, so sound under either reading); '.' is
 // any character but \n \r U+2028 U+2029. Lazy quantifiers match the same strings as greedy ones.
+// \p{...} / \P{...} are Unicode general categories (unicode_properties.h), \cX a control letter.
 // Refused with an error: lookaround, backreferences, \b \B, and anchors elsewhere.
 #pragma once
 

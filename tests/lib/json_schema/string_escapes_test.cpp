@@ -106,3 +106,23 @@ TEST_CASE("format as an annotation asserts nothing") {
   check_escape_verdicts(R"({"type": "string", "format": "date"})",
                         {{R"("x")", false}, {R"("2024-01-01")", true}});
 }
+
+TEST_CASE("patterns: Unicode property classes and control letters") {
+  // The suite's pattern.json and optional/ecmascript-regex.json cases.
+  check_escape_verdicts(R"({"type": "string", "pattern": "^\\p{Letter}+$"})",
+                        {{R"("Hello")", true},
+                         {"\"\xcf\x80\"", true},
+                         {R"("\u03c0")", true},
+                         {R"("123")", false},
+                         {R"("a1")", false}});
+  check_escape_verdicts(R"({"type": "string", "pattern": "^\\p{digit}+$"})",
+                        {{R"("42")", true}, {R"("\u09ea\u09e8")", true}, {R"("-%#")", false}});
+  check_escape_verdicts(R"({"type": "string", "pattern": "^\\P{Lu}$"})",
+                        {{R"("a")", true}, {R"("A")", false}});
+  check_escape_verdicts(R"({"type": "string", "pattern": "^\\cC$"})",
+                        {{R"("\u0003")", true}, {R"("\\cC")", false}});
+  json_schema::SchemaOptions options;
+  CHECK_THROWS_WITH(json_schema::compile_json_schema_text(
+                        R"({"type": "string", "pattern": "\\p{Greek}"})", "s.json", options),
+                    Catch::Matchers::Contains("pattern column 1: unknown Unicode property"));
+}
