@@ -251,12 +251,9 @@ class Bundler {
     const std::string* root = resource(uri);
     if (!root) {
       if (!ref.schema_position) return;
-      fail(ref,
-           uri.empty() || uri == ref.value
-               ? fmt::format("no schema is identified as \"{}\"; a document is found only "
-                             "when it is registered under its URI (nothing is fetched)",
-                             uri)
-               : fmt::format("the document \"{}\" is not registered (nothing is fetched)", uri));
+      const bool absolute = uri.find(':') != std::string::npos;
+      fail(ref, fmt::format("the document \"{}\" is not registered (nothing is fetched){}", uri,
+                            absolute ? "" : "; relative, and no $id gives it a base URI"));
     }
     std::string pointer;
     if (fragment.empty() || fragment[0] == '/') {

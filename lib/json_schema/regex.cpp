@@ -246,6 +246,8 @@ std::string json_char_regex(const CodePointSet& allowed, StringSpellings spellin
   }
   if (!pairs.empty()) alternatives.push_back(group(join(pairs)));
   if (alternatives.empty()) return "";
+  // A character with one spelling, itself, is one atom: no group needed.
+  if (alternatives.size() == 1 && !plain.empty()) return alternatives[0];
   return group(join(alternatives));
 }
 

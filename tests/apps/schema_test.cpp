@@ -168,8 +168,7 @@ TEST_CASE("schema2lark prints rules and terminals, and stats reads a schema") {
       scratch.write("s.json", R"({"type": "array", "items": {"enum": ["x", "y"]}, "maxItems": 2})");
   auto result = glrmask("schema2lark " + schema.string());
   REQUIRE(result.exit_code == 0);
-  CHECK_THAT(result.output,
-             Contains("start:") && Contains(R"re(/"(?:x|\\u0078)"/)re") && Contains("LSQB"));
+  CHECK_THAT(result.output, Contains("start:") && Contains(R"(/"x"/)") && Contains("LSQB"));
   result = glrmask("stats --json-schema " + schema.string());
   CHECK(result.exit_code == 0);
   CHECK_THAT(result.output, Contains("lexer DFA"));
