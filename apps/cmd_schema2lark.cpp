@@ -16,7 +16,9 @@ namespace glrmask::app {
 int run_schema2lark(const CommandArgs& argv) {
   constexpr std::string_view kSchema2larkUsage =
       "glrmask schema2lark FILE [--json-whitespace default|compact|flexible] "
-      "[--json-schema-lenient] [--json-property-order schema|any]";
+      "[--json-schema-lenient] [--json-property-order schema|any] "
+      "[--json-schema-draft 4|6|7|2019-09|2020-12] [--json-format assert|annotation] "
+      "[--json-schema-ref URI=FILE]...";
   // The schema is the positional FILE; the JSON options are the shared ones, which need a JSON
   // source, so the source is named before they are read.
   CommandArgs rest = {"--json-schema", "FILE"};

@@ -27,6 +27,22 @@ std::string list(const std::vector<std::string>& names) {
   return text.empty() ? "none" : text;
 }
 
+const char* draft_name(JsonDraft draft) {
+  switch (draft) {
+    case JsonDraft::k4:
+      return "4";
+    case JsonDraft::k6:
+      return "6";
+    case JsonDraft::k7:
+      return "7";
+    case JsonDraft::k2019_09:
+      return "2019-09";
+    case JsonDraft::k2020_12:
+      break;
+  }
+  return "2020-12";
+}
+
 // The first difference between what an artifact was compiled from and what was asked for, as
 // "OPTION: the artifact has X, the command asks for Y"; empty when they agree.
 std::string first_difference(const ConstraintSource& stored, const ConstraintSource& asked) {
@@ -68,17 +84,40 @@ std::string first_difference(const ConstraintSource& stored, const ConstraintSou
     return differs("--json-property-order", order(stored.json.property_order),
                    order(asked.json.property_order));
   }
+  if (stored.json.default_draft != asked.json.default_draft)
+    return differs("--json-schema-draft", draft_name(stored.json.default_draft),
+                   draft_name(asked.json.default_draft));
+  if (stored.json.assert_format != asked.json.assert_format) {
+    const auto format = [](bool asserted) { return asserted ? "assert" : "annotation"; };
+    return differs("--json-format", format(stored.json.assert_format),
+                   format(asked.json.assert_format));
+  }
+  const std::vector<JsonDocument>& had = stored.json.documents;
+  const std::vector<JsonDocument>& want = asked.json.documents;
+  const auto uris = [](const std::vector<JsonDocument>& documents) {
+    std::vector<std::string> names;
+    for (const JsonDocument& document : documents) names.push_back(document.uri);
+    return list(names);
+  };
+  if (uris(had) != uris(want)) return differs("--json-schema-ref", uris(had), uris(want));
+  for (std::size_t i = 0; i < had.size(); ++i)
+    if (had[i].text != want[i].text)
+      return fmt::format(
+          "--json-schema-ref: the document registered as {} differs from the one the artifact "
+          "was compiled with",
+          had[i].uri);
   return "";
 }
 
 }  // namespace
 
-DecodingCommand parse_decoding_command(CommandArgs argv, std::set<std::string> value_options,
-                                       std::set<std::string> flag_options, std::string_view usage) {
+DecodingCommand parse_decoding_command(CommandArgs argv, const std::set<std::string>& value_options,
+                                       const std::set<std::string>& flag_options,
+                                       std::string_view usage) {
   glr::ParseOptions options = take_grammar_options(argv);
   GrammarSource source = take_grammar_source(argv);
   const Limits limits = take_limit_options(argv);
-  Args args(std::move(argv), std::move(value_options), std::move(flag_options));
+  Args args(std::move(argv), value_options, flag_options);
   const std::size_t positional = source.needs_path() ? 1 : 0;
   args.expect_positional(positional, positional, usage);
   return {std::move(options), std::move(source), limits, std::move(args)};

@@ -26,8 +26,9 @@ struct DecodingCommand {
   Limits limits;
   Args args;
 };
-DecodingCommand parse_decoding_command(CommandArgs argv, std::set<std::string> value_options,
-                                       std::set<std::string> flag_options, std::string_view usage);
+DecodingCommand parse_decoding_command(CommandArgs argv, const std::set<std::string>& value_options,
+                                       const std::set<std::string>& flag_options,
+                                       std::string_view usage);
 
 // An engine's name (glrmask/engines.def); throws glrmask::Error naming `option` otherwise.
 Engine parse_engine(std::string_view option, const std::string& name);

@@ -27,6 +27,9 @@ constexpr std::pair<std::string_view, std::string_view> kFieldOptions[] = {
     {"JsonOptions::whitespace", "--json-whitespace"},
     {"JsonOptions::lenient", "--json-schema-lenient"},
     {"JsonOptions::property_order", "--json-property-order"},
+    {"JsonOptions::default_draft", "--json-schema-draft"},
+    {"JsonOptions::assert_format", "--json-format"},
+    {"JsonOptions::documents", "--json-schema-ref"},
 };
 
 }  // namespace

@@ -64,6 +64,44 @@ JsonPropertyOrder parse_json_property_order(const std::string& name) {
               ErrorCode::kInvalidArgument);
 }
 
+JsonDraft parse_json_draft(const std::string& name) {
+  if (name == "4") return JsonDraft::k4;
+  if (name == "6") return JsonDraft::k6;
+  if (name == "7") return JsonDraft::k7;
+  if (name == "2019-09") return JsonDraft::k2019_09;
+  if (name == "2020-12") return JsonDraft::k2020_12;
+  throw Error(fmt::format("option --json-schema-draft: unknown JSON Schema draft '{}' (expected "
+                          "4, 6, 7, 2019-09 or 2020-12)",
+                          name),
+              ErrorCode::kInvalidArgument);
+}
+
+bool parse_json_format(const std::string& name) {
+  if (name == "assert") return true;
+  if (name == "annotation") return false;
+  throw Error(fmt::format("option --json-format: unknown format mode '{}' (expected assert or "
+                          "annotation)",
+                          name),
+              ErrorCode::kInvalidArgument);
+}
+
+// `URI=FILE`: the document in FILE, registered under URI (up to the first '=').
+JsonDocument read_json_document(const std::string& value) {
+  const std::size_t equals = value.find('=');
+  if (equals == std::string::npos || equals == 0 || equals + 1 == value.size())
+    throw Error(fmt::format("option --json-schema-ref: expected URI=FILE, got '{}'", value),
+                ErrorCode::kInvalidArgument);
+  JsonDocument document;
+  document.uri = value.substr(0, equals);
+  try {
+    document.text = read_text_file(value.substr(equals + 1));
+  } catch (const Error& e) {
+    throw Error(fmt::format("option --json-schema-ref {}: {}", document.uri, e.what()), e.code(),
+                e.where());
+  }
+  return document;
+}
+
 }  // namespace
 
 glr::ParseOptions take_grammar_options(CommandArgs& args, std::uint8_t accepted) {
@@ -119,6 +157,8 @@ GrammarSource take_grammar_source(CommandArgs& args) {
   bool whitespace_given = false;
   bool lenient_given = false;
   bool order_given = false;
+  // The schema-only options given, for the check after the loop.
+  std::vector<std::string> schema_options_given;
   CommandArgs rest;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -159,6 +199,15 @@ GrammarSource take_grammar_source(CommandArgs& args) {
     } else if (name == "--json-property-order") {
       source.json.property_order = parse_json_property_order(value());
       order_given = true;
+    } else if (name == "--json-schema-draft") {
+      source.json.default_draft = parse_json_draft(value());
+      schema_options_given.push_back(name);
+    } else if (name == "--json-format") {
+      source.json.assert_format = parse_json_format(value());
+      schema_options_given.push_back(name);
+    } else if (name == "--json-schema-ref") {
+      source.json.documents.push_back(read_json_document(value()));
+      schema_options_given.push_back(name);
     } else {
       rest.push_back(arg);
     }
@@ -171,6 +220,9 @@ GrammarSource take_grammar_source(CommandArgs& args) {
                 ErrorCode::kInvalidArgument);
   if (order_given && source.format->name != "json_schema")
     throw Error("option --json-property-order needs --json-schema FILE",
+                ErrorCode::kInvalidArgument);
+  if (!schema_options_given.empty() && source.format->name != "json_schema")
+    throw Error(fmt::format("option {} needs --json-schema FILE", schema_options_given.front()),
                 ErrorCode::kInvalidArgument);
   args = std::move(rest);
   return source;

@@ -40,8 +40,50 @@ Engine engine_of(const std::string& name) {
               ErrorCode::kInvalidArgument);
 }
 
+JsonDraft json_draft(const std::string& name) {
+  if (name == "4") return JsonDraft::k4;
+  if (name == "6") return JsonDraft::k6;
+  if (name == "7") return JsonDraft::k7;
+  if (name == "2019-09") return JsonDraft::k2019_09;
+  if (name == "2020-12") return JsonDraft::k2020_12;
+  throw Error("unknown JSON Schema draft '" + name + "' (expected 4, 6, 7, 2019-09 or 2020-12)",
+              ErrorCode::kInvalidArgument);
+}
+
+// `documents`: None, a dict URI -> JSON text, or an iterable of (URI, text) pairs.
+std::vector<JsonDocument> json_documents(const py::object& documents) {
+  std::vector<JsonDocument> result;
+  if (documents.is_none()) return result;
+  const auto text_of = [](const py::handle& value, const char* what) {
+    if (!py::isinstance<py::str>(value))
+      throw Error(std::string("documents: each ") + what + " must be a str, not " +
+                      std::string(py::str(py::type::of(value).attr("__name__"))),
+                  ErrorCode::kInvalidArgument);
+    return value.cast<std::string>();
+  };
+  if (py::isinstance<py::dict>(documents)) {
+    for (const auto& [uri, text] : documents.cast<py::dict>())
+      result.push_back({text_of(uri, "URI"), text_of(text, "text")});
+    return result;
+  }
+  if (py::isinstance<py::str>(documents) || py::isinstance<py::bytes>(documents) ||
+      !py::isinstance<py::iterable>(documents))
+    throw Error("documents: expected a dict URI -> JSON text or a list of (URI, text) pairs",
+                ErrorCode::kInvalidArgument);
+  for (const py::handle& pair : documents) {
+    if (py::isinstance<py::str>(pair) || !py::isinstance<py::sequence>(pair) || py::len(pair) != 2)
+      throw Error("documents: each item of the list must be a (URI, text) pair",
+                  ErrorCode::kInvalidArgument);
+    const py::sequence items = py::reinterpret_borrow<py::sequence>(pair);
+    result.push_back({text_of(items[0], "URI"), text_of(items[1], "text")});
+  }
+  return result;
+}
+
 JsonOptions json_options(const std::string& whitespace, bool lenient,
-                         const std::string& property_order = "schema") {
+                         const std::string& property_order = "schema",
+                         const std::string& draft = "2020-12", bool assert_format = true,
+                         const py::object& documents = py::none()) {
   JsonOptions options;
   if (whitespace == "default") {
     options.whitespace = JsonWhitespace::kDefault;
@@ -60,6 +102,9 @@ JsonOptions json_options(const std::string& whitespace, bool lenient,
     throw Error("unknown property order '" + property_order + "' (expected schema or any)",
                 ErrorCode::kInvalidArgument);
   }
+  options.default_draft = json_draft(draft);
+  options.assert_format = assert_format;
+  options.documents = json_documents(documents);
   return options;
 }
 
@@ -276,10 +321,11 @@ PYBIND11_MODULE(_glrmask, m) {
           [](const std::string& format, const std::string& text, const std::string& name,
              const std::string& start, const std::string& policy,
              std::vector<std::string> skippable, const std::string& postlex,
-             const std::string& whitespace, bool lenient, const std::string& property_order) {
+             const std::string& whitespace, bool lenient, const std::string& property_order,
+             const std::string& draft, bool assert_format, const py::object& documents) {
             const SourceOptions options{
                 grammar_options(start, policy, std::move(skippable), postlex),
-                json_options(whitespace, lenient, property_order)};
+                json_options(whitespace, lenient, property_order, draft, assert_format, documents)};
             py::gil_scoped_release release;
             return Grammar::from_source(format, text, options, name);
           },
@@ -287,11 +333,15 @@ PYBIND11_MODULE(_glrmask, m) {
           py::arg("start") = "start", py::arg("policy") = "glr",
           py::arg("skippable") = std::vector<std::string>{}, py::arg("postlex") = "none",
           py::arg("whitespace") = "default", py::arg("lenient") = false,
-          py::arg("property_order") = "schema",
+          py::arg("property_order") = "schema", py::arg("draft") = "2020-12",
+          py::arg("assert_format") = true, py::arg("documents") = py::none(),
           "A grammar from text in one of grammar_formats() ('lark', 'json_schema', 'regex', "
           "'any_json', ...). Lark options: start, policy ('glr' or 'lark'), skippable, "
           "postlex ('none' or 'python'); JSON options: whitespace ('default', 'compact', "
-          "'flexible'), lenient, property_order ('schema' or 'any').")
+          "'flexible'), lenient, property_order ('schema' or 'any'), draft (of a schema "
+          "without $schema: '4', '6', '7', '2019-09' or '2020-12'), assert_format (False: "
+          "`format` is an annotation, ignored), documents (what a $ref may name, nothing is "
+          "fetched: a dict URI -> JSON text, or a list of (URI, text) pairs).")
       .def_property_readonly("format", &Grammar::format, "The format it was read from.")
       .def_property_readonly("name", &Grammar::name, "The name given, used in messages.")
       .def_property_readonly("warnings", &Grammar::warnings,
@@ -333,14 +383,17 @@ PYBIND11_MODULE(_glrmask, m) {
       .def(
           "compile_json_schema",
           [](Compiler& compiler, const std::string& schema, const std::string& whitespace,
-             bool lenient, const std::string& property_order, const std::string& name) {
-            const JsonOptions options = json_options(whitespace, lenient, property_order);
+             bool lenient, const std::string& property_order, const std::string& draft,
+             bool assert_format, const py::object& documents, const std::string& name) {
+            const JsonOptions options =
+                json_options(whitespace, lenient, property_order, draft, assert_format, documents);
             py::gil_scoped_release release;
             return compiler.compile_json_schema(schema, options, name);
           },
           py::arg("schema"), py::kw_only(), py::arg("whitespace") = "default",
           py::arg("lenient") = false, py::arg("property_order") = "schema",
-          py::arg("name") = "<schema>",
+          py::arg("draft") = "2020-12", py::arg("assert_format") = true,
+          py::arg("documents") = py::none(), py::arg("name") = "<schema>",
           "The constraint of a JSON Schema (text); options as Grammar.from_source.")
       .def(
           "compile_lark",
@@ -411,17 +464,20 @@ PYBIND11_MODULE(_glrmask, m) {
       .def_static(
           "from_json_schema",
           [](const std::string& schema, const Tokenizer& tokenizer, const std::string& whitespace,
-             bool lenient, const std::string& property_order, const std::string& engine,
+             bool lenient, const std::string& property_order, const std::string& draft,
+             bool assert_format, const py::object& documents, const std::string& engine,
              std::size_t build_threads, const std::string& name, const Limits& limits) {
-            const JsonOptions options = json_options(whitespace, lenient, property_order);
+            const JsonOptions options =
+                json_options(whitespace, lenient, property_order, draft, assert_format, documents);
             py::gil_scoped_release release;
             return Constraint::from_json_schema(schema, tokenizer, options,
                                                 {engine_of(engine), build_threads, limits}, name);
           },
           py::arg("schema"), py::arg("tokenizer"), py::kw_only(), py::arg("whitespace") = "default",
           py::arg("lenient") = false, py::arg("property_order") = "schema",
-          py::arg("engine") = "auto", py::arg("build_threads") = 0, py::arg("name") = "<schema>",
-          py::arg("limits") = Limits{},
+          py::arg("draft") = "2020-12", py::arg("assert_format") = true,
+          py::arg("documents") = py::none(), py::arg("engine") = "auto",
+          py::arg("build_threads") = 0, py::arg("name") = "<schema>", py::arg("limits") = Limits{},
           "Compiles a JSON Schema (text); see Grammar.from_source for its options and "
           "Constraint.compile for the engine.")
       .def_static(

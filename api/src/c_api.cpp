@@ -145,6 +145,35 @@ glrmask::JsonOptions json_options(const glrmask_json_options* options) {
           "glrmask_json_options.property_order is not a known order");
   result.property_order = order == GLRMASK_JSON_ANY_ORDER ? glrmask::JsonPropertyOrder::kAny
                                                           : glrmask::JsonPropertyOrder::kSchema;
+  switch (c_enum_value(options->default_draft)) {
+    case GLRMASK_JSON_DRAFT_2020_12:
+      result.default_draft = glrmask::JsonDraft::k2020_12;
+      break;
+    case GLRMASK_JSON_DRAFT_2019_09:
+      result.default_draft = glrmask::JsonDraft::k2019_09;
+      break;
+    case GLRMASK_JSON_DRAFT_7:
+      result.default_draft = glrmask::JsonDraft::k7;
+      break;
+    case GLRMASK_JSON_DRAFT_6:
+      result.default_draft = glrmask::JsonDraft::k6;
+      break;
+    case GLRMASK_JSON_DRAFT_4:
+      result.default_draft = glrmask::JsonDraft::k4;
+      break;
+    default:
+      require(false, "glrmask_json_options.default_draft is not a known draft");
+  }
+  result.assert_format = !options->format_annotation;
+  require(options->documents != nullptr || options->num_documents == 0,
+          "glrmask_json_options.documents is NULL");
+  for (size_t i = 0; i < options->num_documents; ++i) {
+    const glrmask_json_document& document = options->documents[i];
+    const std::string field = "glrmask_json_options.documents[" + std::to_string(i) + "].";
+    require(document.uri != nullptr, (field + "uri is NULL").c_str());
+    require(document.text != nullptr, (field + "text is NULL").c_str());
+    result.documents.push_back({document.uri, document.text});
+  }
   return result;
 }
 

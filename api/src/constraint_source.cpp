@@ -11,8 +11,10 @@
 namespace glrmask {
 namespace {
 
-// Version 2 added the JSON property order; version 1 sources (schema order) are still read.
-constexpr std::uint32_t kSourceVersion = 2;
+// Version 2 added the JSON property order, version 3 the JSON Schema default draft, whether
+// `format` is asserted and the registered documents; sources of versions 1 (schema order) and 2
+// (2020-12, format asserted, no documents) are still read.
+constexpr std::uint32_t kSourceVersion = 3;
 
 const char* whitespace_name(JsonWhitespace whitespace) {
   switch (whitespace) {
@@ -24,6 +26,22 @@ const char* whitespace_name(JsonWhitespace whitespace) {
       break;
   }
   return "default";
+}
+
+const char* draft_name(JsonDraft draft) {
+  switch (draft) {
+    case JsonDraft::k4:
+      return "4";
+    case JsonDraft::k6:
+      return "6";
+    case JsonDraft::k7:
+      return "7";
+    case JsonDraft::k2019_09:
+      return "2019-09";
+    case JsonDraft::k2020_12:
+      break;
+  }
+  return "2020-12";
 }
 
 }  // namespace
@@ -98,13 +116,20 @@ std::string ConstraintSource::serialize() const {
   out.put(static_cast<std::uint8_t>(json.whitespace));
   out.put<std::uint8_t>(json.lenient ? 1 : 0);
   out.put(static_cast<std::uint8_t>(json.property_order));
+  out.put(static_cast<std::uint8_t>(json.default_draft));
+  out.put<std::uint8_t>(json.assert_format ? 1 : 0);
+  out.put<std::uint64_t>(json.documents.size());
+  for (const JsonDocument& document : json.documents) {
+    out.put_string(document.uri);
+    out.put_string(document.text);
+  }
   return out.take();
 }
 
 ConstraintSource ConstraintSource::parse(std::string_view bytes, const std::string& file) {
   BinaryReader in(bytes, file + " (constraint source)");
   const auto version = in.get<std::uint32_t>("source version");
-  if (version != 1 && version != kSourceVersion)
+  if (version < 1 || version > kSourceVersion)
     in.fail("unknown constraint source version; save the constraint again");
   ConstraintSource source;
   const auto small = [&](const char* field, std::uint8_t limit) {
@@ -128,6 +153,18 @@ ConstraintSource ConstraintSource::parse(std::string_view bytes, const std::stri
   source.json.lenient = small("JSON lenient flag", 1) != 0;
   if (version >= 2)
     source.json.property_order = static_cast<JsonPropertyOrder>(small("JSON property order", 1));
+  if (version >= 3) {
+    source.json.default_draft = static_cast<JsonDraft>(
+        small("JSON Schema default draft", static_cast<std::uint8_t>(JsonDraft::k2020_12)));
+    source.json.assert_format = small("JSON format assertion flag", 1) != 0;
+    const auto documents = in.get<std::uint64_t>("registered JSON documents");
+    for (std::uint64_t i = 0; i < documents; ++i) {
+      JsonDocument document;
+      document.uri = in.get_string("registered document URI");
+      document.text = in.get_string("registered document text");
+      source.json.documents.push_back(std::move(document));
+    }
+  }
   if (!in.at_end()) in.fail("unexpected bytes after the constraint source");
   return source;
 }
@@ -170,6 +207,12 @@ std::string ConstraintSource::description() const {
     text_options = fmt::format(
         "whitespace {}{}{}", whitespace_name(json.whitespace), json.lenient ? ", lenient" : "",
         json.property_order == JsonPropertyOrder::kAny ? ", properties in any order" : "");
+    if (json.default_draft != JsonDraft::k2020_12)
+      text_options += fmt::format(", default draft {}", draft_name(json.default_draft));
+    if (!json.assert_format) text_options += ", format as annotation";
+    if (!json.documents.empty())
+      text_options += fmt::format(", {} registered document{}", json.documents.size(),
+                                  json.documents.size() == 1 ? "" : "s");
   }
   return fmt::format("{} {}{}", format, name,
                      text_options.empty() ? "" : " (" + text_options + ")");

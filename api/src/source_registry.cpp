@@ -22,6 +22,27 @@ json_schema::SchemaOptions schema_options(const JsonOptions& json) {
   options.property_order = json.property_order == JsonPropertyOrder::kAny
                                ? json_schema::PropertyOrder::kAny
                                : json_schema::PropertyOrder::kSchema;
+  switch (json.default_draft) {
+    case JsonDraft::k4:
+      options.default_draft = json_schema::Draft::k4;
+      break;
+    case JsonDraft::k6:
+      options.default_draft = json_schema::Draft::k6;
+      break;
+    case JsonDraft::k7:
+      options.default_draft = json_schema::Draft::k7;
+      break;
+    case JsonDraft::k2019_09:
+      options.default_draft = json_schema::Draft::k2019_09;
+      break;
+    case JsonDraft::k2020_12:
+      options.default_draft = json_schema::Draft::k2020_12;
+      break;
+  }
+  options.assert_format = json.assert_format;
+  options.documents.reserve(json.documents.size());
+  for (const JsonDocument& document : json.documents)
+    options.documents.push_back({document.uri, document.text});
   return options;
 }
 

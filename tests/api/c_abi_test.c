@@ -113,8 +113,8 @@ static int self_checks(void) {
         "{\"a\": {\"type\": \"integer\"}, \"b\": {\"type\": \"integer\"}}}";
     const char* reordered = "{\"b\": 1, \"a\": 2}";
     for (int any = 0; any < 2; ++any) {
-      const glrmask_json_options json = {GLRMASK_JSON_DEFAULT, false,
-                                         any ? GLRMASK_JSON_ANY_ORDER : GLRMASK_JSON_SCHEMA_ORDER};
+      const glrmask_json_options json = {.property_order = any ? GLRMASK_JSON_ANY_ORDER
+                                                               : GLRMASK_JSON_SCHEMA_ORDER};
       glrmask_constraint* ordered = NULL;
       CHECK_OK(glrmask_constraint_from_json_schema(two, strlen(two), "two.json", byte_tokenizer,
                                                    &json, NULL, &ordered));
@@ -126,16 +126,70 @@ static int self_checks(void) {
       glrmask_matcher_free(matcher);
       glrmask_constraint_free(ordered);
     }
-    const glrmask_json_options unknown = {GLRMASK_JSON_DEFAULT, false,
-                                          (glrmask_json_property_order)7};
+    const glrmask_json_options unknown = {.property_order = (glrmask_json_property_order)7};
     CHECK(glrmask_constraint_from_json_schema(two, strlen(two), "two.json", byte_tokenizer,
                                               &unknown, NULL, &none) == GLRMASK_INVALID_ARGUMENT);
     CHECK(strstr(glrmask_last_error(), "property_order") != NULL);
     /* Every enum of the header with a value it does not name: refused, never read as one. */
-    const glrmask_json_options spaced = {(glrmask_json_whitespace)42, false,
-                                         GLRMASK_JSON_SCHEMA_ORDER};
+    const glrmask_json_options spaced = {.whitespace = (glrmask_json_whitespace)42};
     CHECK(glrmask_constraint_from_json_schema(two, strlen(two), "two.json", byte_tokenizer, &spaced,
                                               NULL, &none) == GLRMASK_INVALID_ARGUMENT);
+    /* A registered document a `$ref` names: without it the schema is refused naming the
+     * document, with it the reference is followed. A NULL document field and a draft the header
+     * does not name are refused, naming the field. */
+    const char* refers =
+        "{\"type\": \"array\", \"items\": {\"$ref\": \"https://example.com/small\"}}";
+    const glrmask_json_document small = {"https://example.com/small",
+                                         "{\"type\": \"integer\", \"maximum\": 5}"};
+    CHECK(glrmask_constraint_from_json_schema(refers, strlen(refers), "refers.json", byte_tokenizer,
+                                              NULL, NULL, &none) == GLRMASK_SCHEMA);
+    CHECK(strstr(glrmask_last_error(), "https://example.com/small") != NULL);
+    glrmask_json_options registered = {.documents = &small, .num_documents = 1};
+    glrmask_constraint* referring = NULL;
+    CHECK_OK(glrmask_constraint_from_json_schema(refers, strlen(refers), "refers.json",
+                                                 byte_tokenizer, &registered, NULL, &referring));
+    if (referring != NULL) {
+      glrmask_matcher* matcher = NULL;
+      CHECK_OK(glrmask_matcher_new(referring, 0, &matcher));
+      bool taken = false;
+      CHECK_OK(glrmask_matcher_accept_bytes(matcher, "[1, 5]", 6, &taken));
+      CHECK(taken && glrmask_matcher_is_accepting(matcher));
+      CHECK_OK(glrmask_matcher_reset(matcher));
+      CHECK_OK(glrmask_matcher_accept_bytes(matcher, "[6]", 3, &taken));
+      CHECK(!taken);
+      glrmask_matcher_free(matcher);
+      glrmask_constraint_free(referring);
+    }
+    const glrmask_json_document nameless = {NULL, "true"};
+    registered.documents = &nameless;
+    CHECK(glrmask_constraint_from_json_schema(refers, strlen(refers), "refers.json", byte_tokenizer,
+                                              &registered, NULL,
+                                              &none) == GLRMASK_INVALID_ARGUMENT);
+    CHECK(strstr(glrmask_last_error(), "documents[0].uri") != NULL);
+    registered.documents = NULL;
+    CHECK(glrmask_constraint_from_json_schema(refers, strlen(refers), "refers.json", byte_tokenizer,
+                                              &registered, NULL,
+                                              &none) == GLRMASK_INVALID_ARGUMENT);
+    CHECK(strstr(glrmask_last_error(), "documents") != NULL);
+    const glrmask_json_options drafted = {.default_draft = (glrmask_json_draft)42};
+    CHECK(glrmask_constraint_from_json_schema(two, strlen(two), "two.json", byte_tokenizer,
+                                              &drafted, NULL, &none) == GLRMASK_INVALID_ARGUMENT);
+    CHECK(strstr(glrmask_last_error(), "default_draft") != NULL);
+    /* `format` asserted (the default) refuses "x" as a date; as an annotation it is ignored. */
+    const char* date = "{\"type\": \"string\", \"format\": \"date\"}";
+    for (int annotation = 0; annotation < 2; ++annotation) {
+      const glrmask_json_options json = {.format_annotation = annotation == 1};
+      glrmask_constraint* dated = NULL;
+      CHECK_OK(glrmask_constraint_from_json_schema(date, strlen(date), "date.json", byte_tokenizer,
+                                                   &json, NULL, &dated));
+      glrmask_matcher* matcher = NULL;
+      CHECK_OK(glrmask_matcher_new(dated, 0, &matcher));
+      bool taken = annotation == 0;
+      CHECK_OK(glrmask_matcher_accept_bytes(matcher, "\"x\"", 3, &taken));
+      CHECK(taken == (annotation == 1));
+      glrmask_matcher_free(matcher);
+      glrmask_constraint_free(dated);
+    }
     const glrmask_compile_options by = {(glrmask_engine)42, 1, NULL};
     CHECK(glrmask_constraint_from_json_schema(two, strlen(two), "two.json", byte_tokenizer, NULL,
                                               &by, &none) == GLRMASK_INVALID_ARGUMENT);

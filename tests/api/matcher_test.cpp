@@ -135,16 +135,72 @@ TEST_CASE(
   }
   std::filesystem::remove(path);
 
-  // What version 1 wrote: the same fields without the property order.
+  // What version 2 wrote: the same fields without the default draft, the format flag and the
+  // registered documents (one byte, one byte and a count of 0); version 1 had no property order.
   ConstraintSource source = any_order.impl().source;
   std::string bytes = source.serialize();
-  REQUIRE(bytes.substr(0, 4) == std::string("\x02\0\0\0", 4));
+  REQUIRE(bytes.substr(0, 4) == std::string("\x03\0\0\0", 4));
+  bytes.resize(bytes.size() - 10);
+  bytes[0] = 2;
+  const ConstraintSource v2 = ConstraintSource::parse(bytes, "v2");
+  CHECK(v2.json.property_order == JsonPropertyOrder::kAny);
+  CHECK(v2.json.default_draft == JsonDraft::k2020_12);
+  CHECK(v2.json.assert_format);
+  CHECK(v2.json.documents.empty());
   bytes[0] = 1;
   bytes.pop_back();
   CHECK(ConstraintSource::parse(bytes, "v1").json.property_order == JsonPropertyOrder::kSchema);
   bytes.push_back(2);  // an order past kAny
   bytes[0] = 2;
   CHECK_THROWS_AS(ConstraintSource::parse(bytes, "v2"), Error);
+}
+
+TEST_CASE(
+    "api: a JSON constraint keeps its default draft, format mode and registered documents through "
+    "save and load") {
+  std::vector<std::string> pieces;
+  for (int b = 0; b < 256; ++b) pieces.emplace_back(1, static_cast<char>(b));
+  pieces.push_back("<eos>");
+  const Tokenizer tokenizer = Tokenizer::from_vocab(pieces, VocabType::kRaw, {256});
+  // Draft 7 ignores `maximum` beside the `$ref`; the date format is an annotation.
+  const std::string schema =
+      R"({"type": "object", "required": ["n", "d"],
+          "properties": {"n": {"$ref": "https://example.com/n.json", "maximum": 3},
+                         "d": {"type": "string", "format": "date"}}})";
+  JsonOptions options;
+  options.default_draft = JsonDraft::k7;
+  options.assert_format = false;
+  options.documents = {{"https://example.com/n.json", R"({"type": "integer"})"}};
+  const std::string instance = R"({"n": 5, "d": "x"})";
+  CHECK_THROWS_AS(Constraint::from_json_schema(schema, tokenizer), Error);
+  const Constraint constraint = Constraint::from_json_schema(schema, tokenizer, options);
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("glrmask_api_draft_" + std::to_string(::getpid()));
+  constraint.save(path);
+  for (const Constraint& each : {constraint, Constraint::load(path, tokenizer)}) {
+    const std::string description = each.description();
+    CHECK(description.find("default draft 7") != std::string::npos);
+    CHECK(description.find("format as annotation") != std::string::npos);
+    CHECK(description.find("1 registered document") != std::string::npos);
+    Matcher matcher(each);
+    CHECK(matcher.accept_bytes(instance));
+    CHECK(matcher.is_accepting());
+  }
+  std::filesystem::remove(path);
+  options.default_draft = JsonDraft::k2020_12;
+  CHECK_FALSE(
+      Matcher(Constraint::from_json_schema(schema, tokenizer, options)).accept_bytes(instance));
+  options.default_draft = JsonDraft::k7;
+  options.assert_format = true;
+  CHECK_FALSE(
+      Matcher(Constraint::from_json_schema(schema, tokenizer, options)).accept_bytes(instance));
+
+  // A stored draft past 2020-12 is refused.
+  std::string bytes = constraint.impl().source.serialize();
+  const std::size_t draft_at = bytes.size() - 8 - (8 + 26) - (8 + 19) - 2;
+  REQUIRE(bytes[draft_at] == static_cast<char>(JsonDraft::k7));
+  bytes[draft_at] = 9;
+  CHECK_THROWS_AS(ConstraintSource::parse(bytes, "v3"), Error);
 }
 
 TEST_CASE("api: teacher forcing counts each follower's differing steps and stops at a failure") {

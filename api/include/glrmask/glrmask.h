@@ -95,11 +95,32 @@ typedef enum glrmask_json_property_order {
   GLRMASK_JSON_ANY_ORDER = 1,    /* in any order, each at most once */
 } glrmask_json_property_order;
 
-/* Options of a JSON constraint; zeroed (or NULL): default whitespace, strict, schema order. */
+/* The draft of a schema whose root has no `$schema` (0: 2020-12). Drafts 4 to 7 ignore the
+ * keywords beside a `$ref`; 2019-09 and 2020-12 apply them. */
+typedef enum glrmask_json_draft {
+  GLRMASK_JSON_DRAFT_2020_12 = 0,
+  GLRMASK_JSON_DRAFT_2019_09 = 1,
+  GLRMASK_JSON_DRAFT_7 = 2,
+  GLRMASK_JSON_DRAFT_6 = 3,
+  GLRMASK_JSON_DRAFT_4 = 4,
+} glrmask_json_draft;
+
+/* A document a schema's `$ref` may name by URI (nothing is ever fetched). */
+typedef struct glrmask_json_document {
+  const char* uri;  /* NUL-terminated, e.g. "https://example.com/address.json" */
+  const char* text; /* NUL-terminated JSON text */
+} glrmask_json_document;
+
+/* Options of a JSON constraint; zeroed (or NULL): default whitespace, strict, schema order,
+ * draft 2020-12, `format` asserted, no registered documents. */
 typedef struct glrmask_json_options {
   glrmask_json_whitespace whitespace;
   bool lenient;
   glrmask_json_property_order property_order;
+  glrmask_json_draft default_draft;
+  bool format_annotation; /* true: `format` is an annotation (ignored); false: asserted */
+  const glrmask_json_document* documents; /* copied during the call */
+  size_t num_documents;
 } glrmask_json_options;
 
 /* Budgets (glrmask::Limits in constraint.hpp, docs/limits.md): exceeding one fails with

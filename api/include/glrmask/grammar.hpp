@@ -57,11 +57,29 @@ enum class JsonPropertyOrder : std::uint8_t {
   kAny,     // any order, each property at most once
 };
 
+// The JSON Schema draft a schema is read as when its root names none with `$schema`. Drafts 4 to 7
+// ignore the keywords beside a `$ref` and name anchors with `$id: "#name"`; 2019-09 and 2020-12
+// apply the keywords beside a `$ref` and name anchors with `$anchor`.
+enum class JsonDraft : std::uint8_t { k4, k6, k7, k2019_09, k2020_12 };
+
+// A document a schema's `$ref` may name by its URI (glrmask never fetches one).
+struct JsonDocument {
+  std::string uri;   // an absolute URI, e.g. "https://example.com/address.json"
+  std::string text;  // the document's JSON text
+};
+
 struct JsonOptions {
   JsonWhitespace whitespace = JsonWhitespace::kDefault;
   // Keywords the compiler cannot enforce exactly are ignored (with a warning) instead of refused.
   bool lenient = false;
   JsonPropertyOrder property_order = JsonPropertyOrder::kSchema;
+  // The draft of a schema whose root has no `$schema` (or one glrmask does not know).
+  JsonDraft default_draft = JsonDraft::k2020_12;
+  // `format` asserted: each format glrmask knows is enforced (what a constrained decoder wants).
+  // False: `format` is an annotation and ignored, the specification's default from 2019-09 on.
+  bool assert_format = true;
+  // The documents a `$ref` may name, by URI; a reference to any other document is an error.
+  std::vector<JsonDocument> documents = {};
 };
 
 // The options of every format; each format reads its own (a Lark grammar `grammar`, a JSON Schema

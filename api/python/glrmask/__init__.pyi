@@ -5,6 +5,7 @@ from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Tuple
 __version__: str
 
 _ArrayLike = Any  # a numpy array or a CPU torch tensor
+_Documents = Union[Dict[str, str], Sequence[Tuple[str, str]]]  # URI -> JSON text
 
 class Error(RuntimeError):
     code: str
@@ -71,7 +72,8 @@ class Grammar:
     @staticmethod
     def from_source(format: str, text: str, *, name: str = ..., start: str = ..., policy: str = ...,
                     skippable: Sequence[str] = ..., postlex: str = ..., whitespace: str = ...,
-                    lenient: bool = ..., property_order: str = ...) -> Grammar: ...
+                    lenient: bool = ..., property_order: str = ..., draft: str = ...,
+                    assert_format: bool = ..., documents: Optional[_Documents] = ...) -> Grammar: ...
     @property
     def format(self) -> str: ...
     @property
@@ -98,7 +100,8 @@ class Constraint:
                   build_threads: int = ..., name: str = ..., limits: Limits = ...) -> Constraint: ...
     @staticmethod
     def from_json_schema(schema: str, tokenizer: Tokenizer, *, whitespace: str = ..., lenient: bool = ...,
-                         property_order: str = ..., engine: str = ..., build_threads: int = ...,
+                         property_order: str = ..., draft: str = ..., assert_format: bool = ...,
+                         documents: Optional[_Documents] = ..., engine: str = ..., build_threads: int = ...,
                          name: str = ..., limits: Limits = ...) -> Constraint: ...
     @staticmethod
     def any_json(tokenizer: Tokenizer, *, whitespace: str = ..., engine: str = ...,
@@ -140,7 +143,8 @@ class Compiler:
                  limits: Limits = ..., max_entries: int = ...) -> None: ...
     def compile(self, grammar: Grammar) -> Constraint: ...
     def compile_json_schema(self, schema: str, *, whitespace: str = ..., lenient: bool = ...,
-                            property_order: str = ..., name: str = ...) -> Constraint: ...
+                            property_order: str = ..., draft: str = ..., assert_format: bool = ...,
+                            documents: Optional[_Documents] = ..., name: str = ...) -> Constraint: ...
     def compile_lark(self, grammar: str, *, start: str = ..., policy: str = ...,
                      skippable: Sequence[str] = ..., postlex: str = ..., name: str = ...) -> Constraint: ...
     def compile_regex(self, pattern: str) -> Constraint: ...

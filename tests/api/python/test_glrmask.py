@@ -172,6 +172,79 @@ def test_json_property_order(tmp_path):
     assert error.value.code == "invalid argument"
 
 
+def byte_tokenizer():
+    pieces = [bytes([b]) for b in range(256)] + [b"<eos>"]
+    return glrmask.Tokenizer.from_vocab(pieces, "raw", stop_ids=[256])
+
+
+def test_json_registered_documents(tmp_path):
+    tokenizer = byte_tokenizer()
+    uri = "https://example.com/small.json"
+    schema = json.dumps({"type": "array", "items": {"$ref": uri}})
+    small = json.dumps({"type": "integer", "maximum": 5})
+    with pytest.raises(glrmask.Error) as error:
+        glrmask.Constraint.from_json_schema(schema, tokenizer)
+    assert error.value.code == "schema" and uri in str(error.value)
+    compiler = glrmask.Compiler(tokenizer)
+    constraints = [glrmask.Constraint.from_json_schema(schema, tokenizer, documents={uri: small}),
+                   glrmask.Constraint.from_json_schema(schema, tokenizer, documents=[(uri, small)]),
+                   compiler.compile_json_schema(schema, documents={uri: small}),
+                   glrmask.Constraint.compile(glrmask.Grammar.from_source(
+                       "json_schema", schema, documents=[(uri, small)]), tokenizer)]
+    path = tmp_path / "registered.glrmask"
+    constraints[0].save(str(path))
+    constraints.append(glrmask.Constraint.load(str(path), tokenizer))
+    for constraint in constraints:
+        assert "1 registered document" in constraint.description
+        matcher = glrmask.Matcher(constraint)
+        assert matcher.accept_string(b"[1, 5]") and matcher.is_accepting()
+        assert not glrmask.Matcher(constraint).accept_string(b"[6]")
+    for documents in ("not a dict", [(uri,)], {uri: 3}):
+        with pytest.raises(glrmask.Error) as error:
+            glrmask.Constraint.from_json_schema(schema, tokenizer, documents=documents)
+        assert error.value.code == "invalid argument" and "documents" in str(error.value)
+
+
+def test_json_format_annotation():
+    tokenizer = byte_tokenizer()
+    schema = json.dumps({"type": "string", "format": "date"})
+    asserted = glrmask.Constraint.from_json_schema(schema, tokenizer)
+    annotated = glrmask.Constraint.from_json_schema(schema, tokenizer, assert_format=False)
+    assert "format as annotation" in annotated.description
+    assert not glrmask.Matcher(asserted).accept_string(b'"x"')
+    assert glrmask.Matcher(annotated).accept_string(b'"x"')
+    for constraint in (asserted, annotated):
+        matcher = glrmask.Matcher(constraint)
+        assert matcher.accept_string(b'"2024-05-06"') and matcher.is_accepting()
+
+
+def test_json_draft():
+    tokenizer = byte_tokenizer()
+    # Drafts 4 to 7 ignore the keywords beside a $ref; 2019-09 and 2020-12 apply them.
+    schema = {"type": "object", "required": ["n"],
+              "properties": {"n": {"$ref": "#/definitions/integer", "maximum": 3}},
+              "definitions": {"integer": {"type": "integer"}}}
+    text = json.dumps(schema)
+    for draft, takes_5 in (("4", True), ("6", True), ("7", True), ("2019-09", False),
+                           ("2020-12", False)):
+        constraint = glrmask.Constraint.from_json_schema(text, tokenizer, draft=draft)
+        assert glrmask.Matcher(constraint).accept_string(b'{"n": 5}') == takes_5, draft
+        assert glrmask.Matcher(constraint).accept_string(b'{"n": 2}'), draft
+        assert ("default draft " + draft in constraint.description) == (draft != "2020-12")
+    default = glrmask.Constraint.from_json_schema(text, tokenizer)
+    assert not glrmask.Matcher(default).accept_string(b'{"n": 5}')
+    # A $schema in the root wins over the default draft.
+    stated = dict(schema, **{"$schema": "http://json-schema.org/draft-07/schema#"})
+    constraint = glrmask.Constraint.from_json_schema(json.dumps(stated), tokenizer)
+    assert glrmask.Matcher(constraint).accept_string(b'{"n": 5}')
+    for draft in ("8", "draft-07", ""):
+        with pytest.raises(glrmask.Error) as error:
+            glrmask.Constraint.from_json_schema(text, tokenizer, draft=draft)
+        assert error.value.code == "invalid argument"
+        assert "unknown JSON Schema draft '" + draft + "'" in str(error.value)
+        assert "2019-09" in str(error.value)
+
+
 def test_save_load(tmp_path):
     tokenizer, pieces = small_tokenizer()
     constraint = glrmask.Constraint.from_lark('start: "a"+ "b"\n', tokenizer)
