@@ -3,7 +3,8 @@
 //
 // Without contains or uniqueItems: one rule per position up to max(prefix, minItems) or maxItems,
 // then a left-recursive list (left recursion keeps LR stacks shallow). With them, the array is a
-// chain of states (items so far, contains counts, the values used), each a nonterminal:
+// chain of states (items so far, contains counts, the values used), each a nonterminal; the
+// positions of a prefix (prefixItems) are counted exactly, each with its own schema:
 //  - contains C: an item matching C may count (the grammar is ambiguous there, which is exact for
 //    "at least"); with maxContains every item is either in C (counted) or in not C, which needs
 //    the complement of C;
@@ -111,24 +112,37 @@ std::string SchemaCompiler::array(const JsonValue& schema, const std::string& po
   if (rest_forbidden && (!max_items || *max_items > prefix.size())) max_items = prefix.size();
   if (max_items && min_items > *max_items) return "";
 
-  // contains, as (schema, at least, at most).
+  // contains, as (schema, at least, at most); items before position `from` do not count for it
+  // (internal::kContainsFrom, the complement of items after a prefix).
   struct Contains {
     JsonValue schema;
     std::size_t at_least = 1;
     std::optional<std::size_t> at_most;
     std::string pointer;
+    std::size_t from = 0;
   };
   std::vector<Contains> contains;
-  if (const JsonValue* c = schema.find("contains")) {
-    Contains entry{*c, 1, std::nullopt, pointer_append(pointer, "contains")};
-    if (schema.find("minContains"))
-      entry.at_least = count(schema, pointer, "minContains").value_or(1);
-    entry.at_most = count(schema, pointer, "maxContains");
+  auto counted = [&](const JsonValue& holder, const JsonValue& c) {
+    Contains entry{c, 1, std::nullopt, pointer_append(pointer, "contains")};
+    if (holder.find("minContains"))
+      entry.at_least = count(holder, pointer, "minContains").value_or(1);
+    entry.at_most = count(holder, pointer, "maxContains");
     contains.push_back(std::move(entry));
-  }
+  };
+  if (const JsonValue* c = schema.find("contains")) counted(schema, *c);
   if (const JsonValue* list = schema.find(internal::kContains))
     for (const JsonValue& c : list->items)
       contains.push_back({c, 1, std::nullopt, pointer_append(pointer, "contains")});
+  if (const JsonValue* list = schema.find(internal::kCountedContains))
+    for (const JsonValue& entry : list->items) counted(entry, *entry.find("contains"));
+  std::size_t positions = prefix.size();  // positions the chain tells apart
+  if (const JsonValue* list = schema.find(internal::kContainsFrom))
+    for (const JsonValue& entry : list->items) {
+      Contains c{*entry.find("schema"), 1, std::nullopt, pointer,
+                 static_cast<std::size_t>(entry.find("from")->number)};
+      positions = std::max(positions, c.from);
+      contains.push_back(std::move(c));
+    }
   std::erase_if(contains, [](const Contains& c) { return c.at_least == 0 && !c.at_most; });
   const JsonValue* unique = schema.find("uniqueItems");
   const bool unique_items =
@@ -181,13 +195,11 @@ std::string SchemaCompiler::array(const JsonValue& schema, const std::string& po
     return name;
   }
 
-  if (!prefix.empty()) {
-    unenforced(pointer_append(pointer, contains.empty() ? "uniqueItems" : "contains"),
-               "contains or uniqueItems beside prefixItems is not supported");
+  if (positions > 0 && unique_items) {
+    unenforced(pointer_append(pointer, "uniqueItems"),
+               "uniqueItems beside prefixItems is not supported");
     JsonValue without = schema;
-    std::erase_if(without.members, [](const auto& m) {
-      return m.first == "contains" || m.first == internal::kContains || m.first == "uniqueItems";
-    });
+    std::erase_if(without.members, [](const auto& m) { return m.first == "uniqueItems"; });
     return array(without, pointer);
   }
   // Item alternatives: (symbol, contains constraints it counts for, value index for uniqueness).
@@ -197,6 +209,7 @@ std::string SchemaCompiler::array(const JsonValue& schema, const std::string& po
     int value = -1;       // uniqueItems: the index of its value
   };
   std::vector<ItemKind> kinds;
+  std::vector<std::vector<ItemKind>> prefix_kinds;  // per prefixItems position
   std::size_t values = 0;
   if (unique_items) {
     const std::optional<std::vector<JsonValue>> finite =
@@ -219,29 +232,40 @@ std::string SchemaCompiler::array(const JsonValue& schema, const std::string& po
           counts |= 1u << k;
       // The items' schema is not at hand here: draft 4 spells integers plainly (literal()).
       kinds.push_back({literal((*finite)[v], pointer, document_.draft() == Draft::k4,
-                               document_.draft() == Draft::k4), counts,
-                       static_cast<int>(v)});
+                               document_.draft() == Draft::k4),
+                       counts, static_cast<int>(v)});
     }
   } else {
     if (contains.size() > 4)
       unenforced(pointer_append(pointer, "contains"), "more than 4 contains constraints");
     // Every subset of the contains constraints an item may count for; with an upper bound the
     // item counts exactly for the ones it matches (the others through their complements).
-    for (unsigned subset = 0; subset < (1u << contains.size()); ++subset) {
-      std::vector<JsonValue> parts = {*rest};
-      bool exact_needed = false;
-      for (std::size_t k = 0; k < contains.size(); ++k) {
-        if (subset & (1u << k)) {
-          parts.push_back(contains[k].schema);
-        } else if (contains[k].at_most) {
-          parts.push_back(make_object({{"not", contains[k].schema}}));
-          exact_needed = true;
+    auto kinds_of = [&](const JsonValue& item, const std::string& where, std::size_t position) {
+      std::vector<ItemKind> out;
+      for (unsigned subset = 0; subset < (1u << contains.size()); ++subset) {
+        bool counts = true;
+        for (std::size_t k = 0; k < contains.size(); ++k)
+          if ((subset & (1u << k)) && position < contains[k].from) counts = false;
+        if (!counts) continue;
+        std::vector<JsonValue> parts = {item};
+        for (std::size_t k = 0; k < contains.size(); ++k) {
+          if (subset & (1u << k))
+            parts.push_back(contains[k].schema);
+          else if (contains[k].at_most)
+            parts.push_back(make_object({{"not", contains[k].schema}}));
         }
+        out.push_back(
+            {value(parts.size() == 1 ? parts[0] : make_all_of(parts), where), subset, -1});
       }
-      (void)exact_needed;
-      kinds.push_back(
-          {value(parts.size() == 1 ? parts[0] : make_all_of(parts), rest_pointer), subset, -1});
-    }
+      return out;
+    };
+    kinds = kinds_of(*rest, rest_pointer, positions);
+    // Beside prefixItems the first positions take their own schemas, and an item before a
+    // contains' `from` does not count for it (the state counts items up to `positions`, so the
+    // position is known there).
+    for (std::size_t i = 0; i < positions; ++i)
+      prefix_kinds.push_back(i < prefix.size() ? kinds_of(*prefix[i].first, prefix[i].second, i)
+                                               : kinds_of(*rest, rest_pointer, i));
   }
   // The chain of states: (items, counts per contains, values used).
   struct State {
@@ -250,7 +274,7 @@ std::string SchemaCompiler::array(const JsonValue& schema, const std::string& po
     std::uint64_t used = 0;
     auto operator<=>(const State&) const = default;
   };
-  const std::size_t item_cap = max_items ? *max_items : min_items;
+  const std::size_t item_cap = std::max(max_items ? *max_items : min_items, positions);
   auto satisfied = [&](const State& s) {
     if (s.items < min_items) return false;
     for (std::size_t k = 0; k < contains.size(); ++k)
@@ -259,7 +283,7 @@ std::string SchemaCompiler::array(const JsonValue& schema, const std::string& po
   };
   // Saturated: nothing left to count, so the rest is a plain list.
   auto saturated = [&](const State& s) {
-    if (max_items || unique_items || !satisfied(s)) return false;
+    if (max_items || unique_items || !satisfied(s) || s.items < positions) return false;
     return std::none_of(contains.begin(), contains.end(),
                         [](const Contains& c) { return c.at_most; });
   };
@@ -290,7 +314,8 @@ std::string SchemaCompiler::array(const JsonValue& schema, const std::string& po
       continue;
     }
     if (max_items && state.items >= *max_items) continue;
-    for (const ItemKind& kind : kinds) {
+    for (const ItemKind& kind :
+         state.items < prefix_kinds.size() ? prefix_kinds[state.items] : kinds) {
       if (kind.value >= 0 && (state.used >> kind.value & 1)) continue;
       State next = state;
       next.items = std::min(state.items + 1, std::max<std::size_t>(item_cap, 1));

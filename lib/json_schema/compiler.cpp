@@ -11,6 +11,7 @@
 #include "lib/json_schema/number_regex.h"
 #include "lib/json_schema/regex.h"
 #include "lib/json_schema/schema_compiler.h"
+#include "lib/json_schema/unevaluated.h"
 
 namespace glrmask::json_schema {
 namespace detail {
@@ -247,7 +248,7 @@ std::string SchemaCompiler::value(const JsonValue& schema, const std::string& po
 }
 
 std::string SchemaCompiler::conjunction(const JsonValue& schema, const std::string& pointer) {
-  JsonValue merged = flatten_conjunction(document_, schema, pointer);
+  JsonValue merged = flatten_conjunction(document_, without_unevaluated(schema, pointer), pointer);
   if (merged.is_bool()) return merged.boolean ? any_value() : never();
   if (std::optional<Alternatives> choice = take_combinator(merged, pointer)) {
     // merged ∧ (b1 ∨ b2 ∨ ...) = (merged ∧ b1) ∨ (merged ∧ b2) ∨ ...
@@ -268,11 +269,26 @@ std::string SchemaCompiler::conjunction(const JsonValue& schema, const std::stri
     }
     return alternatives("alternatives", symbols);
   }
+  // unevaluated* were rewritten away (unevaluated.h); what remains is not supported.
   for (const auto& [key, keyword] : merged.members)
     if (key == "unevaluatedProperties" || key == "unevaluatedItems" || key == "$dynamicRef" ||
         key == "$recursiveRef")
       unenforced(pointer_append(pointer, key), fmt::format("keyword \"{}\" is not supported", key));
   return plain(merged, pointer);
+}
+
+JsonValue SchemaCompiler::without_unevaluated(const JsonValue& schema, const std::string& pointer) {
+  if (!has_unevaluated_in_place(document_, schema)) return schema;
+  // oneOf branches a proof shows disjoint need no complement of each other.
+  auto disjoint = [this](const JsonValue& a, const JsonValue& b) {
+    try {
+      return provably_disjoint(flatten_conjunction(document_, a, ""),
+                               flatten_conjunction(document_, b, ""));
+    } catch (const Error&) {
+      return false;  // no proof; the compiler meets the error where it compiles the branch
+    }
+  };
+  return resolve_unevaluated(document_, schema, pointer, disjoint);
 }
 
 std::optional<SchemaCompiler::Alternatives> SchemaCompiler::take_combinator(

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "lib/core/error.h"
 #include "lib/json_schema/ecma_regex.h"
@@ -23,23 +24,67 @@ std::size_t code_points(const std::string& utf8) {
   return n;
 }
 
+// The members and items of one instance that a successful schema evaluated (annotations of
+// properties, patternProperties, additionalProperties, prefixItems, items, contains and the
+// unevaluated keywords, gathered through the subschemas applied in place), which
+// unevaluatedProperties / unevaluatedItems read.
+struct Evaluation {
+  std::set<std::string> properties;
+  bool all_properties = false;
+  std::set<std::size_t> items;
+  bool all_items = false;
+
+  void unite(const Evaluation& other) {
+    properties.insert(other.properties.begin(), other.properties.end());
+    all_properties = all_properties || other.all_properties;
+    items.insert(other.items.begin(), other.items.end());
+    all_items = all_items || other.all_items;
+  }
+};
+
 class Checker {
  public:
   explicit Checker(const SchemaDocument& document) : document_(document) {}
 
-  bool check(const JsonValue& schema, const JsonValue& x, const std::string& pointer, int depth) {
+  // Whether `x` validates; what the schema evaluated is added to `out`.
+  bool check(const JsonValue& schema, const JsonValue& x, const std::string& pointer, int depth,
+             Evaluation* out = nullptr) {
     if (depth > 200) document_.fail(pointer, "$ref / nesting too deep to evaluate a value");
     if (schema.is_bool()) return schema.boolean;
     if (!schema.is_object()) document_.fail(pointer, "a schema must be an object or a boolean");
+    Evaluation evaluation;
     if (const JsonValue* ref = schema.find("$ref")) {
       const std::string target = document_.resolve_ref(*ref, pointer_append(pointer, "$ref"));
-      if (!check(document_.at(target), x, target, depth + 1)) return false;
-      if (document_.ref_overrides_siblings()) return true;
+      if (!check(document_.at(target), x, target, depth + 1, &evaluation)) return false;
+      if (document_.ref_overrides_siblings()) {
+        if (out) out->unite(evaluation);
+        return true;
+      }
     }
     for (const auto& [key, value] : schema.members) {
-      if (key == "$ref") continue;
-      if (!keyword(key, value, schema, x, pointer_append(pointer, key), depth)) return false;
+      if (key == "$ref" || key == "unevaluatedProperties" || key == "unevaluatedItems") continue;
+      if (!keyword(key, value, schema, x, pointer_append(pointer, key), depth, evaluation))
+        return false;
     }
+    // After every other keyword: what none of them evaluated (2019-09 on; before, unknown
+    // keywords).
+    if (document_.draft() >= Draft::k2019_09) {
+      if (const JsonValue* rest = schema.find("unevaluatedProperties"); rest && x.is_object()) {
+        for (const auto& [name, member] : x.members)
+          if (!evaluation.all_properties && !evaluation.properties.count(name) &&
+              !check(*rest, member, pointer_append(pointer, "unevaluatedProperties"), depth + 1))
+            return false;
+        evaluation.all_properties = true;
+      }
+      if (const JsonValue* rest = schema.find("unevaluatedItems"); rest && x.is_array()) {
+        for (std::size_t i = 0; i < x.items.size(); ++i)
+          if (!evaluation.all_items && !evaluation.items.count(i) &&
+              !check(*rest, x.items[i], pointer_append(pointer, "unevaluatedItems"), depth + 1))
+            return false;
+        evaluation.all_items = true;
+      }
+    }
+    if (out) out->unite(evaluation);
     return true;
   }
 
@@ -76,7 +121,7 @@ class Checker {
   }
 
   bool keyword(const std::string& key, const JsonValue& value, const JsonValue& schema,
-               const JsonValue& x, const std::string& pointer, int depth) {
+               const JsonValue& x, const std::string& pointer, int depth, Evaluation& evaluation) {
     // Any type.
     if (key == "type") {
       if (value.is_string()) return is_type(value.string, x);
@@ -92,31 +137,44 @@ class Checker {
                           [&](const JsonValue& v) { return json_equal(v, x); });
     if (key == "allOf" || key == internal::kAlso) {
       for (std::size_t i = 0; i < value.items.size(); ++i)
-        if (!check(value.items[i], x, pointer_append(pointer, std::to_string(i)), depth + 1))
+        if (!check(value.items[i], x, pointer_append(pointer, std::to_string(i)), depth + 1,
+                   &evaluation))
           return false;
       return true;
     }
     if (key == "anyOf") {
+      // Every branch is evaluated: each one that matches adds what it evaluated.
+      bool any = false;
       for (std::size_t i = 0; i < value.items.size(); ++i)
-        if (check(value.items[i], x, pointer_append(pointer, std::to_string(i)), depth + 1))
-          return true;
-      return false;
+        any = check(value.items[i], x, pointer_append(pointer, std::to_string(i)), depth + 1,
+                    &evaluation) ||
+              any;
+      return any;
     }
     if (key == "oneOf") {
       std::size_t matched = 0;
-      for (std::size_t i = 0; i < value.items.size(); ++i)
-        matched += check(value.items[i], x, pointer_append(pointer, std::to_string(i)), depth + 1);
+      Evaluation one;
+      for (std::size_t i = 0; i < value.items.size(); ++i) {
+        Evaluation branch;
+        if (check(value.items[i], x, pointer_append(pointer, std::to_string(i)), depth + 1,
+                  &branch)) {
+          ++matched;
+          one = branch;
+        }
+      }
+      if (matched == 1) evaluation.unite(one);
       return matched == 1;
     }
     if (key == "not") return !check(value, x, pointer, depth + 1);
     if (key == "if") {
       const std::string base = pointer.substr(0, pointer.rfind('/'));
-      if (check(value, x, pointer, depth + 1)) {
+      if (check(value, x, pointer, depth + 1, &evaluation)) {
         const JsonValue* then = schema.find("then");
-        return !then || check(*then, x, pointer_append(base, "then"), depth + 1);
+        return !then || check(*then, x, pointer_append(base, "then"), depth + 1, &evaluation);
       }
       const JsonValue* otherwise = schema.find("else");
-      return !otherwise || check(*otherwise, x, pointer_append(base, "else"), depth + 1);
+      return !otherwise ||
+             check(*otherwise, x, pointer_append(base, "else"), depth + 1, &evaluation);
     }
     if (key == "dependencies" || key == "dependentRequired" || key == "dependentSchemas") {
       if (!x.is_object()) return true;
@@ -125,20 +183,77 @@ class Checker {
         if (dependency.is_array()) {
           for (const JsonValue& other : dependency.items)
             if (other.is_string() && !x.find(other.string)) return false;
-        } else if (!check(dependency, x, pointer_append(pointer, name), depth + 1)) {
+        } else if (!check(dependency, x, pointer_append(pointer, name), depth + 1, &evaluation)) {
           return false;
         }
       }
       return true;
     }
-    if (key == "unevaluatedProperties" || key == "unevaluatedItems" || key == "$dynamicRef" ||
-        key == "$recursiveRef")
+    if (key == "$dynamicRef" || key == "$recursiveRef")
       document_.fail(pointer, fmt::format("\"{}\" cannot be evaluated on a value here", key));
     if (x.is_string()) return string_keyword(key, value, x.string, pointer);
     if (x.is_number()) return number_keyword(key, value, schema, x, pointer);
-    if (x.is_object()) return object_keyword(key, value, schema, x, pointer, depth);
-    if (x.is_array()) return array_keyword(key, value, schema, x, pointer, depth);
+    if (x.is_object()) {
+      annotate_members(key, value, x, pointer, evaluation);
+      return object_keyword(key, value, schema, x, pointer, depth);
+    }
+    if (x.is_array()) {
+      annotate_items(key, value, schema, x, pointer, depth, evaluation);
+      return array_keyword(key, value, schema, x, pointer, depth);
+    }
     return true;
+  }
+
+  // The members a keyword evaluates (recorded before it is checked: when it fails, the schema
+  // fails and its annotations are dropped anyway).
+  void annotate_members(const std::string& key, const JsonValue& value, const JsonValue& x,
+                        const std::string& pointer, Evaluation& evaluation) {
+    auto patterns = [&](const JsonValue* list) {
+      if (!list) return;
+      for (const auto& [name, member] : x.members)
+        for (const auto& [pattern_text, pattern_schema] : list->members)
+          if (ecma_search(pattern_text, name, document_.where(pointer)))
+            evaluation.properties.insert(name);
+    };
+    if (key == "properties") {
+      for (const auto& [name, member] : x.members)
+        if (value.find(name)) evaluation.properties.insert(name);
+    } else if (key == "patternProperties") {
+      patterns(&value);
+    } else if (key == "additionalProperties") {
+      evaluation.all_properties = true;
+    } else if (key == internal::kKeyParts) {
+      for (const JsonValue& part : value.items) {
+        patterns(part.find("patternProperties"));
+        if (part.find("additionalProperties")) evaluation.all_properties = true;
+      }
+    }
+  }
+
+  // The items a keyword evaluates, by the draft's annotation keywords (prefixItems and contains
+  // from 2020-12; an items array and additionalItems before).
+  void annotate_items(const std::string& key, const JsonValue& value, const JsonValue& schema,
+                      const JsonValue& x, const std::string& pointer, int depth,
+                      Evaluation& evaluation) {
+    const bool modern = document_.draft() >= Draft::k2020_12;
+    const JsonValue* prefix = modern ? schema.find("prefixItems") : nullptr;
+    auto first = [&](std::size_t n) {
+      for (std::size_t i = 0; i < n && i < x.items.size(); ++i) evaluation.items.insert(i);
+    };
+    if (key == "prefixItems" && modern && value.is_array()) {
+      first(value.items.size());
+    } else if (key == "items") {
+      if (value.is_array() && !prefix)
+        first(value.items.size());
+      else
+        evaluation.all_items = true;
+    } else if (key == "additionalItems") {
+      if (const JsonValue* items = schema.find("items"); items && items->is_array() && !prefix)
+        evaluation.all_items = true;
+    } else if (key == "contains" && modern) {
+      for (std::size_t i = 0; i < x.items.size(); ++i)
+        if (check(value, x.items[i], pointer, depth + 1)) evaluation.items.insert(i);
+    }
   }
 
   bool string_keyword(const std::string& key, const JsonValue& value, const std::string& s,
@@ -307,6 +422,28 @@ class Checker {
       }
       for (std::size_t i = first; i < items.size(); ++i)
         if (!check(value, items[i], pointer, depth + 1)) return false;
+      return true;
+    }
+    if (key == internal::kCountedContains) {
+      for (const JsonValue& entry : value.items) {
+        std::size_t count = 0;
+        for (const JsonValue& item : items)
+          count += check(*entry.find("contains"), item, pointer, depth + 1);
+        const JsonValue* min = entry.find("minContains");
+        const JsonValue* max = entry.find("maxContains");
+        if (static_cast<double>(count) < (min ? min->number : 1)) return false;
+        if (max && static_cast<double>(count) > max->number) return false;
+      }
+      return true;
+    }
+    if (key == internal::kContainsFrom) {
+      for (const JsonValue& entry : value.items) {
+        bool found = false;
+        for (std::size_t i = static_cast<std::size_t>(entry.find("from")->number);
+             i < items.size() && !found; ++i)
+          found = check(*entry.find("schema"), items[i], pointer, depth + 1);
+        if (!found) return false;
+      }
       return true;
     }
     if (key == "contains" || key == internal::kContains) {

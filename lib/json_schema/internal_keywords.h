@@ -19,6 +19,12 @@ inline const std::string kNotInteger("\0notInteger", 11);    // true: a number w
 inline const std::string kMultiples("\0multiples", 10);      // [numbers] multipleOf each
 inline const std::string kNotMultiples("\0notMultiples", 13);  // [numbers] a multiple of none
 inline const std::string kContains("\0contains", 9);           // [schemas] each matched by an item
+// [{"contains": schema, "minContains": n, "maxContains": m}] each: the number of items matching
+// the schema is within the bounds (a part's contains with its own bounds, beside another's).
+inline const std::string kCountedContains("\0countedContains", 16);
+// [{"from": k, "schema": schema}] each: some item at position k or later matches the schema (the
+// complement of `items` after a prefix).
+inline const std::string kContainsFrom("\0containsFrom", 13);
 // [{"patternProperties": ..., "additionalProperties": ...}] one entry per part of a conjunction
 // whose parts each constrain the keys they do not declare: a key must satisfy every entry.
 inline const std::string kKeyParts("\0keyParts", 9);

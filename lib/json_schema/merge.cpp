@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "lib/json_schema/ecma_regex.h"
 #include "lib/json_schema/internal_keywords.h"
+#include "lib/json_schema/unevaluated.h"
 
 namespace glrmask::json_schema {
 namespace {
@@ -123,6 +125,10 @@ void collect(const SchemaDocument& document, const JsonValue& schema, const std:
   JsonValue rest = make_object();
   for (const auto& [key, value] : schema.members) {
     if (key == "$ref" || key == "allOf" || !is_validation_keyword(key)) continue;
+    // Before 2019-09 the unevaluated keywords are unknown keywords: annotations.
+    if ((key == "unevaluatedProperties" || key == "unevaluatedItems") &&
+        document.draft() < Draft::k2019_09)
+      continue;
     if (key == "dependencies" && value.is_object()) {
       split_dependencies(value, rest);
       continue;
@@ -183,6 +189,17 @@ const std::string* list_key(std::string_view key) {
   return nullptr;
 }
 
+bool accepts_everything(const JsonValue& schema) {
+  return (schema.is_bool() && schema.boolean) || (schema.is_object() && schema.members.empty());
+}
+
+// Both schemas, without wrapping a `true` (unevaluatedProperties declares names with `true`).
+JsonValue conjoin(const JsonValue& a, const JsonValue& b) {
+  if (accepts_everything(b)) return a;
+  if (accepts_everything(a)) return b;
+  return make_all_of({a, b});
+}
+
 void append_unique(JsonValue& list, const JsonValue& item) {
   if (std::find(list.items.begin(), list.items.end(), item) == list.items.end())
     list.items.push_back(item);
@@ -227,7 +244,7 @@ bool combine(const SchemaDocument& document, const std::string& pointer, const s
   if (key == "properties" || key == "dependentSchemas" || key == "patternProperties") {
     for (const auto& [name, schema] : value.members) {
       if (JsonValue* existing = find_member(into, name))
-        *existing = make_all_of({*existing, schema});
+        *existing = conjoin(*existing, schema);
       else
         into.members.emplace_back(name, schema);
     }
@@ -363,6 +380,10 @@ bool is_combinator_keyword(std::string_view keyword) {
 
 JsonValue flatten_conjunction(const SchemaDocument& document, const JsonValue& schema,
                               const std::string& pointer) {
+  // unevaluatedProperties / unevaluatedItems depend on the parts' structure, which the merge
+  // folds away: they are rewritten first (unevaluated.h).
+  if (has_unevaluated_in_place(document, schema))
+    return flatten_conjunction(document, resolve_unevaluated(document, schema, pointer), pointer);
   std::vector<Part> parts;
   std::vector<std::string> refs;
   collect(document, schema, pointer, 0, parts, refs);
@@ -394,12 +415,28 @@ JsonValue flatten_conjunction(const SchemaDocument& document, const JsonValue& s
       }
     }
     const JsonValue keywords = numeric_exclusive_bounds(part.schema);
-    const bool has_contains = part.schema.find("contains") != nullptr;
+    // minContains and maxContains bind their own part's contains only: beside a contains an
+    // earlier part placed, this part's contains goes to a list with its bounds.
+    const JsonValue* own_contains = part.schema.find("contains");
+    const JsonValue* placed = find_member(merged, "contains");
+    const bool separate = own_contains && placed;
+    if (separate) {
+      JsonValue entry = make_object({{"contains", *own_contains}});
+      for (const char* bound : {"minContains", "maxContains"})
+        if (const JsonValue* value = part.schema.find(bound))
+          entry.members.emplace_back(bound, *value);
+      // (The same contains without bounds says nothing more, unless the placed one has bounds:
+      // this part still needs one matching item.)
+      const bool bounded = find_member(merged, "minContains") || find_member(merged, "maxContains");
+      if (entry.members.size() > 1)
+        listed.emplace_back(internal::kCountedContains, std::move(entry));
+      else if (!(*placed == *own_contains) || bounded)
+        listed.emplace_back(internal::kContains, *own_contains);
+    }
     for (const auto& [key, value] : keywords.members) {
       if (is_combinator_keyword(key)) continue;
-      // minContains and maxContains say nothing without their part's contains (another part's
-      // contains must not take them).
-      if (!has_contains && (key == "minContains" || key == "maxContains")) continue;
+      if ((!own_contains || separate) && (key == "minContains" || key == "maxContains")) continue;
+      if (separate && key == "contains") continue;
       if (JsonValue* existing = find_member(merged, key)) {
         if (const std::string* list = list_key(key); list && !(*existing == value)) {
           // Both must hold: the first stays, the others go to the internal list.
@@ -422,55 +459,96 @@ JsonValue flatten_conjunction(const SchemaDocument& document, const JsonValue& s
   }
   if (!also.empty()) merged.members.emplace_back(internal::kAlso, make_array(std::move(also)));
 
-  // A part's additionalProperties and patternProperties also govern the properties the other
-  // parts declare: a name the part does not declare takes the part's matching patterns, or else
-  // its additionalProperties.
-  JsonValue* properties = find_member(merged, "properties");
-  std::size_t key_parts = 0;
+  // What each part says about the keys it does not declare: its patternProperties and
+  // additionalProperties, or the entries of a part merged before (internal::kKeyParts).
+  struct KeyEntry {
+    JsonValue patterns = make_object();   // pattern -> schema
+    std::optional<JsonValue> additional;  // absent or `true`: nothing
+    const JsonValue* own = nullptr;       // the part's properties
+    std::string pointer;
+  };
+  std::vector<KeyEntry> entries;
   for (const Part& part : parts) {
-    const JsonValue* additional = part.schema.find("additionalProperties");
-    const JsonValue* patterns = part.schema.find("patternProperties");
-    if ((additional && !(additional->is_bool() && additional->boolean)) ||
-        (patterns && !patterns->members.empty()))
-      ++key_parts;
-    if (!properties) continue;
     const JsonValue* own = part.schema.find("properties");
-    for (auto& [name, value] : properties->members) {
-      if (own && own->find(name)) continue;
-      std::vector<JsonValue> matching;
-      if (patterns) {
+    auto add = [&](const JsonValue& holder) {
+      KeyEntry entry;
+      entry.own = own;
+      entry.pointer = part.pointer;
+      if (const JsonValue* additional = holder.find("additionalProperties");
+          additional && !accepts_everything(*additional))
+        entry.additional = *additional;
+      if (const JsonValue* patterns = holder.find("patternProperties"))
         for (const auto& [pattern_text, pattern_schema] : patterns->members)
-          if (ecma_search(pattern_text, name,
-                          document.where(pointer_append(
-                              pointer_append(part.pointer, "patternProperties"), pattern_text))))
-            matching.push_back(pattern_schema);
-      }
-      if (!matching.empty()) {
-        // Declared elsewhere, matched by this part's pattern: the pattern's schema applies.
-        // (The merged patternProperties below apply it again through the declared names; the
-        // conjunction is the same.)
-        continue;
-      }
-      if (additional && !(additional->is_bool() && additional->boolean))
-        value = make_all_of({value, *additional});
-    }
+          // Without an additionalProperties beside it a pattern whose schema is `true` says
+          // nothing (with one, it exempts the keys it matches).
+          if (entry.additional || !accepts_everything(pattern_schema))
+            entry.patterns.members.emplace_back(pattern_text, pattern_schema);
+      if (!entry.patterns.members.empty() || entry.additional) entries.push_back(std::move(entry));
+    };
+    add(part.schema);
+    if (const JsonValue* list = part.schema.find(internal::kKeyParts))
+      for (const JsonValue& item : list->items) add(item);
   }
-  // Extra keys of a conjunction whose parts disagree about them: each part's patterns and
-  // additionalProperties in a list the object compiler splits into key regions.
-  if (key_parts > 1) {
-    JsonValue list = make_array();
-    for (const Part& part : parts) {
-      const JsonValue* additional = part.schema.find("additionalProperties");
-      const JsonValue* patterns = part.schema.find("patternProperties");
-      if (!additional && !patterns) continue;
-      JsonValue entry = make_object();
-      if (patterns) entry.members.emplace_back("patternProperties", *patterns);
-      if (additional) entry.members.emplace_back("additionalProperties", *additional);
-      list.items.push_back(std::move(entry));
+  auto matched = [&](const KeyEntry& entry, const std::string& name) {
+    for (const auto& [pattern_text, pattern_schema] : entry.patterns.members)
+      if (ecma_search(pattern_text, name,
+                      document.where(pointer_append(
+                          pointer_append(entry.pointer, "patternProperties"), pattern_text))))
+        return true;
+    return false;
+  };
+  // A part's additionalProperties also governs the properties the other parts declare: a name
+  // the part does not declare and none of its patterns matches takes it. (A name its pattern
+  // matches takes the pattern's schema through the patterns applied to declared names.)
+  if (JsonValue* properties = find_member(merged, "properties")) {
+    for (auto& [name, value] : properties->members)
+      for (const KeyEntry& entry : entries)
+        if (entry.additional && !(entry.own && entry.own->find(name)) && !matched(entry, name))
+          value = make_all_of({value, *entry.additional});
+  }
+  std::erase_if(merged.members, [](const auto& member) {
+    return member.first == "additionalProperties" || member.first == "patternProperties" ||
+           member.first == internal::kKeyParts;
+  });
+  // One patternProperties and one additionalProperties say the same as the entries when at
+  // most one entry has an additionalProperties and its patterns include every other entry's:
+  // a key none of them matches then meets that one additionalProperties, and a key some match
+  // meets the schemas of all the patterns it matches.
+  const KeyEntry* closing = nullptr;
+  bool single = true;
+  for (const KeyEntry& entry : entries)
+    if (entry.additional) {
+      single = single && !closing;
+      closing = &entry;
     }
-    std::erase_if(merged.members, [](const auto& member) {
-      return member.first == "additionalProperties" || member.first == "patternProperties";
-    });
+  if (single && closing)
+    for (const KeyEntry& entry : entries)
+      if (&entry != closing)
+        for (const auto& [pattern_text, pattern_schema] : entry.patterns.members)
+          single = single && closing->patterns.find(pattern_text);
+  if (single) {
+    JsonValue patterns = make_object();
+    for (const KeyEntry& entry : entries)
+      for (const auto& [pattern_text, pattern_schema] : entry.patterns.members) {
+        if (JsonValue* existing = find_member(patterns, pattern_text))
+          *existing = conjoin(*existing, pattern_schema);
+        else
+          patterns.members.emplace_back(pattern_text, pattern_schema);
+      }
+    if (!patterns.members.empty())
+      merged.members.emplace_back("patternProperties", std::move(patterns));
+    if (closing) merged.members.emplace_back("additionalProperties", *closing->additional);
+  } else {
+    // Extra keys of a conjunction whose parts disagree about them: each part's patterns and
+    // additionalProperties in a list the object compiler splits into key regions.
+    JsonValue list = make_array();
+    for (const KeyEntry& entry : entries) {
+      JsonValue item = make_object();
+      if (!entry.patterns.members.empty())
+        item.members.emplace_back("patternProperties", entry.patterns);
+      if (entry.additional) item.members.emplace_back("additionalProperties", *entry.additional);
+      list.items.push_back(std::move(item));
+    }
     merged.members.emplace_back(internal::kKeyParts, std::move(list));
   }
   merge_array_positions(parts, merged);

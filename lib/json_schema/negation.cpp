@@ -16,8 +16,14 @@
 // declared names and patterns (or matching the pattern) whose value fails the schema": a witness
 // the object compiler tracks with one bit (internal::kSomeMember).
 //
-// Refused (no exact complement here): propertyNames, uniqueItems (not context-free), items
-// after prefixItems, minContains / maxContains, and the complement of a witness.
+// The parts of a merged conjunction that each constrain the keys they do not declare
+// (internal::kKeyParts) give one such witness per part.
+//
+// Items after a prefix: some item from the prefix's length on fails (internal::kContainsFrom);
+// contains with bounds: fewer matching items than minContains, or more than maxContains.
+//
+// Refused (no exact complement here): propertyNames, uniqueItems (not context-free), and the
+// complement of a witness.
 #include <fmt/format.h>
 
 #include "lib/core/error.h"
@@ -49,7 +55,8 @@ bool is_true_schema(const JsonValue& schema) {
 }  // namespace
 
 JsonValue SchemaCompiler::negate(const JsonValue& schema, const std::string& pointer) {
-  JsonValue merged = flatten_conjunction(document_, schema, pointer);
+  // The complement of a schema with unevaluated keywords is that of its rewriting.
+  JsonValue merged = flatten_conjunction(document_, without_unevaluated(schema, pointer), pointer);
   if (merged.is_bool()) return make_bool(!merged.boolean);
   // not (rest and C) = not rest, or not C.
   std::optional<JsonValue> complement_of_combinator;
@@ -102,8 +109,11 @@ JsonValue SchemaCompiler::negate(const JsonValue& schema, const std::string& poi
     complement_of_combinator = any_of(std::move(branches));
   }
   if (complement_of_combinator) {
-    merged.take("then");
-    merged.take("else");
+    // then / else without if do nothing; beside an if still in `merged` they are its branches.
+    if (!merged.find("if")) {
+      merged.take("then");
+      merged.take("else");
+    }
     if (merged.members.empty()) return *complement_of_combinator;
     return any_of({not_of(merged), *complement_of_combinator});
   }
@@ -144,8 +154,44 @@ JsonValue SchemaCompiler::negate_plain(const JsonValue& m, const std::string& po
   auto each = [](const JsonValue& list) {
     return list.is_array() ? list.items : std::vector<JsonValue>{list};
   };
+  // Some member outside properties and `patterns` whose value fails `additional`.
+  auto some_extra_member_fails = [&](const JsonValue& additional, const JsonValue* patterns) {
+    if (is_true_schema(additional)) return;
+    JsonValue names = make_array();
+    if (const JsonValue* properties = m.find("properties"))
+      for (const auto& [name, property] : properties->members)
+        names.items.push_back(make_string(name));
+    JsonValue texts = make_array();
+    if (patterns)
+      for (const auto& [pattern_text, pattern_schema] : patterns->members)
+        texts.items.push_back(make_string(pattern_text));
+    scoped(kObject,
+           {{internal::kSomeMember,
+             make_array({make_object(
+                 {{"names", names}, {"patterns", texts}, {"value", not_of(additional)}})})}});
+  };
+  // The number of items matching `c` is below minContains (default 1) or above maxContains.
+  auto count_outside = [&](const JsonValue& c, const JsonValue* min, const JsonValue* max) {
+    const double at_least = min && min->is_number() ? min->number : 1;
+    if (at_least >= 1)
+      scoped(kArray, {{"contains", c},
+                      {"minContains", make_number(0)},
+                      {"maxContains", make_number(at_least - 1)}});
+    if (max && max->is_number())
+      scoped(kArray, {{"contains", c}, {"minContains", make_number(max->number + 1)}});
+  };
+  // Some member matching a pattern whose value fails that pattern's schema.
+  auto some_matching_member_fails = [&](const JsonValue& patterns) {
+    for (const auto& [pattern_text, pattern_schema] : patterns.members) {
+      if (is_true_schema(pattern_schema)) continue;
+      scoped(kObject, {{internal::kSomeMember,
+                        make_array({make_object({{"matches", make_string(pattern_text)},
+                                                 {"value", not_of(pattern_schema)}})})}});
+    }
+  };
   for (const auto& [key, value] : m.members) {
-    const std::string where = pointer_append(pointer, key);
+    // An internal keyword is no place in the document (its name starts with a NUL): the schema's.
+    const std::string where = internal::is_internal(key) ? pointer : pointer_append(pointer, key);
     if (key == "type") continue;
     if (key == "enum" || key == "const") {
       branches.push_back(
@@ -206,30 +252,19 @@ JsonValue SchemaCompiler::negate_plain(const JsonValue& m, const std::string& po
                          {"properties", make_object({{name, not_of(property)}})}});
       }
     } else if (key == "additionalProperties") {
-      // Some member outside properties and patternProperties whose value fails the schema.
-      if (is_true_schema(value)) continue;
-      JsonValue names = make_array();
-      if (const JsonValue* properties = m.find("properties"))
-        for (const auto& [name, property] : properties->members)
-          names.items.push_back(make_string(name));
-      JsonValue patterns = make_array();
-      if (const JsonValue* pattern_properties = m.find("patternProperties"))
-        for (const auto& [pattern_text, pattern_schema] : pattern_properties->members)
-          patterns.items.push_back(make_string(pattern_text));
-      scoped(kObject,
-             {{internal::kSomeMember,
-               make_array({make_object(
-                   {{"names", names}, {"patterns", patterns}, {"value", not_of(value)}})})}});
+      some_extra_member_fails(value, m.find("patternProperties"));
     } else if (key == "patternProperties") {
-      // Some member matching a pattern whose value fails that pattern's schema.
-      for (const auto& [pattern_text, pattern_schema] : value.members) {
-        if (is_true_schema(pattern_schema)) continue;
-        scoped(kObject, {{internal::kSomeMember,
-                          make_array({make_object({{"matches", make_string(pattern_text)},
-                                                   {"value", not_of(pattern_schema)}})})}});
+      some_matching_member_fails(value);
+    } else if (key == internal::kKeyParts) {
+      // Each part of a merged conjunction constrains the keys it does not declare: some member
+      // fails one of them (the declared names took each part's additionalProperties already).
+      for (const JsonValue& entry : value.items) {
+        if (const JsonValue* patterns = entry.find("patternProperties"))
+          some_matching_member_fails(*patterns);
+        if (const JsonValue* additional = entry.find("additionalProperties"))
+          some_extra_member_fails(*additional, entry.find("patternProperties"));
       }
-    } else if (key == "propertyNames" || key == internal::kKeyParts ||
-               key == internal::kSomeMember) {
+    } else if (key == "propertyNames" || key == internal::kSomeMember) {
       if (!is_true_schema(value) && (types & kObject))
         refuse(where, fmt::format("the complement of \"{}\" is not supported",
                                   internal::is_internal(key) ? "additionalProperties" : key));
@@ -259,12 +294,14 @@ JsonValue SchemaCompiler::negate_plain(const JsonValue& m, const std::string& po
               : (m.find("items") && m.find("items")->is_array() ? m.find("items") : nullptr);
       if (key == "additionalItems" && !prefix) continue;  // needs an items array
       if (prefix) {
-        if (value.is_bool() && !value.boolean) {
-          scoped(kArray,
-                 {{"minItems", make_number(static_cast<double>(prefix->items.size() + 1))}});
-        } else if (types & kArray) {
-          refuse(where, "the complement of items after prefixItems is not supported");
-        }
+        // Some item after the prefix fails the schema.
+        const double length = static_cast<double>(prefix->items.size());
+        if (value.is_bool() && !value.boolean)
+          scoped(kArray, {{"minItems", make_number(length + 1)}});
+        else
+          scoped(kArray, {{internal::kContainsFrom,
+                           make_array({make_object(
+                               {{"from", make_number(length)}, {"schema", not_of(value)}})})}});
         continue;
       }
       scoped(kArray, {{internal::kContains, make_array({not_of(value)})}});
@@ -278,14 +315,22 @@ JsonValue SchemaCompiler::negate_plain(const JsonValue& m, const std::string& po
         refuse(where, "the complement of uniqueItems (some item repeated) is not supported");
     } else if (key == "contains" || key == internal::kContains) {
       if (key == "contains" && (m.find("minContains") || m.find("maxContains"))) {
-        if (types & kArray)
-          refuse(where,
-                 "the complement of contains with minContains / maxContains is not "
-                 "supported");
+        count_outside(value, m.find("minContains"), m.find("maxContains"));
         continue;
       }
       for (const JsonValue& c : key == "contains" ? std::vector<JsonValue>{value} : value.items)
         scoped(kArray, {{"items", not_of(c)}});
+    } else if (key == internal::kCountedContains) {
+      for (const JsonValue& entry : value.items)
+        count_outside(*entry.find("contains"), entry.find("minContains"),
+                      entry.find("maxContains"));
+    } else if (key == internal::kContainsFrom) {
+      // Every item from the position on fails the schema.
+      for (const JsonValue& entry : value.items) {
+        const auto from = static_cast<std::size_t>(entry.find("from")->number);
+        scoped(kArray, {{"prefixItems", make_array(std::vector<JsonValue>(from, make_bool(true)))},
+                        {"items", not_of(*entry.find("schema"))}});
+      }
     }
     // Other keywords are annotations (or read with one above: exclusive* flags, minContains).
   }

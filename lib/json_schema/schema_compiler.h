@@ -5,6 +5,7 @@
 //                         combinators distributed into alternatives, the type split
 //   negation.cpp          `not`: the complement of a schema as a schema, where it is exact
 //   one_of.cpp            oneOf: proofs that branches are disjoint
+//   unevaluated.cpp       unevaluatedProperties / unevaluatedItems as keywords compiled above
 //   compile_constants.cpp enum / const: the listed values that validate, as terminals
 //   compile_numbers.cpp   numbers: digit regexes for bounds, multiples and exclusions
 //   compile_strings.cpp   strings: lengths, patterns, formats and exclusions in one terminal
@@ -90,6 +91,10 @@ class SchemaCompiler {
   // The symbol deriving exactly the JSON texts that validate against `schema`.
   std::string value(const JsonValue& schema, const std::string& pointer);
   std::string conjunction(const JsonValue& schema, const std::string& pointer);
+  // `schema` with unevaluatedProperties / unevaluatedItems in place rewritten as keywords the
+  // compiler enforces (unevaluated.h), with this compiler's proofs that oneOf branches are
+  // disjoint; `schema` itself when it has none.
+  JsonValue without_unevaluated(const JsonValue& schema, const std::string& pointer);
   // One combinator of a flattened schema as alternatives, each to be conjoined with the rest
   // (which `merged` keeps). nullopt when `merged` has none left.
   struct Alternatives {

@@ -246,8 +246,12 @@ TEST_CASE("refusals name the JSON pointer of the keyword") {
   CHECK_THAT(compile_error(R"({"type": "string", "pattern": "(?=a)b"})"),
              Contains("test.json#/pattern") && Contains("column 1"));
   CHECK_THAT(compile_error(R"({"type": "string", "pattern": "a\\1"})"), Contains("backreferences"));
-  CHECK_THAT(compile_error(R"({"type": "object", "unevaluatedProperties": false})"),
-             Contains("test.json#/unevaluatedProperties"));
+  // Which names 9 anyOf branches evaluate depends on the 511 sets of them that may match.
+  CHECK_THAT(compile_error(R"({"anyOf": [{"properties": {"a": true}}, {"properties": {"b": true}},
+      {"properties": {"c": true}}, {"properties": {"d": true}}, {"properties": {"e": true}},
+      {"properties": {"f": true}}, {"properties": {"g": true}}, {"properties": {"h": true}},
+      {"properties": {"i": true}}], "unevaluatedProperties": false})"),
+             Contains("test.json#/unevaluatedProperties") && Contains("combinations"));
   // uniqueItems false and minProperties 0 constrain nothing: accepted.
   CHECK(compile_error(R"({"type": "array", "uniqueItems": false, "minProperties": 0})") == "");
 }
