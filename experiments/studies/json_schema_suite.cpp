@@ -23,6 +23,7 @@
 #include "harness/teacher_forcing.h"
 #include "lib/core/error.h"
 #include "lib/core/settings.h"
+#include "lib/json_schema/formats.h"
 #include "lib/tokenizer/encoder.h"
 
 namespace glrmask::experiments {
@@ -222,6 +223,44 @@ int run_json_schema_suite(const StudyOptions& options) {
                          draft, tally.groups, tally.compiled, tally.correctly_refused,
                          tally.invalid_accepted[0]));
   }
+  // optional/format: every format file of every draft, `format` asserted. A format matched by a
+  // subset may refuse valid strings; one left an annotation accepts invalid ones (not counted as
+  // wrong masks: the grammar does not claim it).
+  ResultTable formats({"draft", "format", "enforced", "groups", "compiled", "valid accepted",
+                       "valid refused", "invalid accepted"});
+  for (const std::string& draft : suite_drafts()) {
+    std::vector<SuiteGroup> groups = load_format_groups(suite, draft);
+    std::vector<GroupOutcome> outcomes;
+    for (const SuiteGroup& group : groups) outcomes.push_back(run_suite_group(group, run));
+    // The format grammars under the engines too: the newest draft's format files (a superset
+    // of the older drafts' formats).
+    if (masks && !options.small() && draft == suite_drafts().back())
+      masks->compare(groups, outcomes, groups.size());
+    std::map<std::string, std::vector<std::size_t>> per_format;  // 5 counts as in the table
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      const SuiteGroup& group = groups[g];
+      const GroupOutcome& outcome = outcomes[g];
+      const std::string format = group.keyword.substr(group.keyword.rfind('/') + 1);
+      std::vector<std::size_t>& counts = per_format[format];
+      counts.resize(5);
+      ++counts[0];
+      if (outcome.status != GroupStatus::kCompiled) continue;
+      ++counts[1];
+      counts[2] += outcome.valid_accepted;
+      counts[3] += outcome.valid_refused;
+      counts[4] += outcome.invalid_accepted;
+    }
+    for (const auto& [format, counts] : per_format) {
+      const bool known = json_schema::format_regex(format).has_value();
+      const std::string enforced = !known                                       ? "annotation"
+                                   : json_schema::format_regex_is_exact(format) ? "exact"
+                                                                                : "subset";
+      if (known) total_invalid_accepted += counts[4];
+      formats.add_row({draft, format, enforced, std::to_string(counts[0]),
+                       std::to_string(counts[1]), std::to_string(counts[2]),
+                       std::to_string(counts[3]), std::to_string(counts[4])});
+    }
+  }
   std::vector<std::string> reason_columns = {"reason"};
   for (const std::string& d : suite_drafts()) reason_columns.push_back(d);
   ResultTable refusals(reason_columns);
@@ -241,10 +280,17 @@ int run_json_schema_suite(const StudyOptions& options) {
   report.add_table("refusals", "Refused groups by reason", refusals);
   report.add_table("keywords", "Per keyword file", keywords);
   report.add_table("wrong", "Wrong verdicts", wrong);
+  report.add_text(
+      "\n## Formats\n\nThe optional/format files, `format` asserted, instances in every "
+      "spelling (counts per instance and spelling). \"exact\": the grammar matches the format's "
+      "strings; \"subset\": some valid strings are refused, no invalid one accepted; "
+      "\"annotation\": not enforced, invalid strings accepted by design.\n\n");
+  report.add_table("formats", "Per format", formats);
   if (masks) {
     report.add_text(fmt::format(
         "\n## Masks against the oracle\n\nEvery valid instance of {} compiled groups (spread "
-        "over each draft's compiled groups, `--max-programs` per draft), in every spelling, "
+        "over each draft's compiled groups, `--max-programs` per draft, and with `--size full` "
+        "every compiled optional/format group of draft 2020-12), in every spelling, "
         "teacher-forced with {} through each engine beside the oracle; a mismatching step is one "
         "whose mask differs from the oracle's in any token, EOS included.\n\n",
         masks->groups, masks->tokenizer_name));

@@ -218,27 +218,32 @@ json_schema::Draft draft_of_folder(const std::string& folder) {
   return json_schema::Draft::k2020_12;
 }
 
-std::vector<SuiteGroup> load_suite_groups(const std::filesystem::path& suite_dir,
-                                          const std::string& draft) {
-  const std::filesystem::path tests = suite_dir / "tests";
+namespace {
+
+std::vector<std::filesystem::path> json_files_in(const std::filesystem::path& folder) {
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(tests / draft))
+  if (!std::filesystem::is_directory(folder)) return files;
+  for (const auto& entry : std::filesystem::directory_iterator(folder))
     if (entry.path().extension() == ".json") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
-  for (const std::string& name : suite_optional_files()) {
-    const std::filesystem::path path = tests / draft / "optional" / (name + ".json");
-    if (std::filesystem::exists(path)) files.push_back(path);
-  }
+  return files;
+}
+
+std::vector<SuiteGroup> read_groups(const std::filesystem::path& tests, const std::string& draft,
+                                    const std::vector<std::filesystem::path>& files) {
   std::vector<SuiteGroup> groups;
   for (const std::filesystem::path& path : files) {
     const std::string relative = std::filesystem::relative(path, tests).generic_string();
     const JsonValue document = json_schema::parse_json(read_text_file(path), relative);
-    const bool optional = path.parent_path().filename() == "optional";
+    // draft7/optional/bignum.json -> optional/bignum; .../optional/format/ipv6.json ->
+    // optional/format/ipv6.
+    const std::string keyword =
+        std::filesystem::relative(path, tests / draft).replace_extension().generic_string();
     for (const JsonValue& item : document.items) {
       SuiteGroup group;
       group.draft = draft;
       group.file = relative;
-      group.keyword = (optional ? "optional/" : "") + path.stem().string();
+      group.keyword = keyword;
       if (const JsonValue* d = item.find("description")) group.description = d->string;
       group.schema = *item.find("schema");
       for (const JsonValue& test : item.find("tests")->items) {
@@ -252,6 +257,26 @@ std::vector<SuiteGroup> load_suite_groups(const std::filesystem::path& suite_dir
     }
   }
   return groups;
+}
+
+}  // namespace
+
+std::vector<SuiteGroup> load_suite_groups(const std::filesystem::path& suite_dir,
+                                          const std::string& draft) {
+  const std::filesystem::path tests = suite_dir / "tests";
+  std::vector<std::filesystem::path> files = json_files_in(tests / draft);
+  if (files.empty()) throw Error("no test files in " + (tests / draft).string(), ErrorCode::kIo);
+  for (const std::string& name : suite_optional_files()) {
+    const std::filesystem::path path = tests / draft / "optional" / (name + ".json");
+    if (std::filesystem::exists(path)) files.push_back(path);
+  }
+  return read_groups(tests, draft, files);
+}
+
+std::vector<SuiteGroup> load_format_groups(const std::filesystem::path& suite_dir,
+                                           const std::string& draft) {
+  const std::filesystem::path tests = suite_dir / "tests";
+  return read_groups(tests, draft, json_files_in(tests / draft / "optional" / "format"));
 }
 
 std::vector<json_schema::RegisteredDocument> load_suite_remotes(

@@ -64,6 +64,12 @@ const std::vector<std::string>& suite_optional_files();
 std::vector<SuiteGroup> load_suite_groups(const std::filesystem::path& suite_dir,
                                           const std::string& draft);
 
+// The optional/format files of `draft` (one per format, keyword optional/format/<format>), run
+// apart from the required tests: a format this compiler matches by a subset refuses some valid
+// strings, and one it leaves an annotation accepts invalid ones.
+std::vector<SuiteGroup> load_format_groups(const std::filesystem::path& suite_dir,
+                                           const std::string& draft);
+
 enum class GroupStatus {
   kCompiled,
   kCorrectlyRefused,  // no value satisfies the schema, and the suite has no valid instance

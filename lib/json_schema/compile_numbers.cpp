@@ -96,13 +96,33 @@ std::string SchemaCompiler::number(const JsonValue& schema, const std::string& p
     if (one) integer = true;
     return one;
   });
+  // An integer is a multiple of p/q (in lowest terms) exactly when p divides it, so under
+  // integer-ness multipleOf 0.5 says nothing and multipleOf 1.5 is multipleOf 3.
+  if (integer) {
+    std::erase_if(multiples, [](auto& m) {
+      m.first = integer_numerator(m.first);
+      return m.first.integer == "1";
+    });
+  }
+  // Integral values written with an exponent (1e+308) are multiples of every 1/q; the remainder
+  // automata below read plain decimals only, so such spellings are added beside them.
+  const bool unit_fractions_only =
+      !multiples.empty() && std::all_of(multiples.begin(), multiples.end(), [](const auto& m) {
+        return integer_numerator(m.first).integer == "1";
+      });
 
   const bool simple =
       multiples.empty() && not_multiples.empty() && !not_integer && excluded.empty();
   const std::string zero_fraction = integer && !plain_integers ? R"((?:\.0+)?)" : "";
-  if (simple && !lower.value && !upper.value)
-    return integer ? terminal(any_json_integer_regex() + zero_fraction, "INTEGER")
-                   : terminal(any_json_number_regex(), "NUMBER");
+  if (simple && !lower.value && !upper.value) {
+    if (!integer) return terminal(any_json_number_regex(), "NUMBER");
+    if (plain_integers) return terminal(any_json_integer_regex(), "INTEGER");
+    // The exponent spellings first: terminals match leftmost-first, and the plain form would
+    // stop at the mantissa of 1e+308.
+    return terminal(fmt::format("(?:{}|{}{})", integral_exponent_regex(), any_json_integer_regex(),
+                                zero_fraction),
+                    "INTEGER");
+  }
   if (simple) {
     // The compact digit regexes, when the bounds fit them.
     if (integer) {
@@ -180,7 +200,12 @@ std::string SchemaCompiler::number(const JsonValue& schema, const std::string& p
                "the numbers allowed here need a digit regex over 64 KiB");
     return terminal(any_json_number_regex(), "NUMBER");
   }
-  return terminal(*regex, integer ? "INTEGER" : "NUMBER");
+  const bool add_exponents = unit_fractions_only && !plain_integers && !lower.value &&
+                             !upper.value && not_multiples.empty() && !not_integer &&
+                             excluded.empty();
+  return terminal(
+      add_exponents ? fmt::format("(?:{}|{})", integral_exponent_regex(), *regex) : *regex,
+      integer ? "INTEGER" : "NUMBER");
 }
 
 }  // namespace glrmask::json_schema::detail

@@ -9,6 +9,9 @@
 //              come at most once each, but two extra members may repeat one key (which a parser
 //              reads as one member), so all extra members together count as one;
 //   extra_seen an extra member has come (and was counted in distinct);
+//   initial    while minProperties needs more undeclared keys than one: the ASCII letter or digit
+//              the last counted extra key began with (keys written with increasing initials are
+//              distinct), or that an extra key with another initial was counted;
 //   first      no member yet, so no comma before the next one;
 //   after_extras a list of extra members just ended (so two lists are not adjacent).
 // A member is a declared property (its value also obeys the patterns its name matches), a named
@@ -62,6 +65,7 @@ struct ObjectState {
   std::size_t count = 0;
   std::size_t distinct = 0;
   bool extra_seen = false;
+  std::uint8_t initial = 0;  // 0: none counted; 1..62: kKeyInitials[initial - 1]; kOtherInitial
   bool first = true;
   bool after_extras = false;
   auto operator<=>(const ObjectState&) const = default;
@@ -73,6 +77,15 @@ constexpr std::size_t kExactAnyOrderNames = 6;
 constexpr std::size_t kTrackedNames = 12;
 // Counts beyond this (minProperties / maxProperties) are refused.
 constexpr std::size_t kMaxCount = 64;
+// The initials by which extra keys count as distinct (ASCII order), and the state value after an
+// extra key with any other initial (or an escaped one) was counted: it may equal any other key,
+// so it is the only extra key counted.
+constexpr std::string_view kKeyInitials =
+    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+constexpr auto kOtherInitial = static_cast<std::uint8_t>(kKeyInitials.size() + 1);
+// The bound on the chain's states (tracked names x counts x initials) under which extra keys
+// count by their initials.
+constexpr double kMaxInitialStates = 20000;
 // Patterns over all parts beyond this would give too many key regions (2^n).
 constexpr std::size_t kMaxPatterns = 6;
 
@@ -315,6 +328,11 @@ std::string SchemaCompiler::object(const JsonValue& schema, const std::string& p
 
   // Extra members: one symbol per region of the key space.
   std::vector<std::string> extra_symbols;
+  struct ExtraRegion {
+    StringParts key;
+    std::string value_symbol;
+  };
+  std::vector<ExtraRegion> extra_regions;
   // With witnesses: per subset of them, the extra members that satisfy that subset.
   std::map<std::uint32_t, std::vector<std::string>> witness_extras;
   const bool no_names = name_parts && name_parts->empty;
@@ -381,6 +399,7 @@ std::string SchemaCompiler::object(const JsonValue& schema, const std::string& p
       const std::string member = nonterminal("member");
       rule(member, {terminal(key_regex, "KEY"), colon(), value_symbol});
       extra_symbols.push_back(member);
+      extra_regions.push_back({key, value_symbol});
       // The same region as a witness: its keys within the witnesses' key sets.
       for (std::uint32_t subset = 1; subset < (1u << witnesses.size()); ++subset) {
         StringParts witness_key = key;
@@ -489,8 +508,27 @@ std::string SchemaCompiler::object(const JsonValue& schema, const std::string& p
   // minProperties of them (checked above), so minProperties needs no count.
   const bool has_extras = !extra.empty() || !witness_extras.empty();
   const std::size_t distinct_cap = repeatable_optional ? 0 : min_properties;
+  // When the required names and one extra key may not reach minProperties, extra keys count by
+  // their initials (ObjectState::initial): sound, and it accepts every object whose extra keys
+  // needed for the count begin with distinct letters or digits written in ASCII order.
+  const std::size_t required_names =
+      static_cast<std::size_t>(std::count_if(declared_members.begin(), declared_members.end(),
+                                             [](const NamedMember& m) { return m.required; }) +
+                               std::count_if(named_members.begin(), named_members.end(),
+                                             [](const NamedMember& m) { return m.required; }));
+  // The chain's states multiply by the initials: only where the product of its dimensions stays
+  // small (a budget on the grammar, not a guess at the reachable states).
+  const double initial_states = std::ldexp(1.0, static_cast<int>(tracked.size())) *
+                                static_cast<double>(distinct_cap + 1) *
+                                static_cast<double>(max_properties ? *max_properties + 1 : 1) *
+                                static_cast<double>(kKeyInitials.size() + 2);
+  const bool count_initials =
+      !extra.empty() && witness_extras.empty() && distinct_cap > required_names + 1 &&
+      distinct_cap <= declared_members.size() + named_members.size() + kKeyInitials.size() &&
+      initial_states <= kMaxInitialStates;
   bool extras_distinct = false;  // lenient only: every extra member counted as a new key
-  if (has_extras && distinct_cap > declared_members.size() + named_members.size() + 1) {
+  if (has_extras && !count_initials &&
+      distinct_cap > declared_members.size() + named_members.size() + 1) {
     unenforced(pointer_append(pointer, "minProperties"),
                fmt::format("minProperties {} needs more than one undeclared key, and undeclared "
                            "keys may repeat one another (a repeated key is one member; distinct "
@@ -537,6 +575,55 @@ std::string SchemaCompiler::object(const JsonValue& schema, const std::string& p
     std::optional<ObjectState> next = after_member(state, extras_distinct || !state.extra_seen);
     if (next && !extras_distinct && next->distinct < distinct_cap) next->extra_seen = true;
     return next;
+  };
+  // Extra members split by the initial of their key (count_initials): by_initial[0] holds the
+  // keys with another initial or an escaped one, by_initial[i] those beginning with
+  // kKeyInitials[i - 1]; up_to[i] derives any of by_initial[0..i] (a member that does not count).
+  std::vector<std::string> by_initial, up_to;
+  std::string any_extra = extra;
+  if (count_initials) {
+    const std::string any_char = json_any_char_regex(options_.string_spellings);
+    for (std::size_t i = 0; i <= kKeyInitials.size(); ++i) {
+      std::vector<std::string> members;
+      for (const ExtraRegion& region : extra_regions) {
+        StringParts key = region.key;
+        key.canonical = true;
+        if (i == 0)
+          key.negative.push_back(fmt::format("\"[0-9A-Za-z]{}*\"", any_char));
+        else
+          key.positive.push_back(fmt::format("\"{}{}*\"", kKeyInitials[i - 1], any_char));
+        const std::string member = nonterminal("member");
+        rule(member, {terminal(string_regex(key), "KEY"), colon(), region.value_symbol});
+        members.push_back(member);
+      }
+      by_initial.push_back(alternatives("extra_member", members));
+      const std::string chain = nonterminal("extra_up_to");
+      rule(chain, {by_initial.back()});
+      if (i > 0) rule(chain, {up_to.back()});
+      up_to.push_back(chain);
+    }
+    any_extra = up_to.back();
+  }
+  // counted_from(state, k): an extra member counted as a new key, its initial k or later. One
+  // symbol per (state, k), each offering initial k and deferring to k + 1, so a state needs one
+  // rule for all the initials after its own.
+  std::map<std::pair<ObjectState, std::size_t>, std::string> counted_symbols;
+  auto counted_from = [&](auto& self, ObjectState base, std::size_t k) -> std::string {
+    base.initial = 0;
+    auto [it, inserted] = counted_symbols.try_emplace({base, k});
+    if (!inserted) return it->second;
+    const std::string symbol = nonterminal("counted_extra");
+    it->second = symbol;
+    if (std::optional<ObjectState> next = after_member(base, true)) {
+      next->initial = next->distinct < distinct_cap ? static_cast<std::uint8_t>(k) : 0;
+      std::vector<std::string> rhs;
+      if (!base.first) rhs.push_back(comma());
+      rhs.push_back(by_initial[k]);
+      rhs.push_back(state_symbol(*next));
+      rule(symbol, rhs);
+    }
+    if (k < kKeyInitials.size()) rule(symbol, {self(self, base, k + 1)});
+    return symbol;
   };
   const std::string object_name = nonterminal("object");
   rule(object_name, {lbrace(), state_symbol(ObjectState{})});
@@ -674,26 +761,46 @@ std::string SchemaCompiler::object(const JsonValue& schema, const std::string& p
       rhs.push_back(state_symbol(*next));
       rule(name, rhs);
     }
-    if (!extra.empty()) {
+    if (!extra.empty() && count_initials && state.distinct < distinct_cap) {
+      const std::size_t initial = state.initial;
+      if (initial == 0) {
+        // The first extra key counts whatever its initial.
+        if (std::optional<ObjectState> next = after_member(state, true)) {
+          next->initial = next->distinct < distinct_cap ? kOtherInitial : 0;
+          std::vector<std::string> rhs = separator;
+          rhs.push_back(by_initial[0]);
+          rhs.push_back(state_symbol(*next));
+          rule(name, rhs);
+        }
+      } else if (std::optional<ObjectState> next = after_member(state, false)) {
+        // Not counted: an initial no later than the last counted one, or another initial.
+        std::vector<std::string> rhs = separator;
+        rhs.push_back(up_to[std::min<std::size_t>(initial, kKeyInitials.size())]);
+        rhs.push_back(state_symbol(*next));
+        rule(name, rhs);
+      }
+      if (initial < kKeyInitials.size())
+        rule(name, {counted_from(counted_from, state, initial + 1)});
+    } else if (!extra.empty()) {
       if (max_properties || extras_distinct) {
         if (std::optional<ObjectState> next = after_extra(state)) {
           std::vector<std::string> rhs = separator;
-          rhs.push_back(extra);
+          rhs.push_back(any_extra);
           rhs.push_back(state_symbol(*next));
           rule(name, rhs);
         }
       } else if (!state.after_extras) {
         // A left-recursive list keeps LR stacks shallow over many extra members.
-        if (extra_list_.count(extra) == 0) {
+        if (extra_list_.count(any_extra) == 0) {
           const std::string list = nonterminal("member_list");
-          rule(list, {extra});
-          rule(list, {list, comma(), extra});
-          extra_list_[extra] = list;
+          rule(list, {any_extra});
+          rule(list, {list, comma(), any_extra});
+          extra_list_[any_extra] = list;
         }
         ObjectState next = *after_extra(state);
         next.after_extras = true;
         std::vector<std::string> rhs = separator;
-        rhs.push_back(extra_list_[extra]);
+        rhs.push_back(extra_list_[any_extra]);
         rhs.push_back(state_symbol(next));
         rule(name, rhs);
       }

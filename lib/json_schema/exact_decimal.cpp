@@ -110,6 +110,34 @@ std::optional<ScaledInteger> scaled_integer(const ExactDecimal& m) {
   return ScaledInteger{std::stoull(significant), m.fraction.size()};
 }
 
+ExactDecimal integer_numerator(const ExactDecimal& m) {
+  // m = N / 10^f; dividing N by 2 and by 5 at most f times each cancels gcd(N, 10^f).
+  std::string digits = m.integer + m.fraction;
+  const auto divides = [&](unsigned divisor) {
+    unsigned remainder = 0;
+    for (const char c : digits)
+      remainder = (remainder * 10 + static_cast<unsigned>(c - '0')) % divisor;
+    return remainder == 0;
+  };
+  const auto divide = [&](unsigned divisor) {
+    std::string quotient;
+    unsigned remainder = 0;
+    for (const char c : digits) {
+      remainder = remainder * 10 + static_cast<unsigned>(c - '0');
+      if (!quotient.empty() || remainder >= divisor)
+        quotient += static_cast<char>('0' + remainder / divisor);
+      remainder %= divisor;
+    }
+    digits = quotient.empty() ? "0" : quotient;
+  };
+  for (const unsigned divisor : {2U, 5U})
+    for (std::size_t i = 0; i < m.fraction.size() && divides(divisor); ++i) divide(divisor);
+  ExactDecimal out;
+  out.integer = digits;
+  normalize(out);
+  return out;
+}
+
 std::optional<bool> is_multiple(const ExactDecimal& a, const ExactDecimal& m) {
   const std::optional<ScaledInteger> scaled = scaled_integer(m);
   if (!scaled) return std::nullopt;

@@ -40,6 +40,10 @@ ExactDecimal magnitude(ExactDecimal a);
 // not fit in 64 bits.
 std::optional<bool> is_multiple(const ExactDecimal& a, const ExactDecimal& m);
 
+// The numerator p of m = p / q in lowest terms (m > 0): the integer that a multiple of m which is
+// an integer is exactly a multiple of (1.5 = 3/2 gives 3, 0.25 gives 1).
+ExactDecimal integer_numerator(const ExactDecimal& m);
+
 // m = p / 10^k with p a positive integer that fits in 64 bits; nullopt otherwise.
 struct ScaledInteger {
   std::uint64_t p = 0;

@@ -232,6 +232,21 @@ std::string any_json_integer_regex() {
   return R"(-?(?:0|[1-9][0-9]*))";
 }
 
+std::string integral_exponent_regex() {
+  // Exponents of at least k, for k from 1 to 16, with leading zeros allowed.
+  const auto at_least = [](int k) {
+    if (k <= 9) return fmt::format("0*(?:[1-9][0-9]+|[{}-9])", k);
+    return fmt::format("0*(?:[1-9][0-9]{{2,}}|[2-9][0-9]|1[{}-9])", k - 10);
+  };
+  std::string fractions;
+  for (int k = 1; k <= 16; ++k) {
+    fractions +=
+        fmt::format("|\\.{}[1-9]0*[eE]\\+?{}",
+                    k == 1 ? std::string() : fmt::format("[0-9]{{{}}}", k - 1), at_least(k));
+  }
+  return fmt::format(R"(-?(?:0|[1-9][0-9]*)(?:(?:\.0+)?[eE]\+?[0-9]+{}))", fractions);
+}
+
 std::optional<std::string> integer_range_regex(std::optional<std::int64_t> lo,
                                                std::optional<std::int64_t> hi) {
   if (lo && hi && *lo > *hi) return std::nullopt;

@@ -16,6 +16,11 @@ namespace glrmask::json_schema {
 std::string any_json_number_regex();
 // Every JSON integer written without fraction or exponent.
 std::string any_json_integer_regex();
+// Integral values written with an exponent, in every form Python's float repr writes one: an
+// integer mantissa (with a zero fraction or none) and an exponent >= 0, or a mantissa with k <= 16
+// significant fraction digits and an exponent >= k (1.2345e+20). A subset of the integral
+// spellings with an exponent (the whole set is not regular: it compares a count with a number).
+std::string integral_exponent_regex();
 
 // Integers n with lo <= n <= hi (a missing bound is unbounded). nullopt when the range is empty.
 std::optional<std::string> integer_range_regex(std::optional<std::int64_t> lo,

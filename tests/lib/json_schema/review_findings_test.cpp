@@ -41,19 +41,40 @@ TEST_CASE("minProperties does not count a repeated extra key twice") {
   CHECK_FALSE(accepts(declared, R"({"x": 1, "x": 2})"));    // invalid
   CHECK_FALSE(accepts(declared, R"({"a": 1})"));            // invalid
   CHECK_FALSE(accepts(declared, R"({"x": 1})"));            // invalid
-  // Valid, refused: two undeclared keys are counted as one (documented restriction).
-  CHECK_FALSE(accepts(declared, R"({"x": 1, "y": 2})"));
+  // Two undeclared keys count as two when their initials increase (y after x), so they differ.
+  CHECK(accepts(declared, R"({"x": 1, "y": 2})"));  // valid
+  // Valid, refused: the second initial is not later than the first (documented restriction).
+  CHECK_FALSE(accepts(declared, R"({"y": 1, "x": 2})"));
+  CHECK_FALSE(accepts(declared, R"({"x": 1, "x2": 2})"));
+  // An escaped initial may spell any character, so it counts only as the one extra key.
+  CHECK_FALSE(accepts(declared, R"({"\u0078": 1, "y": 2})"));
 
-  // Two undeclared keys would be needed: refused, naming the keyword.
-  const std::string open = R"({"type": "object", "minProperties": 2})";
-  CHECK_THROWS_WITH(compile(open), Catch::Contains("s.json#/minProperties") &&
-                                       Catch::Contains("may repeat one another") &&
-                                       Catch::Contains("JsonOptions::lenient ignores it"));
-  SchemaOptions lenient;
+  // Undeclared keys only: counted by initials, 0-9 A-Z a-z in that order.
+  const std::string open = R"({"type": "object", "minProperties": 3})";
+  const auto by_initials = compile(open);
+  CHECK(accepts(by_initials, R"({"a": 1, "b": 2, "c": 3})"));           // valid
+  CHECK(accepts(by_initials, R"({"1": 1, "B": 2, "b": 3})"));           // valid
+  CHECK(accepts(by_initials, R"({"a": 1, "a": 2, "b": 3, "c": 4})"));   // valid: a, b, c
+  CHECK_FALSE(accepts(by_initials, R"({"a": 1, "a": 2, "a": 3})"));     // invalid: one key
+  CHECK_FALSE(accepts(by_initials, R"({"ab": 1, "ac": 2, "ad": 3})"));  // valid, refused
+  CHECK_FALSE(accepts(by_initials, R"({"a": 1, "b": 2})"));             // invalid
+
+  // Above the chain's state budget (2^6 tracked names x counts x initials): refused, naming the
+  // keyword.
+  const std::string large =
+      R"({"type": "object", "properties": {"p1": {}, "p2": {}, "p3": {}, "p4": {}, "p5": {},)"
+      R"( "p6": {}}, "minProperties": 8, "maxProperties": 12})";
+  SchemaOptions any_order;
+  any_order.property_order = json_schema::PropertyOrder::kAny;
+  CHECK_THROWS_WITH(compile(large, any_order),
+                    Catch::Contains("s.json#/minProperties") &&
+                        Catch::Contains("may repeat one another") &&
+                        Catch::Contains("JsonOptions::lenient ignores it"));
+  SchemaOptions lenient = any_order;
   lenient.lenient = true;
-  const auto over = compile(open, lenient);  // over-approximation: every occurrence counts
-  CHECK(accepts(over, R"({"x": 1, "y": 2})"));
-  CHECK_FALSE(accepts(over, R"({"x": 1})"));
+  const auto over = compile(large, lenient);  // over-approximation: every occurrence counts
+  CHECK(accepts(over, R"({"p1": 1, "a": 1, "a": 2, "a": 3, "a": 4, "a": 5, "a": 6, "a": 7})"));
+  CHECK_FALSE(accepts(over, R"({"p1": 1, "a": 1})"));
 
   // maxProperties counts occurrences: stricter, never wider.
   const auto bounded = compile(R"({"type": "object", "minProperties": 1, "maxProperties": 2})");
@@ -69,7 +90,7 @@ TEST_CASE("under not only exact formats are complemented") {
   CHECK_THROWS_WITH(compile(email), Catch::Contains("s.json#/not/format") &&
                                         Catch::Contains("the complement of format \"email\"") &&
                                         Catch::Contains("JsonOptions::lenient ignores it"));
-  for (const char* format : {"hostname", "uri", "time", "date-time"}) {
+  for (const char* format : {"hostname", "time", "date-time", "regex"}) {
     INFO(format);
     CHECK_THROWS_WITH(compile(std::string(R"({"not": {"format": ")") + format + "\"}}"),
                       Catch::Contains("s.json#/not/format"));
@@ -83,6 +104,11 @@ TEST_CASE("under not only exact formats are complemented") {
   CHECK(accepts(not_date, R"("2020-02-30")"));        // valid
   CHECK(accepts(not_date, R"("a@b")"));               // valid
   CHECK_FALSE(accepts(not_date, R"("2020-02-29")"));  // invalid
+  // So is uri (RFC 3986).
+  const auto not_uri = compile(R"({"not": {"format": "uri"}})");
+  CHECK(accepts(not_uri, R"("abc")"));                 // valid: a reference, not a URI
+  CHECK(accepts(not_uri, R"("http://a b")"));          // valid
+  CHECK_FALSE(accepts(not_uri, R"("http://a/b?c")"));  // invalid
 }
 
 TEST_CASE("draft-4 allOf bounds keep each part's exclusive flag") {
