@@ -1,396 +1,70 @@
 #include "lib/json_schema/pattern.h"
 
-#include <fmt/format.h>
-
-#include <optional>
 #include <vector>
 
-#include "lib/core/error.h"
-#include "lib/core/unicode_utf8.h"
-#include "lib/json_schema/document.h"
+#include "lib/json_schema/pattern_ast.h"
 #include "lib/json_schema/regex.h"
-#include "lib/json_schema/unicode_properties.h"
 
 namespace glrmask::json_schema {
 namespace {
 
-CodePointSet range_set(std::initializer_list<std::pair<char32_t, char32_t>> ranges) {
-  CodePointSet set;
-  for (auto [a, b] : ranges) set.add(a, b);
-  return set;
+// The regex of one node over the JSON spelling: every character in each of its spellings, every
+// parenthesis of the pattern kept as a non-capturing group.
+std::string render_node(const PatternNode& node, StringSpellings spellings) {
+  switch (node.kind) {
+    case PatternNode::Kind::kEmpty:
+      return "";
+    case PatternNode::Kind::kSet:
+      return json_char_regex(node.set, spellings);
+    case PatternNode::Kind::kConcat: {
+      std::string out;
+      for (const PatternNode& child : node.children) out += render_node(child, spellings);
+      return out;
+    }
+    case PatternNode::Kind::kAlternation: {
+      std::string out;
+      for (std::size_t i = 0; i < node.children.size(); ++i)
+        out += (i ? "|" : "") + render_node(node.children[i], spellings);
+      return "(?:" + out + ")";
+    }
+    case PatternNode::Kind::kGroup:
+      return "(?:" + render_node(node.children.front(), spellings) + ")";
+    case PatternNode::Kind::kRepeat:
+      return "(?:" +
+             repeat_regex(render_node(node.children.front(), spellings), node.min, node.max) + ")";
+  }
+  return "";
 }
 
-CodePointSet digit_set() {
-  return range_set({{'0', '9'}});
+// `search`: an alternative without ^ may be preceded by any characters, one without $ followed
+// by any.
+std::string render_pattern(const PatternAst& ast, bool search, StringSpellings spellings) {
+  const std::string any = json_any_char_regex(spellings) + "*";
+  std::vector<std::string> alternatives;
+  for (const PatternAlternative& alternative : ast.alternatives) {
+    std::string body = render_node(alternative.body, spellings);
+    if (search) {
+      if (!alternative.anchored_start) body = any + body;
+      if (!alternative.anchored_end) body += any;
+    }
+    alternatives.push_back(body);
+  }
+  std::string out;
+  for (std::size_t i = 0; i < alternatives.size(); ++i)
+    out += (i ? "|" : "") + std::string("(?:") + alternatives[i] + ")";
+  return alternatives.size() == 1 ? alternatives[0] : "(?:" + out + ")";
 }
-CodePointSet word_set() {
-  return range_set({{'0', '9'}, {'A', 'Z'}, {'a', 'z'}, {'_', '_'}});
-}
-CodePointSet space_set() {
-  return range_set({{'\t', '\r'},
-                    {' ', ' '},
-                    {0xA0, 0xA0},
-                    {0x1680, 0x1680},
-                    {0x2000, 0x200A},
-                    {0x2028, 0x2029},
-                    {0x202F, 0x202F},
-                    {0x205F, 0x205F},
-                    {0x3000, 0x3000},
-                    {0xFEFF, 0xFEFF}});
-}
-CodePointSet dot_set() {
-  return range_set({{'\n', '\n'}, {'\r', '\r'}, {0x2028, 0x2029}}).complement();
-}
-
-class PatternTranslator {
- public:
-  PatternTranslator(std::string_view pattern, const std::string& where, StringSpellings spellings)
-      : where_(where), spellings_(spellings) {
-    for (std::size_t pos = 0; pos < pattern.size();) text_.push_back(decode_utf8(pattern, pos));
-  }
-
-  std::string translate(bool search) {
-    const std::string any = json_any_char_regex(spellings_) + "*";
-    std::vector<std::string> alternatives;
-    while (true) {
-      bool anchored_start = false;
-      if (peek() == U'^') {
-        ++pos_;
-        anchored_start = true;
-      }
-      std::string body = sequence(0);
-      bool anchored_end = false;
-      if (peek() == U'$') {
-        ++pos_;
-        anchored_end = true;
-      }
-      if (search) {
-        if (!anchored_start) body = any + body;
-        if (!anchored_end) body += any;
-      }
-      alternatives.push_back(body);
-      if (at_end()) break;
-      if (peek() == U'|') {
-        ++pos_;
-        continue;
-      }
-      if (peek() == U')') fail("unbalanced parenthesis");
-      fail(fmt::format("anchor {} is supported only at the start or end of the pattern",
-                       peek() == U'^' ? "^" : "$"));
-    }
-    std::string out;
-    for (std::size_t i = 0; i < alternatives.size(); ++i)
-      out += (i ? "|" : "") + std::string("(?:") + alternatives[i] + ")";
-    return alternatives.size() == 1 ? alternatives[0] : "(?:" + out + ")";
-  }
-
- private:
-  bool at_end() const { return pos_ >= text_.size(); }
-  char32_t peek(std::size_t ahead = 0) const {
-    return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : char32_t{0xFFFFFFFF};
-  }
-
-  [[noreturn]] void fail(const std::string& message) const {
-    throw Error(fmt::format("{}: pattern column {}: {}", where_, pos_ + 1, message),
-                ErrorCode::kSchema, schema_location(where_));
-  }
-
-  // Alternatives inside a group.
-  std::string alternation(int depth) {
-    std::string out = sequence(depth);
-    bool several = false;
-    while (peek() == U'|') {
-      ++pos_;
-      out += "|" + sequence(depth);
-      several = true;
-    }
-    return several ? "(?:" + out + ")" : out;
-  }
-
-  std::string sequence(int depth) {
-    std::string out;
-    while (!at_end()) {
-      const char32_t c = peek();
-      if (c == U'|' || c == U')') break;
-      if (c == U'$' && depth == 0 && pos_ + 1 == text_.size()) break;
-      if (c == U'$' && depth == 0 && peek(1) == U'|') break;
-      if (c == U'^' || c == U'$')
-        fail(fmt::format("anchor {} is supported only at the start or end of the pattern",
-                         c == U'^' ? "^" : "$"));
-      std::string item = atom(depth);
-      out += quantified(item);
-    }
-    return out;
-  }
-
-  std::optional<std::size_t> number() {
-    std::size_t start = pos_;
-    std::size_t value = 0;
-    while (peek() >= U'0' && peek() <= U'9') {
-      value = value * 10 + (peek() - U'0');
-      if (value > 100000) fail("repetition count too large");
-      ++pos_;
-    }
-    if (pos_ == start) return std::nullopt;
-    return value;
-  }
-
-  std::string quantified(const std::string& item) {
-    std::size_t min = 1;
-    std::optional<std::size_t> max = 1;
-    const char32_t c = peek();
-    if (c == U'*') {
-      min = 0;
-      max.reset();
-      ++pos_;
-    } else if (c == U'+') {
-      max.reset();
-      ++pos_;
-    } else if (c == U'?') {
-      min = 0;
-      ++pos_;
-    } else if (c == U'{') {
-      const std::size_t saved = pos_;
-      ++pos_;
-      const std::optional<std::size_t> lo = number();
-      std::optional<std::size_t> hi = lo;
-      bool valid = lo.has_value();
-      if (valid && peek() == U',') {
-        ++pos_;
-        hi = number();
-      }
-      if (valid && peek() == U'}') {
-        ++pos_;
-        min = *lo;
-        max = hi;
-        if (max && *max < min) fail("numbers out of order in {} quantifier");
-      } else {
-        pos_ = saved;  // a literal '{' (ECMA-262 Annex B)
-        return item;
-      }
-    } else {
-      return item;
-    }
-    if (peek() == U'?') ++pos_;  // lazy: the same strings
-    if (peek() == U'*' || peek() == U'+' || peek() == U'?') fail("multiple repeat");
-    if (min == 1 && max == 1) return item;
-    return "(?:" + repeat_regex(item, min, max) + ")";
-  }
-
-  std::string atom(int depth) {
-    const char32_t c = peek();
-    if (c == U'(') {
-      const std::size_t open = pos_;
-      ++pos_;
-      if (peek() == U'?') {
-        if (peek(1) == U':') {
-          pos_ += 2;
-        } else if (peek(1) == U'<' && peek(2) != U'=' && peek(2) != U'!') {
-          pos_ += 2;
-          while (!at_end() && peek() != U'>') ++pos_;
-          if (at_end()) fail("unterminated group name");
-          ++pos_;
-        } else {
-          pos_ = open;
-          fail("lookaround and other (? groups are not supported");
-        }
-      }
-      std::string inner = alternation(depth + 1);
-      if (peek() != U')') fail("missing ), unterminated subpattern");
-      ++pos_;
-      return "(?:" + inner + ")";
-    }
-    if (c == U'[') return json_char_regex(char_class(), spellings_);
-    if (c == U'.') {
-      ++pos_;
-      return json_char_regex(dot_set(), spellings_);
-    }
-    if (c == U'*' || c == U'+' || c == U'?') fail("nothing to repeat");
-    if (c == U'\\') {
-      ++pos_;
-      CodePointSet set = escape(false);
-      return json_char_regex(set, spellings_);
-    }
-    ++pos_;
-    return json_char_regex(range_set({{c, c}}), spellings_);
-  }
-
-  char32_t hex_digits(std::size_t count) {
-    char32_t value = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-      const char32_t d = peek();
-      int digit = -1;
-      if (d >= U'0' && d <= U'9') digit = static_cast<int>(d - U'0');
-      if (d >= U'a' && d <= U'f') digit = static_cast<int>(d - U'a' + 10);
-      if (d >= U'A' && d <= U'F') digit = static_cast<int>(d - U'A' + 10);
-      if (digit < 0) fail("bad hexadecimal escape");
-      value = value * 16 + static_cast<char32_t>(digit);
-      ++pos_;
-    }
-    return value;
-  }
-
-  // After a backslash. In a class, \b is backspace.
-  CodePointSet escape(bool in_class) {
-    if (at_end()) fail("bad escape (end of pattern)");
-    const std::size_t backslash = pos_ - 1;
-    const char32_t c = peek();
-    ++pos_;
-    auto single = [](char32_t x) { return range_set({{x, x}}); };
-    switch (c) {
-      case U'd':
-        return digit_set();
-      case U'D':
-        return digit_set().complement();
-      case U'w':
-        return word_set();
-      case U'W':
-        return word_set().complement();
-      case U's':
-        return space_set();
-      case U'S':
-        return space_set().complement();
-      case U'n':
-        return single('\n');
-      case U't':
-        return single('\t');
-      case U'r':
-        return single('\r');
-      case U'f':
-        return single('\f');
-      case U'v':
-        return single('\v');
-      case U'0':
-        return single(0);
-      case U'x':
-        return single(hex_digits(2));
-      case U'u': {
-        const char32_t value = hex_digits(4);
-        if (value >= 0xD800 && value <= 0xDFFF) fail("surrogate escapes are not supported");
-        return single(value);
-      }
-      case U'p':
-      case U'P': {
-        // A Unicode property class (unicode_properties.h): \p{Letter}, \P{Nd}, ...
-        if (peek() != U'{') {
-          pos_ = backslash;
-          fail("\\p and \\P need a property name in braces");
-        }
-        std::string name;
-        for (++pos_; !at_end() && peek() != U'}'; ++pos_) append_utf8(name, peek());
-        if (at_end()) fail("unterminated property name");
-        ++pos_;
-        const std::optional<CodePointSet> set = unicode_property(name);
-        if (!set) {
-          pos_ = backslash;
-          fail(
-              fmt::format("unknown Unicode property \\p{{{}}} (general categories, their "
-                          "groups, Any, ASCII and Assigned are known)",
-                          name));
-        }
-        return c == U'p' ? *set : set->complement();
-      }
-      case U'c': {
-        // A control letter: \cC is U+0003 (ECMA-262 ControlEscape).
-        const char32_t letter = peek();
-        if (!((letter >= U'a' && letter <= U'z') || (letter >= U'A' && letter <= U'Z'))) {
-          pos_ = backslash;
-          fail("\\c needs a letter");
-        }
-        ++pos_;
-        return single(letter % 32);
-      }
-      case U'b':
-        if (in_class) return single('\b');
-        pos_ = backslash;
-        fail("word boundary \\b is not supported");
-      case U'B':
-        pos_ = backslash;
-        fail("word boundary \\B is not supported");
-      default:
-        break;
-    }
-    if (c >= U'1' && c <= U'9') {
-      pos_ = backslash;
-      fail("backreferences are not supported");
-    }
-    if ((c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z')) {
-      pos_ = backslash;
-      fail(fmt::format("bad escape \\{}", static_cast<char>(c)));
-    }
-    return single(c);  // escaped punctuation or any other character stands for itself
-  }
-
-  CodePointSet char_class() {
-    ++pos_;  // '['
-    bool negated = false;
-    if (peek() == U'^') {
-      negated = true;
-      ++pos_;
-    }
-    CodePointSet set;
-    bool first = true;
-    while (true) {
-      if (at_end()) fail("unterminated character set");
-      if (peek() == U']' && !first) break;
-      if (peek() == U']' && first) {
-        // ECMA-262: [] matches nothing, [^] matches anything.
-        break;
-      }
-      first = false;
-      std::optional<char32_t> low;
-      CodePointSet item = class_atom(low);
-      if (low && peek() == U'-' && peek(1) != U']' && peek(1) != 0xFFFFFFFF) {
-        ++pos_;
-        std::optional<char32_t> high;
-        CodePointSet upper = class_atom(high);
-        if (!high) fail("bad character range");
-        if (*high < *low) fail("bad character range");
-        set.add(*low, *high);
-        (void)upper;
-        continue;
-      }
-      set.add(item);
-    }
-    ++pos_;  // ']'
-    if (negated) set = set.complement();
-    if (set.empty()) fail("character class matches nothing");
-    return set;
-  }
-
-  // One class member; `single` is set when it is one character (so it may start a range).
-  CodePointSet class_atom(std::optional<char32_t>& single) {
-    const char32_t c = peek();
-    if (c == U'\\') {
-      ++pos_;
-      const char32_t kind = peek();
-      CodePointSet set = escape(true);
-      if (kind != U'd' && kind != U'D' && kind != U'w' && kind != U'W' && kind != U's' &&
-          kind != U'S')
-        single = set.ranges().front().first;
-      return set;
-    }
-    ++pos_;
-    single = c;
-    return range_set({{c, c}});
-  }
-
-  const std::string& where_;
-  StringSpellings spellings_;
-  std::vector<char32_t> text_;
-  std::size_t pos_ = 0;
-};
 
 }  // namespace
 
 std::string translate_pattern(std::string_view pattern, const std::string& where,
                               StringSpellings spellings) {
-  return PatternTranslator(pattern, where, spellings).translate(true);
+  return render_pattern(parse_pattern(pattern, where), true, spellings);
 }
 
 std::string translate_anchored_pattern(std::string_view pattern, const std::string& where,
                                        StringSpellings spellings) {
-  return PatternTranslator(pattern, where, spellings).translate(false);
+  return render_pattern(parse_pattern(pattern, where), false, spellings);
 }
 
 }  // namespace glrmask::json_schema

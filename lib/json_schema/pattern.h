@@ -10,6 +10,8 @@
 // any character but \n \r U+2028 U+2029. Lazy quantifiers match the same strings as greedy ones.
 // \p{...} / \P{...} are Unicode general categories (unicode_properties.h), \cX a control letter.
 // Refused with an error: lookaround, backreferences, \b \B, and anchors elsewhere.
+// The parse is pattern_ast.h's (shared with ecma_regex.h, which evaluates patterns on values);
+// this file writes its tree as a regex.
 #pragma once
 
 #include <string>
