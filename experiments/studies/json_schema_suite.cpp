@@ -240,7 +240,9 @@ int run_json_schema_suite(const StudyOptions& options) {
     for (std::size_t g = 0; g < groups.size(); ++g) {
       const SuiteGroup& group = groups[g];
       const GroupOutcome& outcome = outcomes[g];
-      const std::string format = group.keyword.substr(group.keyword.rfind('/') + 1);
+      const std::string stem = group.keyword.substr(group.keyword.rfind('/') + 1);
+      const std::string asserted = suite_group_format(group);
+      const std::string format = asserted == stem ? stem : stem + " (" + asserted + ")";
       std::vector<std::size_t>& counts = per_format[format];
       counts.resize(5);
       ++counts[0];
@@ -251,10 +253,14 @@ int run_json_schema_suite(const StudyOptions& options) {
       counts[4] += outcome.invalid_accepted;
     }
     for (const auto& [format, counts] : per_format) {
-      const bool known = json_schema::format_regex(format).has_value();
-      const std::string enforced = !known                                       ? "annotation"
-                                   : json_schema::format_regex_is_exact(format) ? "exact"
-                                                                                : "subset";
+      // "ecmascript-regex (regex)": the kind is the asserted format's.
+      const std::size_t open = format.find(" (");
+      const std::string asserted =
+          open == std::string::npos ? format : format.substr(open + 2, format.size() - open - 3);
+      const bool known = json_schema::format_regex(asserted).has_value();
+      const std::string enforced = !known                                         ? "annotation"
+                                   : json_schema::format_regex_is_exact(asserted) ? "exact"
+                                                                                  : "subset";
       if (known) total_invalid_accepted += counts[4];
       formats.add_row({draft, format, enforced, std::to_string(counts[0]),
                        std::to_string(counts[1]), std::to_string(counts[2]),

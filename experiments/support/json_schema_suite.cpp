@@ -273,6 +273,12 @@ std::vector<SuiteGroup> load_suite_groups(const std::filesystem::path& suite_dir
   return read_groups(tests, draft, files);
 }
 
+std::string suite_group_format(const SuiteGroup& group) {
+  if (const JsonValue* format = group.schema.find("format"); format && format->is_string())
+    return format->string;
+  return group.keyword.substr(group.keyword.rfind('/') + 1);
+}
+
 std::vector<SuiteGroup> load_format_groups(const std::filesystem::path& suite_dir,
                                            const std::string& draft) {
   const std::filesystem::path tests = suite_dir / "tests";

@@ -69,6 +69,9 @@ std::vector<SuiteGroup> load_suite_groups(const std::filesystem::path& suite_dir
 // strings, and one it leaves an annotation accepts invalid ones.
 std::vector<SuiteGroup> load_format_groups(const std::filesystem::path& suite_dir,
                                            const std::string& draft);
+// The `format` a format group's schema names (ecmascript-regex.json tests "regex"); the file's
+// stem when the schema names none.
+std::string suite_group_format(const SuiteGroup& group);
 
 enum class GroupStatus {
   kCompiled,

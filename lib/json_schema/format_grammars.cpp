@@ -66,13 +66,12 @@ std::string label_regex(int max) {
                      max - 5);
 }
 
-// Host names of at most 253 characters (hostname_regex's two shapes); `min_labels` 1 or 2.
+// Host names of at most 253 characters: at most four labels, the fourth at most 61 characters;
+// `min_labels` 1 or 2. (A second shape of many short labels doubled the lexer states of every
+// schema with a hostname.)
 std::string bounded_hostname_regex(int min_labels) {
-  const std::string long_label = label_regex(63);
-  const std::string short_label = label_regex(14);
-  return any_of({fmt::format("{0}(?:\\.{0}){{{1},2}}(?:\\.{2})?", long_label, min_labels - 1,
-                             label_regex(61)),
-                 fmt::format("{0}(?:\\.{0}){{{1},15}}", short_label, min_labels - 1)});
+  return fmt::format("{0}(?:\\.{0}){{{1},2}}(?:\\.{2})?", label_regex(63), min_labels - 1,
+                     label_regex(61));
 }
 
 }  // namespace

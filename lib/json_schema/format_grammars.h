@@ -15,9 +15,9 @@ std::string ipv6_regex();
 
 // RFC 1123 host names, a subset: labels of letters, digits and inner hyphens, at most 63
 // characters, without "--" at the third and fourth place (RFC 5891 reserves it for A-labels,
-// whose Punycode no regular expression can check); at most four labels (the fourth at most 61
-// characters) or at most sixteen of at most 14, so that the name never exceeds 253 characters (a
-// count of every length would cost the lexer thousands of states).
+// whose Punycode no regular expression can check); at most four labels, the fourth at most 61
+// characters, so that the name never exceeds 253 characters (a count of every length would cost
+// the lexer thousands of states).
 std::string hostname_regex();
 
 // RFC 5321 `Mailbox`, a subset: a dot-atom or quoted local part, then a host name as above with

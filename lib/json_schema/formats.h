@@ -23,8 +23,8 @@ struct FormatRegex {
 std::optional<FormatRegex> format_regex(std::string_view format);
 // Whether format_regex(format) matches exactly the strings of the format: date, uuid, ipv4,
 // ipv6, uri, uri-reference, iri, iri-reference, uri-template, json-pointer,
-// relative-json-pointer and duration. The others match a subset: time and date-time (a leap
-// second only at 23:59:60 UTC), email and hostname (conservative forms), regex (a subset of the
+// relative-json-pointer and duration. The others match a subset: time and date-time (no leap
+// second), email and hostname (conservative forms), regex (a subset of the
 // ECMA-262 syntax, format_grammars.h). A subset is sound where the format must hold and too wide
 // as a complement. idn-email, idn-hostname and the formats not listed stay annotations.
 bool format_regex_is_exact(std::string_view format);
