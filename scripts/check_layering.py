@@ -23,6 +23,7 @@ ALLOWED.update({
     "lib/grammar": [PUBLIC, "lib/core"],
     "lib/lark": [PUBLIC, "lib/core", "lib/grammar"],
     "lib/json_schema": [PUBLIC, "lib/core", "lib/grammar"],
+    "lib/gbnf": [PUBLIC, "lib/core", "lib/grammar"],
     # The lexer's three parts, lowest first: the DFA and the lexer at run time, the regex
     # compiler that builds the DFA, the Terminal DWA (the lexer against the vocabulary).
     "lexer/runtime": _LIB,
@@ -49,9 +50,9 @@ ALLOWED.update({
 _ALL_MASK = [folder for folder in ALLOWED if folder == "mask" or folder.startswith("mask/")]
 ALLOWED.update({
     # The facade's implementation: everything below it but the analysis.
-    "api/src": _LIB + ["lib/json_schema"] + _LEXER + ["glr"] + _ALL_MASK,
+    "api/src": _LIB + ["lib/json_schema", "lib/gbnf"] + _LEXER + ["glr"] + _ALL_MASK,
     # What the programs share and nothing ships: everything.
-    "harness": _LIB + ["lib/json_schema"] + _LEXER + ["glr", "glr/analysis"] + _ALL_MASK + ["api/src"],
+    "harness": _LIB + ["lib/json_schema", "lib/gbnf"] + _LEXER + ["glr", "glr/analysis"] + _ALL_MASK + ["api/src"],
 })
 LAYERED = sorted(ALLOWED, key=len, reverse=True)
 INCLUDE = re.compile(r'^\s*#\s*include\s+["<]((?:glrmask/|lib/|lexer/|glr/|mask/|api/|harness/)[^">]+)[">]')

@@ -2,9 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <string>
+#include <vector>
+
 #include "api/src/constraint_source.h"
+#include "lexer/regex/grammar_terminals.h"
+#include "lexer/regex/lexer_dfa_compiler.h"
+#include "lexer/regex/munch_cuts.h"
 #include "lexer/regex/regex_parser.h"
 #include "lib/core/error.h"
+#include "lib/gbnf/gbnf_loader.h"
 #include "lib/grammar/regex_constraint.h"
 #include "lib/json_schema/compiler.h"
 #include "lib/lark/lark_loader.h"
@@ -53,6 +60,25 @@ GrammarModel build_lark(const ConstraintSource& source) {
   return load_lark_text(source.text, source.name, lark);
 }
 
+// The terminals maximal munch could extend past a lexeme boundary of the grammar, to be lowered
+// finer (lib/gbnf/gbnf_lowering.h).
+std::vector<std::string> munch_cut_terminals(const GrammarModel& model) {
+  const lexer::LexerDfa dfa = lexer::compile_lexer_dfa(lexer::terminal_specs(model));
+  std::vector<std::string> names;
+  for (const lexer::MunchCut& cut : lexer::find_munch_cuts(model, dfa))
+    for (const std::uint32_t terminal : cut.longer)
+      names.push_back(model.terminals()[terminal].name);
+  return names;
+}
+
+GrammarModel build_gbnf(const ConstraintSource& source) {
+  gbnf::LoweringOptions options;
+  // GBNF grammars start at `root`; GrammarOptions::start names another rule.
+  if (source.grammar.start != "start") options.start = source.grammar.start;
+  options.check = munch_cut_terminals;
+  return load_gbnf_text(source.text, source.name, options);
+}
+
 GrammarModel build_json_schema(const ConstraintSource& source) {
   return json_schema::compile_json_schema_text(source.text, source.name,
                                                schema_options(source.json));
@@ -85,6 +111,8 @@ constexpr SourceFormat kFormats[] = {
      SourceArgument::kText, false, false, build_regex},
     {3, "any_json", "any JSON value", "<json>", "--any-json", SourceArgument::kNone, false, true,
      build_any_json},
+    {4, "gbnf", "a grammar in GBNF, llama.cpp's format (docs/grammar.md)", "<gbnf>", "--gbnf",
+     SourceArgument::kFile, true, false, build_gbnf},
 };
 
 }  // namespace
