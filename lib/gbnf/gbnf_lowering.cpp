@@ -232,6 +232,39 @@ std::string class_pattern(const std::vector<CodePointRange>& ranges) {
   return out + "]";
 }
 
+std::string exactly_small(const std::string& item, std::uint32_t count) {
+  return count == 1 ? item : fmt::format("{}{{{}}}", item, count);
+}
+
+// The lexer's regex dialect counts at most this many repetitions in one `{m,n}`.
+constexpr std::uint32_t kMaxRegexCount = 1000;
+
+// `item` (already safe to quantify) at least `min` and at most `max` times. Counts above
+// kMaxRegexCount nest: x{m} is (x{1000}){m/1000} x{m%1000}, and x{0,k} is (x{0,1000}){0,k/1000}
+// x{0,k%1000}, which takes every count up to k.
+std::string repeated(const std::string& item, std::uint32_t min, std::uint32_t max) {
+  if (min == 0 && max == kUnbounded) return item + "*";
+  if (min == 1 && max == kUnbounded) return item + "+";
+  if (min == 0 && max == 1) return item + "?";
+  const auto exactly = [&](std::uint32_t count) -> std::string {
+    if (count == 0) return "";
+    if (count == 1) return item;
+    if (count <= kMaxRegexCount) return fmt::format("{}{{{}}}", item, count);
+    return fmt::format("(?:{}{{{}}}){{{}}}", item, kMaxRegexCount, count / kMaxRegexCount) +
+           (count % kMaxRegexCount == 0 ? "" : exactly_small(item, count % kMaxRegexCount));
+  };
+  const auto at_most = [&](std::uint32_t count) -> std::string {
+    if (count == 0) return "";
+    if (count <= kMaxRegexCount) return fmt::format("{}{{0,{}}}", item, count);
+    return fmt::format("(?:{}{{0,{}}}){{0,{}}}", item, kMaxRegexCount, count / kMaxRegexCount) +
+           (count % kMaxRegexCount == 0
+                ? ""
+                : fmt::format("{}{{0,{}}}", item, count % kMaxRegexCount));
+  };
+  if (max == kUnbounded) return exactly(min) + item + "*";
+  return exactly(min) + at_most(max - min);
+}
+
 // The pattern of a regular node, in Python `re` syntax, always safe to concatenate or quantify
 // (compound patterns come in a group).
 class PatternWriter {
@@ -267,20 +300,7 @@ class PatternWriter {
       case NodeKind::kRepetition: {
         const std::string& item = pattern(node.children.front());
         if (item.empty() || node.max_count == 0) break;
-        out = item;
-        if (node.min_count == 0 && node.max_count == kUnbounded) {
-          out += '*';
-        } else if (node.min_count == 1 && node.max_count == kUnbounded) {
-          out += '+';
-        } else if (node.min_count == 0 && node.max_count == 1) {
-          out += '?';
-        } else if (node.max_count == kUnbounded) {
-          out += fmt::format("{{{},}}", node.min_count);
-        } else if (node.min_count == node.max_count) {
-          out += fmt::format("{{{}}}", node.min_count);
-        } else {
-          out += fmt::format("{{{},{}}}", node.min_count, node.max_count);
-        }
+        out = repeated(item, node.min_count, node.max_count);
         out = "(?:" + out + ")";
         break;
       }

@@ -173,6 +173,21 @@ TEST_CASE("GBNF lowering: classes, any character and bounded repetitions over co
                              7) > 0);
 }
 
+TEST_CASE("GBNF lowering: repetition counts above the regex dialect's 1000") {
+  const testing::GbnfRecognizer exact("root ::= \"a\"{2001,2003} [ab]{0,1500} \"c\"\n");
+  for (std::size_t count = 1998; count <= 2002; ++count) {
+    INFO(count);
+    CHECK(exact.accepts(std::string(count, 'a') + "c") == (count >= 2001));
+    CHECK(exact.accepts(std::string(count, 'a') + "bc") == (count >= 2001));
+  }
+  CHECK(exact.accepts(std::string(2003, 'a') + std::string(1500, 'b') + "c"));
+  CHECK_FALSE(exact.accepts(std::string(2003, 'a') + std::string(1501, 'b') + "c"));
+  CHECK(exact.accepts(std::string(2001, 'a') + std::string(1500, 'b') + "c"));
+  CHECK_FALSE(exact.accepts(std::string(2001, 'a') + std::string(1501, 'b') + "c"));
+  CHECK(exact.accepts(std::string(2003 + 1500, 'a') + "c"));
+  CHECK_FALSE(exact.accepts(std::string(2003 + 1501, 'a') + "c"));
+}
+
 TEST_CASE("GBNF lowering: terminals stay whole where munch cannot cut them") {
   // Strings and numbers in a JSON-like grammar stay one terminal each.
   const std::string json =
