@@ -117,7 +117,7 @@ void check_texts(const Constraint& constraint, const Tokenizer& tokenizer,
 // The library's constraint for a corpus grammar with the study's options.
 ConstraintSource corpus_source(const Corpus& corpus, const StudyOptions& options) {
   ConstraintSource source;
-  source.format = "lark";
+  source.format = corpus.format;
   source.name = corpus.grammar_path.string();
   source.text = read_text_file(corpus.grammar_path);
   const glr::ParseOptions parse = corpus_parse_options(corpus, options);

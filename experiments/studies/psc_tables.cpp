@@ -88,7 +88,7 @@ ConstraintSource study_source(const std::string& kind, const std::string& source
   const Corpus corpus =
       kind == "corpus" ? load_named_corpus(source, 1) : corpus_from_files(source, {});
   const glr::ParseOptions parse = corpus_parse_options(corpus, options);
-  result.format = "lark";
+  result.format = corpus.format;
   result.name = corpus.grammar_path.string();
   result.text = read_text_file(corpus.grammar_path);
   result.grammar = grammar_options(parse);

@@ -6,8 +6,10 @@
 #include <ctime>
 #include <fstream>
 
+#include "api/src/constraint_source.h"
 #include "api/src/tokenizer_impl.h"
 #include "lib/core/error.h"
+#include "lib/core/file_io.h"
 #include "lib/core/settings.h"
 #include "lib/tokenizer/tokenizer_choice.h"
 #include "lib/tokenizer/tokenizer_spec.h"
@@ -110,8 +112,14 @@ glr::ParseOptions corpus_parse_options(const Corpus& corpus, const StudyOptions&
 
 std::shared_ptr<const glr::CompiledGrammar> compile_corpus_grammar(const Corpus& corpus,
                                                                    const StudyOptions& options) {
-  return glr::CompiledGrammar::load_lark(corpus.grammar_path,
-                                         corpus_parse_options(corpus, options));
+  const glr::ParseOptions parse_options = corpus_parse_options(corpus, options);
+  if (corpus.format == "lark")
+    return glr::CompiledGrammar::load_lark(corpus.grammar_path, parse_options);
+  SourceOptions source_options;
+  source_options.grammar = grammar_options(parse_options);
+  return ConstraintSource::make(corpus.format, read_text_file(corpus.grammar_path), source_options,
+                                corpus.grammar_path.string())
+      .compile();
 }
 
 std::unique_ptr<mask::MaskEngine> make_engine(const std::string& name,

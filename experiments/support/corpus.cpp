@@ -124,6 +124,7 @@ void add_maskbench_instances(Corpus& corpus, const fs::path& folder, std::size_t
 
 const std::vector<std::string>& corpus_names() {
   static const std::vector<std::string> names = {"go", "java", "sql", "json", "python"};
+  // Also known, not in the default sweep: python-rejected, json-objects, gbnf-json.
   return names;
 }
 
@@ -161,9 +162,23 @@ Corpus load_named_corpus(const std::string& name, std::size_t max_texts) {
   } else if (name == "json") {
     corpus.options = lark_policy();
     add_maskbench_instances(corpus, data / "jsonschema" / "maskbench-dev", max_texts);
+  } else if (name == "json-objects" || name == "gbnf-json") {
+    // The MaskBench instances that are objects: what llama.cpp's json.gbnf (root ::= object)
+    // takes, for SynCode's Lark JSON grammar and json.gbnf on the same texts.
+    add_maskbench_instances(corpus, data / "jsonschema" / "maskbench-dev", 0);
+    std::erase_if(corpus.texts, [](const CorpusText& text) { return text.text.front() != '{'; });
+    if (max_texts != 0 && corpus.texts.size() > max_texts) corpus.texts.resize(max_texts);
+    if (name == "json-objects") {
+      corpus.grammar_path = data / "grammars" / "syncode" / "json_grammar.lark";
+      corpus.options = lark_policy();
+    } else {
+      corpus.grammar_path = data / "grammars" / "llama.cpp" / "json.gbnf";
+      corpus.format = "gbnf";
+    }
   } else {
     throw Error(
-        fmt::format("unknown corpus '{}' (known: go, java, sql, json, python, python-rejected)",
+        fmt::format("unknown corpus '{}' (known: go, java, sql, json, python, python-rejected, "
+                    "json-objects, gbnf-json)",
                     name),
         ErrorCode::kInvalidArgument);
   }
@@ -174,6 +189,7 @@ Corpus corpus_from_files(const fs::path& grammar, const std::vector<fs::path>& i
   Corpus corpus;
   corpus.name = grammar.stem().string();
   corpus.grammar_path = grammar;
+  if (grammar.extension() == ".gbnf") corpus.format = "gbnf";
   for (const fs::path& input : inputs)
     corpus.texts.push_back({input.filename().string(), read_text_file(input)});
   return corpus;

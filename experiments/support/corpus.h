@@ -32,6 +32,9 @@ struct CorpusText {
 struct Corpus {
   std::string name;  // the grammar's short name (go, java, ...) or the grammar file's stem
   std::filesystem::path grammar_path;
+  // The source format of the grammar file (a name of the source registry): "lark", or "gbnf"
+  // for llama.cpp's grammars.
+  std::string format = "lark";
   glr::ParseOptions options;
   std::vector<CorpusText> texts;
 };
@@ -43,7 +46,7 @@ const std::vector<std::string>& corpus_names();
 // glrmask::Error naming the file for an unknown name, a missing data folder or unreadable data.
 Corpus load_named_corpus(const std::string& name, std::size_t max_texts);
 
-// A user's grammar with its input files (default ParseOptions).
+// A user's grammar with its input files (default ParseOptions); a `.gbnf` file is read as GBNF.
 Corpus corpus_from_files(const std::filesystem::path& grammar,
                          const std::vector<std::filesystem::path>& inputs);
 

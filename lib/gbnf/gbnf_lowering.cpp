@@ -257,9 +257,8 @@ std::string repeated(const std::string& item, std::uint32_t min, std::uint32_t m
     if (count == 0) return "";
     if (count <= kMaxRegexCount) return fmt::format("{}{{0,{}}}", item, count);
     return fmt::format("(?:{}{{0,{}}}){{0,{}}}", item, kMaxRegexCount, count / kMaxRegexCount) +
-           (count % kMaxRegexCount == 0
-                ? ""
-                : fmt::format("{}{{0,{}}}", item, count % kMaxRegexCount));
+           (count % kMaxRegexCount == 0 ? ""
+                                        : fmt::format("{}{{0,{}}}", item, count % kMaxRegexCount));
   };
   if (max == kUnbounded) return exactly(min) + item + "*";
   return exactly(min) + at_most(max - min);
@@ -333,44 +332,18 @@ std::string upper(std::string_view text) {
   return out;
 }
 
-// What a terminal came from, so that the munch check can have it lowered finer: a node lexed
-// whole (`run_end` kWhole), or the run of a sequence's items that ends before item `run_end`.
-struct Origin {
-  static constexpr std::uint32_t kWhole = std::numeric_limits<std::uint32_t>::max();
-  NodeId node = 0;
-  std::uint32_t run_end = kWhole;
-  auto operator<=>(const Origin&) const = default;
-};
-
-// The refinement so far: per node, whether it is lowered finer than lexed whole, and per
-// sequence the items before which a run of items lexed whole must break.
-struct Refinement {
-  std::vector<std::uint8_t> split;
-  std::vector<std::set<std::uint32_t>> breaks;
-  // Applies one origin; false when it was applied before.
-  bool refine(const Origin& origin) {
-    if (origin.run_end == Origin::kWhole) {
-      if (split[origin.node] != 0) return false;
-      split[origin.node] = 1;
-      return true;
-    }
-    // The run's last item goes on its own; the run's head stays whole.
-    return breaks[origin.node].insert(origin.run_end - 1).second;
-  }
-};
-
 // One lowering under a fixed choice of split parts.
 class Lowering {
  public:
   Lowering(const Grammar& grammar, const Analysis& analysis, PatternWriter& patterns,
-           const Refinement& refinement)
+           const std::vector<std::uint8_t>& split)
       : grammar_(grammar),
         analysis_(analysis),
         patterns_(patterns),
-        refinement_(refinement),
+        split_(split),
         builder_(grammar.file) {}
 
-  GrammarModel run(const std::string& start, std::map<std::string, std::vector<Origin>>& origins) {
+  GrammarModel run(const std::string& start, std::map<std::string, std::vector<NodeId>>& origins) {
     std::optional<std::uint32_t> start_rule;
     for (std::uint32_t r = 0; r < grammar_.rules.size(); ++r)
       if (grammar_.rules[r].name == start) start_rule = r;
@@ -452,7 +425,7 @@ class Lowering {
     return out;
   }
 
-  bool lexed_whole(NodeId id) const { return analysis_.lexable(id) && refinement_.split[id] == 0; }
+  bool lexed_whole(NodeId id) const { return analysis_.lexable(id) && split_[id] == 0; }
 
   // The symbols `id` lowers to inside a sequence.
   std::vector<std::string> symbols(NodeId id, bool force_split) {
@@ -469,8 +442,7 @@ class Lowering {
       // A class is one code point whatever is split: nothing to refine it into.
       const bool atomic = node.kind == NodeKind::kCharClass ||
                           (node.kind == NodeKind::kLiteral && node.text.size() == 1);
-      append_terminal(patterns_.pattern(id), facts.nullable, Origin{id}, atomic, out,
-                      name_hint(id));
+      append_terminal(patterns_.pattern(id), facts.nullable, id, atomic, out, name_hint(id));
       return;
     }
     switch (node.kind) {
@@ -478,11 +450,11 @@ class Lowering {
         for (const char32_t c : node.text) {
           std::string pattern;
           append_code_point(pattern, c);
-          append_terminal(pattern, false, Origin{id}, true, out);
+          append_terminal(pattern, false, id, true, out);
         }
         return;
       case NodeKind::kCharClass:
-        append_terminal(patterns_.pattern(id), false, Origin{id}, true, out);
+        append_terminal(patterns_.pattern(id), false, id, true, out);
         return;
       case NodeKind::kSequence:
         append_sequence(id, out);
@@ -504,46 +476,11 @@ class Lowering {
     }
   }
 
-  // Runs of consecutive children lexed whole become one terminal, broken where the munch check
-  // had the last item of a run split off. (A sequence lexed whole and now lowered finer first
-  // gives the same pattern as one run; the next cut breaks it.)
+  // Each item on its own. (Merging runs of items lexed whole into one terminal, `"{" ws` or a
+  // key with its colon, was measured: fewer parser steps, but longer overlapping terminals made
+  // json.gbnf's masks 1.5-2x slower with the wfa engine.)
   void append_sequence(NodeId id, std::vector<std::string>& out) {
-    const Node& node = grammar_.nodes[id];
-    const std::set<std::uint32_t>& breaks = refinement_.breaks[id];
-    const std::size_t n = node.children.size();
-    std::size_t i = 0;
-    while (i < n) {
-      std::size_t run_end = i;
-      std::uint64_t items = 0;
-      while (run_end < n && lexed_whole(node.children[run_end]) &&
-             (run_end == i || !breaks.contains(static_cast<std::uint32_t>(run_end))) &&
-             items + analysis_.facts(node.children[run_end]).items <= kMaxTerminalItems) {
-        items += analysis_.facts(node.children[run_end]).items;
-        ++run_end;
-      }
-      if (run_end == i) {  // not lexed whole
-        append(node.children[i], false, out);
-        ++i;
-        continue;
-      }
-      if (run_end - i >= 2) {
-        std::string pattern;
-        bool nullable = true;
-        bool empty_only = true;
-        for (std::size_t k = i; k < run_end; ++k) {
-          pattern += patterns_.pattern(node.children[k]);
-          nullable = nullable && analysis_.facts(node.children[k]).nullable;
-          empty_only = empty_only && analysis_.facts(node.children[k]).empty_only;
-        }
-        if (!empty_only) {
-          append_terminal("(?:" + pattern + ")", nullable,
-                          Origin{id, static_cast<std::uint32_t>(run_end)}, false, out);
-        }
-      } else {
-        append(node.children[i], false, out);
-      }
-      i = run_end;
-    }
+    for (const NodeId child : grammar_.nodes[id].children) append(child, false, out);
   }
 
   void append_repetition(NodeId id, std::vector<std::string>& out) {
@@ -605,7 +542,7 @@ class Lowering {
   // The terminal of `pattern` (one per distinct pattern), or its optional form when the pattern
   // also matches the empty text (the lexer never emits an empty lexeme). `origin` is the part to
   // split when the munch check names the terminal; atomic terminals have nothing to split.
-  void append_terminal(const std::string& pattern, bool nullable, const Origin& origin, bool atomic,
+  void append_terminal(const std::string& pattern, bool nullable, NodeId origin, bool atomic,
                        std::vector<std::string>& out, std::string_view hint = {}) {
     auto it = terminal_names_.find(pattern);
     if (it == terminal_names_.end()) {
@@ -615,7 +552,7 @@ class Lowering {
       terminal.name = name;
       terminal.pattern = pattern;
       terminal.whole_language = true;
-      terminal.origin = where(origin.node);
+      terminal.origin = where(origin);
       builder_.add_terminal(std::move(terminal));
       it = terminal_names_.emplace(pattern, name).first;
       origins_[name];
@@ -629,9 +566,9 @@ class Lowering {
     const std::string optional_name = it->second + "_opt";
     if (!optional_of_.contains(optional_name)) {
       reserve_name(optional_name);
-      builder_.add_nonterminal(Nonterminal{optional_name, {}, true, where(origin.node)});
-      builder_.add_rule(RuleSpec{optional_name, {it->second}, 0, "", where(origin.node)});
-      builder_.add_rule(RuleSpec{optional_name, {}, 0, "", where(origin.node)});
+      builder_.add_nonterminal(Nonterminal{optional_name, {}, true, where(origin)});
+      builder_.add_rule(RuleSpec{optional_name, {it->second}, 0, "", where(origin)});
+      builder_.add_rule(RuleSpec{optional_name, {}, 0, "", where(origin)});
       optional_of_.emplace(optional_name, it->second);
     }
     out.push_back(optional_name);
@@ -640,7 +577,8 @@ class Lowering {
   const Grammar& grammar_;
   const Analysis& analysis_;
   PatternWriter& patterns_;
-  const Refinement& refinement_;
+  // Per node: lowered finer than one terminal, because the munch check named its terminal.
+  const std::vector<std::uint8_t>& split_;
   GrammarBuilder builder_;
   std::set<std::string> used_names_;
   std::set<std::string> rule_names_taken_;
@@ -651,7 +589,7 @@ class Lowering {
   std::uint32_t current_rule_ = 0;
   std::unordered_map<std::string, std::string> terminal_names_;  // pattern -> name
   std::map<std::string, std::string> optional_of_;               // NAME_opt -> NAME
-  std::map<std::string, std::vector<Origin>> origins_;
+  std::map<std::string, std::vector<NodeId>> origins_;
 };
 
 }  // namespace
@@ -659,13 +597,10 @@ class Lowering {
 GrammarModel lower_gbnf(const Grammar& grammar, const LoweringOptions& options) {
   const Analysis analysis(grammar);
   PatternWriter patterns(grammar, analysis);
-  Refinement refinement;
-  refinement.split.assign(grammar.nodes.size(), 0);
-  refinement.breaks.resize(grammar.nodes.size());
+  std::vector<std::uint8_t> split(grammar.nodes.size(), 0);
   for (std::uint32_t round = 1;; ++round) {
-    std::map<std::string, std::vector<Origin>> origins;
-    GrammarModel model =
-        Lowering(grammar, analysis, patterns, refinement).run(options.start, origins);
+    std::map<std::string, std::vector<NodeId>> origins;
+    GrammarModel model = Lowering(grammar, analysis, patterns, split).run(options.start, origins);
     t_last_rounds = round;
     if (!options.check) return model;
     const std::vector<std::string> cut = options.check(model);
@@ -674,7 +609,10 @@ GrammarModel lower_gbnf(const Grammar& grammar, const LoweringOptions& options) 
     for (const std::string& name : cut) {
       const auto it = origins.find(name);
       if (it == origins.end()) continue;
-      for (const Origin& origin : it->second) refined = refinement.refine(origin) || refined;
+      for (const NodeId node : it->second) {
+        refined = refined || split[node] == 0;
+        split[node] = 1;
+      }
     }
     if (!refined || round >= options.max_rounds) {
       throw internal_grammar_error(
