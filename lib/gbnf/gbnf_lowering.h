@@ -3,8 +3,9 @@
 // GBNF has no lexer: its rules range over code points. glrmask's lexer reads maximal munch over
 // terminals, so the lowering must choose terminals whose longest matches never cut a sentence
 // differently from the grammar. It starts from the largest regular parts (a rule whose references
-// never lead back to it, and every run of such items inside a sequence, becomes one terminal whose
-// pattern is matched as a language, Terminal::whole_language) and refines: a caller-supplied check
+// never lead back to it, and each item of a recursive rule that references no recursive rule,
+// becomes one terminal whose pattern is matched as a language, Terminal::whole_language) and
+// refines: a caller-supplied check
 // (the lexer's munch analysis, lexer/regex/munch_cuts.h) names the terminals that could extend a
 // lexeme past a boundary the grammar allows, and the parts those terminals came from are lowered
 // one level finer, until nothing is named. Single code points never extend a lexeme, so the
