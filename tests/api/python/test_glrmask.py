@@ -7,6 +7,7 @@ data folder (GLRMASK_CACHE / GLRMASK_DATA) and are skipped loudly without them.
 import json
 import os
 import pathlib
+import re
 
 import numpy as np
 import pytest
@@ -416,3 +417,58 @@ def test_a_regex_constraint_takes_exactly_the_full_matches(pattern, engine):
         if text in full:
             expected |= set(tokenizer.stop_ids)
         assert bits(bitmask[0], tokenizer.vocab_size) == expected, (pattern, text)
+
+
+def balanced(text):
+    depth = 0
+    for c in text:
+        depth += 1 if c == "(" else -1
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+GBNF_CASES = [
+    # A run that could swallow the next one: "1 2" and "12" are both two numbers.
+    ('root ::= [0-9]+ " "? [0-9]+\n', "12 ", lambda t: re.fullmatch(r"[0-9]+ ?[0-9]+", t)),
+    # Optional spaces before a required newline, and a name that is also a keyword.
+    ('root ::= ("if" " " | [a-z]+ " "*) "\\n"\n', "if \n",
+     lambda t: re.fullmatch(r"(if |[a-z]+ *)\n", t)),
+    # Recursion, left recursion and the empty sentence.
+    ('root ::= "(" root ")" root | ""\n', "()", balanced),
+    ('root ::= root "a" | "b"\n', "ab", lambda t: re.fullmatch(r"ba*", t)),
+]
+
+
+@pytest.mark.parametrize("engine", ["wfa", "lazy", "oracle"])
+@pytest.mark.parametrize("case", range(len(GBNF_CASES)))
+def test_a_gbnf_constraint_takes_exactly_the_grammar_language(case, engine):
+    """Grammar.from_source("gbnf"): whole texts accepted exactly when they are sentences, and the
+    masks after every short viable text exactly the tokens that keep it viable (brute force over
+    the alphabet, each case's sentences decided by a regex or by hand)."""
+    import itertools
+
+    text, alphabet, is_sentence = GBNF_CASES[case]
+    tokenizer, pieces = small_tokenizer(alphabet)
+    constraint = glrmask.Constraint.compile(glrmask.Grammar.from_source("gbnf", text), tokenizer,
+                                            engine=engine)
+    texts = ["".join(p) for n in range(9) for p in itertools.product(alphabet, repeat=n)]
+    full = {t for t in texts if is_sentence(t)}
+    viable = {t[:i] for t in full for i in range(len(t) + 1)}
+    bitmask = glrmask.allocate_token_bitmask(1, tokenizer.vocab_size)
+    ordinary = [(token, piece) for token, piece in enumerate(pieces)
+                if not tokenizer.is_special(token) and token not in tokenizer.stop_ids]
+    for prefix in (t for t in texts if len(t) <= 4):
+        matcher = glrmask.Matcher(constraint)
+        assert matcher.accept_string(prefix) == (prefix in viable), (text, prefix)
+        if prefix not in viable:
+            continue
+        assert matcher.is_accepting() == (prefix in full), (text, prefix)
+        if len(prefix) > 2:
+            continue
+        matcher.fill_next_token_bitmask(bitmask, 0)
+        expected = {token for token, piece in ordinary if prefix + piece.decode() in viable}
+        if prefix in full:
+            expected |= set(tokenizer.stop_ids)
+        assert bits(bitmask[0], tokenizer.vocab_size) == expected, (text, prefix)
+    assert "gbnf" in glrmask.grammar_formats()
