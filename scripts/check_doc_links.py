@@ -24,9 +24,9 @@ import sys
 PENDING: set = set()
 PENDING_NAMES = {os.path.basename(p) for p in PENDING if "." in p}
 OUTSIDE_ALLOWED = {"../shared/data"}
-# Bare names of files that are not the repository's: each data folder's description, and the report
-# experiments/maskbench writes.
-OTHER_NAMES = {"SOURCE.md", "maskbench.md"}
+# Bare names of files that are not the repository's: each data folder's description, the report
+# experiments/maskbench writes, and a project whose name reads like a C++ file (GBNF's home).
+OTHER_NAMES = {"SOURCE.md", "maskbench.md", "llama.cpp"}
 
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 WORD = re.compile(r"(?<![\w./*<>{}-])((?:\.\./)*[\w.-]+(?:/[\w.-]+)*/?)")

@@ -106,7 +106,7 @@ TEST_CASE("wfa = oracle on llama.cpp's c, arithmetic, list and chess grammars (L
   if (!testing::require_data_dir("wfa on c.gbnf and others")) return testing::skip_test_case();
   if (!testing::require_tokenizer("llama3")) return testing::skip_test_case();
   std::size_t steps = compare_gbnf_texts(
-      llama_cpp_grammar("c.gbnf"), {gbnf_fixture("c_loops.c"), gbnf_fixture("c_functions.c")});
+      llama_cpp_grammar("c.gbnf"), {gbnf_fixture("c_loops.txt"), gbnf_fixture("c_functions.txt")});
   steps +=
       compare_gbnf_texts(llama_cpp_grammar("arithmetic.gbnf"), {gbnf_fixture("arithmetic.txt")});
   steps += compare_gbnf_texts(llama_cpp_grammar("list.gbnf"), {gbnf_fixture("list.txt")});
