@@ -120,7 +120,7 @@ TEST_CASE("GBNF parser: literals and classes decode escapes to code points") {
   CHECK(any.ranges[1].last == 0x10FFFF);
 }
 
-TEST_CASE("GBNF parser: a dash before ] is a literal dash") {
+TEST_CASE("GBNF parser: a dash before the closing bracket is a literal dash") {
   const Grammar grammar = parse_gbnf("root ::= [a-]\n", "g.gbnf");
   const Node& node = rule_body(grammar);
   REQUIRE(node.ranges.size() == 2);
