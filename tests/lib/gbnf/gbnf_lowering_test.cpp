@@ -152,8 +152,7 @@ TEST_CASE("GBNF lowering: lexemes that could swallow their follower") {
   CHECK(compare_exhaustively("root ::= (\"ab\" \" \" | [a-b]+ \" \"?) \"b\" root?\n",
                              {"a", "b", " "}, 7) > 0);
   // Overlapping repetitions and a literal that their texts can end with.
-  CHECK(compare_exhaustively("root ::= \"a\"* \"ab\" [ab]{0,2} \"b\"? root?\n", {"a", "b"}, 8) >
-        0);
+  CHECK(compare_exhaustively("root ::= \"a\"* \"ab\" [ab]{0,2} \"b\"? root?\n", {"a", "b"}, 8) > 0);
 }
 
 TEST_CASE("GBNF lowering: recursion, left recursion and nullable rules") {
