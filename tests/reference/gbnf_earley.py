@@ -425,7 +425,8 @@ class GbnfParser:
             raise self.error(f"expected a repetition count, found {self.found()}")
         count = int(self.text[start:self.pos])
         if count > MAX_COUNT:
-            raise self.error(f"repetition count {count} is above this reference's {MAX_COUNT}", start)
+            raise self.error(f"repetition count {count} is above this reference's {MAX_COUNT}",
+                             start)
         return count
 
 
