@@ -6,6 +6,7 @@
 #include "api/src/engine_registry.h"
 #include "api/src/grammar_impl.h"
 #include "api/src/limits_internal.h"
+#include "api/src/token_terminals.h"
 #include "lib/core/error.h"
 #include "lib/core/file_io.h"
 #include "lib/core/process_memory.h"
@@ -127,12 +128,14 @@ const Constraint::Impl::ByteClasses& Constraint::Impl::byte_classes() const {
 std::shared_ptr<const Constraint::Impl> build_constraint(
     const Grammar& grammar, const Tokenizer& tokenizer, const CompileOptions& compile,
     const mask::ParserDwaOptions* dwa_options) {
-  auto impl = std::make_shared<Constraint::Impl>(tokenizer);
+  const Clock::time_point start = Clock::now();
+  const GrammarModel& model = *grammar.impl().model;
+  std::optional<TokenBinding> tokens = bind_token_terminals(model, tokenizer);
+  auto impl = std::make_shared<Constraint::Impl>(tokens ? tokens->tokenizer : tokenizer);
   impl->source = grammar.impl().source;
   impl->grammar_handle = grammar;
   impl->limits = compile.limits;
-  const Clock::time_point start = Clock::now();
-  impl->grammar = impl->source.compile(*grammar.impl().model, lexer_limits(compile.limits),
+  impl->grammar = impl->source.compile(tokens ? tokens->model : model, lexer_limits(compile.limits),
                                        compile.limits.max_compile_memory_mib << 20);
   impl->recognizer = std::make_shared<const glr::IncrementalRecognizer>(
       impl->grammar, parser_limits(compile.limits));
@@ -225,6 +228,10 @@ Constraint load_artifact(const mask::ArtifactFile& file, const Tokenizer& tokeni
       throw;
     }
   }();
+  if (std::optional<TokenBinding> tokens = bind_token_terminals(model, tokenizer)) {
+    model = std::move(tokens->model);
+    impl->tokenizer = std::move(tokens->tokenizer);
+  }
   impl->grammar = file.compiled_grammar(std::move(model), parse);
   // The handle shares the compiled grammar's model (no copy).
   impl->grammar_handle = Grammar::wrap(Grammar::Impl::over(

@@ -1,5 +1,7 @@
 #include "api/src/jump_forward.h"
 
+#include "lib/core/token_terminal.h"
+
 namespace glrmask {
 namespace {
 
@@ -42,7 +44,8 @@ std::string forced_continuation(const Constraint::Impl& constraint, const glr::S
   glr::ParsePosition after;
   while (forced.size() < max_bytes && !recognizer.is_accepting(position)) {
     const int byte = only_viable_byte(constraint, position, after);
-    if (byte < 0) break;
+    // A token terminal's stand-in is not text: the token itself is sampled.
+    if (byte < 0 || byte == kTokenTerminalLead) break;
     forced.push_back(static_cast<char>(byte));
     position = std::move(after);
   }

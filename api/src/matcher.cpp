@@ -11,6 +11,7 @@
 #include "api/src/limits_internal.h"
 #include "api/src/matcher_impl.h"
 #include "lib/core/error.h"
+#include "lib/core/token_terminal.h"
 
 namespace glrmask {
 namespace {
@@ -227,16 +228,33 @@ std::size_t Matcher::validate_tokens(std::span<const std::int32_t> tokens) const
   return accepted;
 }
 
+namespace {
+
+// Where `bytes` hold 0xFF, which no text has: in a constraint with token terminals it begins a
+// token's stand-in (lib/core/token_terminal.h), which only the token itself may write.
+std::size_t token_lead_in(std::string_view bytes) {
+  return bytes.find(static_cast<char>(kTokenTerminalLead));
+}
+
+}  // namespace
+
 bool Matcher::accept_bytes(std::string_view bytes) {
   ++impl_->version;
   impl_->view_engine.release();
-  if (impl_->session.is_finished()) return false;
+  if (impl_->session.is_finished() || token_lead_in(bytes) != std::string_view::npos) return false;
   return impl_->session.try_commit_bytes(bytes);
 }
 
 void Matcher::commit_bytes(std::string_view bytes) {
   ++impl_->version;
   impl_->view_engine.release();
+  if (const std::size_t at = token_lead_in(bytes); at != std::string_view::npos) {
+    const auto offset = static_cast<std::int64_t>(impl_->session.byte_offset() + at);
+    throw RejectionError(fmt::format("byte 0xFF at byte offset {} refused: no UTF-8 text has it "
+                                     "(a token the grammar names is accepted by its id)",
+                                     offset),
+                         ErrorLocation::at_byte(offset), {});
+  }
   impl_->session.commit_bytes(bytes);
 }
 

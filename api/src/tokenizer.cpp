@@ -46,6 +46,12 @@ constexpr std::uint32_t kTokenizerFormat = 1;
 
 Tokenizer::Impl::Impl(Vocabulary vocabulary_in, std::optional<Encoder> encoder_in,
                       std::vector<std::int32_t> stop_ids_in, Source source_in)
+    : Impl(std::move(vocabulary_in),
+           encoder_in ? std::make_shared<const Encoder>(std::move(*encoder_in)) : nullptr,
+           std::move(stop_ids_in), std::move(source_in)) {}
+
+Tokenizer::Impl::Impl(Vocabulary vocabulary_in, std::shared_ptr<const Encoder> encoder_in,
+                      std::vector<std::int32_t> stop_ids_in, Source source_in)
     : vocabulary(with_stop_ids(std::move(vocabulary_in), stop_ids_in)),
       encoder(std::move(encoder_in)),
       stop_ids(std::move(stop_ids_in)),
@@ -278,7 +284,7 @@ std::string Tokenizer::decode(std::span<const std::int32_t> ids) const {
 }
 
 bool Tokenizer::can_encode() const {
-  return impl_->encoder.has_value();
+  return impl_->encoder != nullptr;
 }
 
 std::vector<std::int32_t> Tokenizer::encode(std::string_view text) const {

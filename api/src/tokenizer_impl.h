@@ -19,7 +19,8 @@ namespace glrmask {
 
 struct Tokenizer::Impl {
   Vocabulary vocabulary;
-  std::optional<Encoder> encoder;
+  // Shared with the tokenizers derived from this one (api/src/token_terminals.h).
+  std::shared_ptr<const Encoder> encoder;
   std::vector<std::int32_t> stop_ids;
   std::vector<std::uint8_t> is_stop;  // per id
 
@@ -37,6 +38,8 @@ struct Tokenizer::Impl {
   Source source;
 
   Impl(Vocabulary vocabulary_in, std::optional<Encoder> encoder_in,
+       std::vector<std::int32_t> stop_ids_in, Source source_in);
+  Impl(Vocabulary vocabulary_in, std::shared_ptr<const Encoder> encoder_in,
        std::vector<std::int32_t> stop_ids_in, Source source_in);
   // A tokenizer that cannot be serialized (the harness's, made from an engine's vocabulary).
   Impl(Vocabulary vocabulary_in, std::optional<Encoder> encoder_in,

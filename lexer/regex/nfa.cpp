@@ -8,6 +8,7 @@
 
 #include "lexer/regex/utf8_sequences.h"
 #include "lib/core/error.h"
+#include "lib/core/token_terminal.h"
 #include "lib/grammar/grammar_error.h"
 
 namespace glrmask::lexer {
@@ -217,6 +218,64 @@ class TerminalCompiler {
 void Nfa::add_terminal(const Regex& regex, std::string_view origin, size_t max_states) {
   const uint32_t start = TerminalCompiler(*this, regex, origin, max_states).compile_terminal();
   starts.push_back(start);
+}
+
+void Nfa::add_token_terminal(uint32_t id, bool negated, std::string_view origin,
+                             size_t max_states) {
+  if (states.size() + 2 * kTokenTerminalSize + 1 > max_states) {
+    throw Error(
+        fmt::format("{}: the token terminal exceeds {} automaton states", origin, max_states),
+        ErrorCode::kLimit, parse_source_location(origin));
+  }
+  const auto terminal = static_cast<uint32_t>(starts.size());
+  // Built backwards from the match, like TerminalCompiler's fragments.
+  const auto add = [&](NfaKind kind, std::initializer_list<NfaEdge> out) {
+    NfaState state;
+    state.kind = kind;
+    state.terminal = terminal;
+    state.edge_begin = static_cast<uint32_t>(edges.size());
+    edges.insert(edges.end(), out.begin(), out.end());
+    state.edge_end = static_cast<uint32_t>(edges.size());
+    states.push_back(state);
+    return static_cast<uint32_t>(states.size() - 1);
+  };
+  const std::string bytes = token_terminal_bytes(id);
+  const auto byte = [&](std::size_t i) { return static_cast<uint8_t>(bytes[i]); };
+  const uint32_t match = add(NfaKind::kMatch, {});
+  uint32_t entry = match;
+  if (!negated) {
+    for (std::size_t i = bytes.size(); i-- > 0;)
+      entry = add(NfaKind::kBytes, {NfaEdge{byte(i), byte(i), entry}});
+    starts.push_back(entry);
+    return;
+  }
+  // Every id but `id`: while the id's bytes are followed, a different byte at position i leads to
+  // any 4 - i - 1 further bytes; the last byte must differ.
+  std::vector<uint32_t> any(kTokenTerminalSize - 1);  // any[k]: k more bytes, then the match
+  any[0] = match;
+  for (std::size_t k = 1; k < any.size(); ++k)
+    any[k] = add(NfaKind::kBytes, {NfaEdge{0x00, 0xFF, any[k - 1]}});
+  const auto others = [&](uint8_t b, uint32_t different, uint32_t same) {
+    std::vector<NfaEdge> out;
+    if (b > 0) out.push_back(NfaEdge{0x00, static_cast<uint8_t>(b - 1), different});
+    if (same != UINT32_MAX) out.push_back(NfaEdge{b, b, same});
+    if (b < 0xFF) out.push_back(NfaEdge{static_cast<uint8_t>(b + 1), 0xFF, different});
+    return out;
+  };
+  uint32_t same = UINT32_MAX;  // nothing continues after the id's last byte
+  for (std::size_t i = kTokenTerminalSize; i-- > 1;) {
+    const std::vector<NfaEdge> out = others(byte(i), any[kTokenTerminalSize - 1 - i], same);
+    NfaState state;
+    state.kind = NfaKind::kBytes;
+    state.terminal = terminal;
+    state.edge_begin = static_cast<uint32_t>(edges.size());
+    edges.insert(edges.end(), out.begin(), out.end());
+    state.edge_end = static_cast<uint32_t>(edges.size());
+    states.push_back(state);
+    same = static_cast<uint32_t>(states.size() - 1);
+  }
+  entry = add(NfaKind::kBytes, {NfaEdge{kTokenTerminalLead, kTokenTerminalLead, same}});
+  starts.push_back(entry);
 }
 
 void Nfa::add_unmatchable_terminal() {

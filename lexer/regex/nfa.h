@@ -43,6 +43,9 @@ struct Nfa {
   // Appends `regex` as the automaton of the next terminal (index starts.size()). Throws
   // glrmask::Error naming `origin` when the NFA would exceed `max_states` states.
   void add_terminal(const Regex& regex, std::string_view origin, size_t max_states);
+  // Appends a token terminal (lib/core/token_terminal.h): the bytes standing for token `id`, or
+  // with `negated` those of every other id. Deterministic: at most ten states.
+  void add_token_terminal(uint32_t id, bool negated, std::string_view origin, size_t max_states);
   // Appends a terminal that matches nothing (one produced after the lexer), so that terminal
   // indices stay those of the grammar.
   void add_unmatchable_terminal();

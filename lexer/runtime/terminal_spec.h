@@ -2,6 +2,8 @@
 // never looks at a grammar itself.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace glrmask::lexer {
@@ -15,7 +17,11 @@ struct TerminalSpec {
   bool ignored = false;     // %ignore: matched and dropped
   bool external = false;    // produced after the lexer (a post-lexer's terminal): never matched
   bool whole_language =
-      false;           // every full match, not Python's first one (Terminal::whole_language)
+      false;  // every full match, not Python's first one (Terminal::whole_language)
+  // A token terminal (lib/core/token_terminal.h): the id whose bytes it matches, or with
+  // `token_negated` every token's but that one. `regex` is then empty.
+  std::optional<std::uint32_t> token;
+  bool token_negated = false;
   std::string origin;  // "file:line:col" of the definition, used in every error about it
 };
 

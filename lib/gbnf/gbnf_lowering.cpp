@@ -173,6 +173,10 @@ class Analysis {
                  node.max_count == 0 || part.empty_only, saturating_mul(part.items, copies)};
         break;
       }
+      case NodeKind::kToken:
+        // A token is its own terminal, never part of a pattern.
+        facts = {false, false, false, 1};
+        break;
       case NodeKind::kRuleRef: {
         const Rule& rule = grammar_.rules[node.rule];
         if (recursive_[node.rule]) {
@@ -306,6 +310,8 @@ class PatternWriter {
       case NodeKind::kRuleRef:
         out = pattern(grammar_.rules[node.rule].body);
         break;
+      case NodeKind::kToken:
+        break;  // not regular: the check below fails
     }
     GLRMASK_DCHECK(analysis_.facts(id).regular, "pattern of a non-regular node");
     return memo_.emplace(id, std::move(out)).first->second;
@@ -473,7 +479,52 @@ class Lowering {
       case NodeKind::kRuleRef:
         out.push_back(rule_nonterminal(node.rule, analysis_.lexable(id)));
         return;
+      case NodeKind::kToken:
+        append_token(id, out);
+        return;
     }
+  }
+
+  // A token terminal (Terminal::token), one per spelling. A negated token stands for "one token
+  // other than t", which bytes cannot count; repeated without bound (`(!<t>)*`, `(!<t>)+`) it is
+  // "text, or tokens other than t", which they can: one code point or the negated terminal per
+  // repetition (code points rather than longer runs, so that nothing needs a munch cut).
+  void append_token(NodeId id, std::vector<std::string>& out) {
+    const Node& node = grammar_.nodes[id];
+    if (node.token_negated && repeated_negation_ != id) {
+      throw GrammarError(where(id),
+                         fmt::format("!{} is exactly one token of any text, which a mask over "
+                                     "bytes cannot count; glrmask takes a negated token only "
+                                     "repeated, as (!{})* or (!{})+",
+                                     node.token, node.token, node.token));
+    }
+    const std::string key = (node.token_negated ? "!" : "") + node.token;
+    auto it = token_terminals_.find(key);
+    if (it == token_terminals_.end()) {
+      Terminal terminal;
+      terminal.name = fresh_name(node.token_negated ? "NOT_TOKEN" : "TOKEN");
+      terminal.token = node.token;
+      terminal.token_negated = node.token_negated;
+      terminal.anonymous = true;
+      terminal.origin = where(id);
+      builder_.add_terminal(terminal);
+      it = token_terminals_.emplace(key, terminal.name).first;
+    }
+    if (!node.token_negated) {
+      out.push_back(it->second);
+      return;
+    }
+    const std::string other = it->second + "_or_text";
+    if (!used_names_.contains(other)) {
+      reserve_name(other);
+      builder_.add_nonterminal(Nonterminal{other, {}, true, where(id)});
+      std::vector<std::string> any_code_point;
+      append_terminal(class_pattern({CodePointRange{0, 0xD7FF}, CodePointRange{0xE000, 0x10FFFF}}),
+                      false, id, true, any_code_point);
+      builder_.add_rule(RuleSpec{other, std::move(any_code_point), 0, "", where(id)});
+      builder_.add_rule(RuleSpec{other, {it->second}, 0, "", where(id)});
+    }
+    out.push_back(other);
   }
 
   // Each item on its own. (Merging runs of items lexed whole into one terminal, `"{" ws` or a
@@ -486,7 +537,13 @@ class Lowering {
   void append_repetition(NodeId id, std::vector<std::string>& out) {
     const Node& node = grammar_.nodes[id];
     if (node.max_count == 0) return;
-    std::vector<std::string> item = symbols(node.children.front(), false);
+    const NodeId child = node.children.front();
+    const Node& repeated = grammar_.nodes[child];
+    const bool counts_text = repeated.kind == NodeKind::kToken && repeated.token_negated &&
+                             node.max_count == kUnbounded && node.min_count <= 1;
+    if (counts_text) repeated_negation_ = child;
+    std::vector<std::string> item = symbols(child, false);
+    repeated_negation_ = kNoNode;
     if (item.empty()) return;
     // (x|ε)* is x*: an optional item inside a star would make the grammar cyclic.
     if (item.size() == 1 && optional_of_.contains(item.front()))
@@ -588,7 +645,10 @@ class Lowering {
   std::vector<std::uint32_t> pending_rules_;
   std::uint32_t current_rule_ = 0;
   std::unordered_map<std::string, std::string> terminal_names_;  // pattern -> name
-  std::map<std::string, std::string> optional_of_;               // NAME_opt -> NAME
+  std::map<std::string, std::string> token_terminals_;           // [!]spelling -> name
+  static constexpr NodeId kNoNode = std::numeric_limits<NodeId>::max();
+  NodeId repeated_negation_ = kNoNode;  // the negated token append_repetition is lowering
+  std::map<std::string, std::string> optional_of_;  // NAME_opt -> NAME
   std::map<std::string, std::vector<NodeId>> origins_;
 };
 

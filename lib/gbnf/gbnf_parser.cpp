@@ -6,6 +6,7 @@
 #include <map>
 #include <utility>
 
+#include "lib/core/token_terminal.h"
 #include "lib/core/unicode_utf8.h"
 #include "lib/grammar/grammar_error.h"
 
@@ -247,7 +248,7 @@ class Parser {
         const Node& repeated = grammar_.nodes[items.back()];
         items.back() = parse_repetition(items.back(), Place{0, repeated.line, repeated.column});
       } else if (c == '<' || (c == '!' && peek_byte(1) == '<')) {
-        fail_here("special tokens (<[id]>, <name>, !<...>) are not supported in GBNF grammars yet");
+        items.push_back(parse_token(item_at));
       } else {
         break;
       }
@@ -255,6 +256,31 @@ class Parser {
     }
     if (items.size() == 1) return items.front();
     return add(compound(NodeKind::kSequence, std::move(items)), at);
+  }
+
+  // `<[id]>`, `<name>` (the token's text, brackets included), or either after `!`.
+  NodeId parse_token(const Place& at) {
+    Node node;
+    node.kind = NodeKind::kToken;
+    if (peek_byte() == '!') {
+      node.token_negated = true;
+      get();
+    }
+    const std::size_t begin = pos_;
+    get();  // '<'
+    while (!at_end() && peek_byte() != '>') {
+      const char32_t c = peek_byte();
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+        fail_here("a token (<[id]> or <name>) cannot hold a blank; expected '>'");
+      get();
+    }
+    if (at_end()) fail(at, "unterminated token: expected '>'");
+    get();  // '>'
+    node.token = std::string(text_.substr(begin, pos_ - begin));
+    if (node.token == "<>") fail(at, "an empty token '<>'");
+    if (node.token.starts_with("<[") && !token_spelling_id(node.token))
+      fail(at, fmt::format("{} is not a token id: expected <[digits]> below 2^32", node.token));
+    return add(std::move(node), at);
   }
 
   std::uint32_t parse_count() {

@@ -2,14 +2,16 @@
 //
 // The format is llama.cpp's (grammars/README.md upstream): `name ::= alternatives`, one rule per
 // line unless a newline follows `::=` or `|` or lies inside parentheses; alternatives of
-// sequences of string literals, character classes (ranges, `^`), `.`, rule names and groups,
-// each optionally followed by `*`, `+`, `?`, `{m}`, `{m,}` or `{m,n}`; `#` comments. Escapes in
-// literals and classes: `\xHH`, `\uHHHH`, `\UHHHHHHHH`, `\t`, `\r`, `\n`, `\\`, `\"`, `\[`, `\]`.
+// sequences of string literals, character classes (ranges, `^`), `.`, rule names, groups and
+// tokens (`<[id]>`, `<name>`, negated `!<...>`; resolved against a tokenizer only when a
+// constraint is compiled), each optionally followed by `*`, `+`, `?`, `{m}`, `{m,}` or `{m,n}`; `#`
+// comments. Escapes in literals and classes: `\xHH`, `\uHHHH`, `\UHHHHHHHH`, `\t`, `\r`, `\n`,
+// `\\`, `\"`, `\[`, `\]`.
 //
 // Beyond llama.cpp: rule names may contain `_` as well as letters, digits and `-`; a rule defined
 // twice is refused (llama.cpp keeps the last definition silently). Refused with a GrammarError
 // naming file:line:col: every syntax error, an undefined rule, a repetition count above
-// 1,000,000, and the special-token syntax `<[id]>`, `<name>`, `!<...>` (not supported yet).
+// 1,000,000, a token with a blank inside or an id of 2^32 or more.
 #pragma once
 
 #include <string>

@@ -19,6 +19,7 @@ enum class NodeKind : std::uint8_t {
   kLiteral,      // a string of code points, possibly empty ("")
   kCharClass,    // one code point in (or, negated, outside) `ranges`
   kRuleRef,      // the rule `rule`
+  kToken,        // one token by id or text (`token`), or with `token_negated` any other token
 };
 
 struct CodePointRange {
@@ -41,6 +42,8 @@ struct Node {
   // scalar value.
   std::vector<CodePointRange> ranges;
   std::uint32_t rule = 0;  // kRuleRef: an index into Grammar::rules
+  std::string token;       // kToken: as written, `<[151657]>` or `<tool_call>` (Terminal::token)
+  bool token_negated = false;
 };
 
 struct Rule {

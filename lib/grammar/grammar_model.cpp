@@ -59,4 +59,19 @@ GrammarStats GrammarModel::stats() const {
   return stats;
 }
 
+bool GrammarModel::has_token_terminals() const {
+  for (const Terminal& terminal : terminals_)
+    if (!terminal.token.empty()) return true;
+  return false;
+}
+
+GrammarModel GrammarModel::with_token_spellings(std::span<const std::string> spellings) const {
+  GLRMASK_DCHECK(spellings.size() == terminals_.size(), "{} spellings for {} terminals",
+                 spellings.size(), terminals_.size());
+  GrammarModel copy = *this;
+  for (std::size_t i = 0; i < copy.terminals_.size(); ++i)
+    if (!copy.terminals_[i].token.empty()) copy.terminals_[i].token = spellings[i];
+  return copy;
+}
+
 }  // namespace glrmask

@@ -53,6 +53,13 @@ struct Terminal {
   // grammar then says where it may be empty). The regex constraint's one terminal, whose
   // sentences are its pattern's matches; `a|ab` then takes "ab", which re.match would cut to "a".
   bool whole_language = false;
+  // A token terminal (lib/core/token_terminal.h): matched by one token id, never by text;
+  // `pattern` is empty. `token` is the spelling: `<[151657]>` names the id, `<tool_call>` a token
+  // of the tokenizer the constraint is compiled for, which resolves it to the id form. Negated
+  // (GBNF's `!<...>`), it matches every token but that one: the grammar's fronts use it only
+  // where text may stand beside it (`(!<[11]>)*`), since a byte-level mask cannot count tokens.
+  std::string token;
+  bool token_negated = false;
   SourceLocation origin;
 };
 
@@ -129,6 +136,13 @@ class GrammarModel {
   // What the front-end and the builder noticed but did not refuse (symbols removed as unreachable
   // or unproductive, unused terminals). Not printed by the library.
   const std::vector<Diagnostic>& warnings() const { return warnings_; }
+
+  // True when some terminal is a token terminal (Terminal::token).
+  bool has_token_terminals() const;
+  // This grammar with the token terminals respelled: terminal i's `token` becomes `spellings[i]`
+  // (one per terminal; ignored for the others). Binding a grammar to a tokenizer writes the id
+  // form for every token named by text.
+  GrammarModel with_token_spellings(std::span<const std::string> spellings) const;
 
  private:
   friend class GrammarBuilder;

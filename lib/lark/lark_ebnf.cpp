@@ -145,6 +145,7 @@ EbnfExpander::Options EbnfExpander::item_options(const Expr& expr, const Context
     case Expr::Kind::kString:
     case Expr::Kind::kRegexp:
     case Expr::Kind::kRange:
+    case Expr::Kind::kToken:
       return {{terminals_.intern_anonymous(leaf_pattern(expr, *context.file), origin)}};
     case Expr::Kind::kBuiltin:
       throw internal_grammar_error(origin, "a built-in pattern inside a rule");

@@ -96,6 +96,7 @@ class Lexer {
     if (is_digit(c) || ((c == '+' || c == '-') && is_digit(peek(1)))) return number();
     if (c == '"') return string();
     if (c == '/') return regexp();
+    if (c == '<') return token();
     if (c == '%') return directive();
     if (c == '-' && peek(1) == '>') return single(LexemeKind::kArrow, 2);
     if (c == '.' && peek(1) == '.') return single(LexemeKind::kDotDot, 2);
@@ -221,6 +222,21 @@ class Lexer {
     if (i < text_.size() && text_[i] == 'i') ++i;
     push(LexemeKind::kString, at_, i);
     at_ = i;
+  }
+
+  // `<` up to the next `>` on the line, with no blank inside: `<[151657]>`, `<|im_end|>`.
+  void token() {
+    std::size_t i = at_ + 1;
+    while (i < text_.size() && text_[i] != '>') {
+      const char c = text_[i];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+        fail(at_, "a token (<[id]> or <name>) cannot hold a blank; expected '>'");
+      ++i;
+    }
+    if (i >= text_.size()) fail(at_, "unterminated token: expected '>'");
+    if (i == at_ + 1) fail(at_, "an empty token '<>'");
+    push(LexemeKind::kToken, at_, i + 1);
+    at_ = i + 1;
   }
 
   void regexp() {

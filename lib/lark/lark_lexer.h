@@ -24,6 +24,7 @@ enum class LexemeKind : std::uint8_t {
   kTerminalName,
   kString,
   kRegexp,
+  kToken,  // <[151657]> or <tool_call>: a token terminal (lib/core/token_terminal.h)
   kNumber,
   kDirective,  // %ignore %import %declare %override %extend (text says which)
   kColon,

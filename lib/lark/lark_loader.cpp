@@ -378,6 +378,7 @@ class Loader {
       terminal.flags = entry.pattern.flags;
       terminal.is_literal = entry.pattern.is_literal;
       terminal.literal = entry.pattern.literal;
+      terminal.token = entry.pattern.token;
       terminal.priority = entry.priority;
       terminal.ignored = ignored.contains(entry.name);
       terminal.anonymous = entry.anonymous || anonymous_ignores_.contains(entry.name);

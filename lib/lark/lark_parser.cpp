@@ -44,7 +44,8 @@ class Parser {
   static bool starts_item(LexemeKind kind) {
     return kind == LexemeKind::kRuleName || kind == LexemeKind::kTerminalName ||
            kind == LexemeKind::kString || kind == LexemeKind::kRegexp ||
-           kind == LexemeKind::kLParen || kind == LexemeKind::kLBracket;
+           kind == LexemeKind::kToken || kind == LexemeKind::kLParen ||
+           kind == LexemeKind::kLBracket;
   }
   static bool is_operator(LexemeKind kind) {
     return kind == LexemeKind::kQuestion || kind == LexemeKind::kStar ||
@@ -227,6 +228,9 @@ class Parser {
         return expr;
       case LexemeKind::kRegexp:
         expr.kind = Expr::Kind::kRegexp;
+        return expr;
+      case LexemeKind::kToken:
+        expr.kind = Expr::Kind::kToken;
         return expr;
       case LexemeKind::kString:
         expr.kind = Expr::Kind::kString;

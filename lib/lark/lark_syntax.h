@@ -25,6 +25,7 @@ struct Expr {
     kString,       // text: the raw lexeme, e.g. "if"i
     kRegexp,       // text: the raw lexeme, e.g. /[a-z]+/i
     kRange,        // text, text2: the raw string lexemes around ".."
+    kToken,        // text: a token terminal as written, <[151657]> or <tool_call>
     kGroup,        // ( alternatives )
     kMaybe,        // [ alternatives ]
     kRepeat,       // child op, op one of ? * +

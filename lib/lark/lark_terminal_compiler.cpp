@@ -25,7 +25,7 @@ UChar32 single_code_point(std::string_view text) {
 }
 
 Pattern repeated(const Pattern& inner, const std::string& op) {
-  return Pattern{"(?:" + inner.to_regexp() + ")" + op, inner.flags, false, ""};
+  return Pattern{"(?:" + inner.to_regexp() + ")" + op, inner.flags, false, "", ""};
 }
 
 }  // namespace
@@ -36,6 +36,7 @@ std::string Pattern::to_regexp() const {
 }
 
 std::string Pattern::identity() const {
+  if (!token.empty()) return "t:" + token;
   std::string id = is_literal ? "s:" : "r:";
   id += flags;
   id += ':';
@@ -44,10 +45,15 @@ std::string Pattern::identity() const {
 }
 
 Pattern leaf_pattern(const Expr& expr, const std::string& file) {
+  if (expr.kind == Expr::Kind::kToken) {
+    Pattern token;
+    token.token = expr.text;
+    return token;
+  }
   if (expr.kind == Expr::Kind::kString || expr.kind == Expr::Kind::kRegexp) {
     DecodedLiteral decoded = decode_literal(expr.text, expr.pos, file);
-    if (decoded.is_regexp) return Pattern{std::move(decoded.value), decoded.flags, false, ""};
-    return Pattern{regex_escape(decoded.value), decoded.flags, true, std::move(decoded.value)};
+    if (decoded.is_regexp) return Pattern{std::move(decoded.value), decoded.flags, false, "", ""};
+    return Pattern{regex_escape(decoded.value), decoded.flags, true, std::move(decoded.value), ""};
   }
   if (expr.kind != Expr::Kind::kRange) {
     throw internal_grammar_error(at(file, expr.pos), "not a literal");
@@ -70,7 +76,7 @@ Pattern leaf_pattern(const Expr& expr, const std::string& file) {
                                    expr.text, expr.text2));
   }
   return Pattern{"[" + regex_class_escape(low.value) + "-" + regex_class_escape(high.value) + "]",
-                 "", false, ""};
+                 "", false, "", ""};
 }
 
 const Pattern& TerminalCompiler::pattern_of(const std::string& name) {
@@ -112,7 +118,7 @@ Pattern TerminalCompiler::alternatives(const std::vector<Alternative>& body,
     regex += sequence(body[i], file, what).to_regexp();
   }
   regex += ')';
-  return Pattern{std::move(regex), "", false, ""};
+  return Pattern{std::move(regex), "", false, "", ""};
 }
 
 Pattern TerminalCompiler::sequence(const Alternative& alternative, const std::string& file,
@@ -139,7 +145,12 @@ Pattern TerminalCompiler::item(const Expr& expr, const std::string& file, const 
     case Expr::Kind::kRange:
       return leaf_pattern(expr, file);
     case Expr::Kind::kBuiltin:
-      return Pattern{expr.text, "", false, ""};
+      return Pattern{expr.text, "", false, "", ""};
+    case Expr::Kind::kToken:
+      throw GrammarError(at(file, expr.pos),
+                         fmt::format("the token {} cannot be part of {}: a token is matched by "
+                                     "its id, not by text, so it may appear only in rules",
+                                     expr.text, what));
     case Expr::Kind::kRule:
       throw GrammarError(at(file, expr.pos),
                          fmt::format("rule '{}' cannot be part of {} (terminals are regular; "

@@ -27,6 +27,7 @@ struct Pattern {
   std::string flags;  // sorted; apply to the whole regex
   bool is_literal = false;
   std::string literal;  // when is_literal: the string itself
+  std::string token;    // a token terminal's spelling (regex empty): Terminal::token
 
   // The regex with its flags folded in as a scoped group, ready to be pasted into another regex.
   std::string to_regexp() const;

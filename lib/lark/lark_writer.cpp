@@ -8,6 +8,8 @@ namespace glrmask {
 namespace {
 
 std::string pattern_text(const Terminal& terminal) {
+  // GBNF's negation has no Lark form; it is printed as GBNF writes it.
+  if (!terminal.token.empty()) return (terminal.token_negated ? "!" : "") + terminal.token;
   return terminal.is_literal ? lark::lark_string_text(terminal.literal, terminal.flags)
                              : lark::lark_regexp_text(terminal.pattern, terminal.flags);
 }

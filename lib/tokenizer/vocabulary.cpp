@@ -9,6 +9,7 @@
 #include "lib/core/binary_io.h"
 #include "lib/core/check.h"
 #include "lib/core/error.h"
+#include "lib/core/token_terminal.h"
 #include "lib/core/unicode_utf8.h"
 #include "lib/tokenizer/byte_alphabet.h"
 
@@ -345,6 +346,43 @@ Vocabulary Vocabulary::with_padding(std::size_t size) const {
   }
   GLRMASK_DCHECK(grown.size() == size, "padded to {} ids, not {}", grown.size(), size);
   return grown;
+}
+
+Vocabulary Vocabulary::with_token_terminals(std::span<const TokenId> ids) const {
+  std::vector<std::uint8_t> named(size(), 0);
+  for (const TokenId id : ids) {
+    if (!contains(id))
+      throw Error(fmt::format("token id {} is not a token of the {} vocabulary ({} ids)", id, name_,
+                              size()),
+                  ErrorCode::kInvalidArgument, ErrorLocation::of_token(id));
+    if (eos_ && id == *eos_)
+      throw Error(fmt::format("token id {} is the {} vocabulary's end-of-sequence token; a grammar "
+                              "cannot name it (the text may end where the grammar ends)",
+                              id, name_),
+                  ErrorCode::kInvalidArgument, ErrorLocation::of_token(id));
+    named[id] = 1;
+  }
+  Vocabulary result = *this;
+  result.bytes_.clear();
+  result.offsets_.clear();
+  result.special_ids_.clear();
+  const char lead = static_cast<char>(kTokenTerminalLead);
+  for (TokenId id = 0; id < size(); ++id) {
+    result.offsets_.push_back(static_cast<std::uint32_t>(result.bytes_.size()));
+    const std::string_view own = bytes(id);
+    if (named[id]) {
+      result.bytes_ += token_terminal_bytes(id);
+      result.flags_[id] = static_cast<std::uint8_t>(result.flags_[id] & ~kSpecial);
+      continue;
+    }
+    result.bytes_ += own;
+    if ((flags_[id] & kPresent) && own.find(lead) != std::string_view::npos)
+      result.flags_[id] = static_cast<std::uint8_t>(result.flags_[id] | kSpecial);
+    if (result.flags_[id] & kSpecial) result.special_ids_.push_back(id);
+  }
+  result.offsets_.push_back(static_cast<std::uint32_t>(result.bytes_.size()));
+  GLRMASK_DCHECK(result.size() == size(), "{} ids became {}", size(), result.size());
+  return result;
 }
 
 std::string Vocabulary::description() const {

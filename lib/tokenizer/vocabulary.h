@@ -85,6 +85,13 @@ class Vocabulary {
   // (kInvalidArgument) when `size` is below size() or past the limit of ids.
   Vocabulary with_padding(std::size_t size) const;
 
+  // This vocabulary for a constraint with token terminals (lib/core/token_terminal.h): each of
+  // `ids` spells token_terminal_bytes(id) and is ordinary, and every other token whose bytes hold
+  // 0xFF becomes special (no UTF-8 text has that byte, so such a token was never in a mask; now
+  // it could begin a token's stand-in). Throws glrmask::Error naming an id that is not a token,
+  // or EOS.
+  Vocabulary with_token_terminals(std::span<const TokenId> ids) const;
+
   // A 64-bit fingerprint of what a compiled mask depends on: the number of ids, every token's
   // bytes, which ids are special, and EOS (not the name or the pieces). A saved artifact records
   // it, and every load compares it, so it is computed once per vocabulary — on the first call,

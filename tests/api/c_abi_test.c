@@ -314,6 +314,53 @@ static int self_checks(void) {
 
   CHECK(glrmask_matcher_new(NULL, 0, &copy) == GLRMASK_INVALID_ARGUMENT);
   glrmask_matcher_free(batch[2]);
+
+  /* Special tokens in a GBNF grammar (docs/grammar.md, "Special tokens"): matched by id, never
+   * by their text, which the vocabulary also has as an ordinary token (id 5). */
+  {
+    const char* spelled[] = {"a", "b", "<think>", "</think>", "</s>", "<think>"};
+    const size_t spelled_lengths[] = {1, 1, 7, 8, 4, 7};
+    const int32_t specials[] = {2, 3}, end = 4;
+    glrmask_tokenizer* with_tokens = NULL;
+    CHECK_OK(glrmask_tokenizer_from_vocab(spelled, spelled_lengths, 6, GLRMASK_VOCAB_RAW, &end, 1,
+                                          specials, 2, &with_tokens));
+    const char* gbnf = "root ::= <think> \"a\"+ </think>\n";
+    glrmask_grammar* token_grammar = NULL;
+    CHECK_OK(glrmask_grammar_from_source("gbnf", gbnf, strlen(gbnf), "think.gbnf", NULL, NULL,
+                                         &token_grammar));
+    glrmask_constraint* thinking = NULL;
+    CHECK_OK(glrmask_constraint_compile(token_grammar, with_tokens, NULL, &thinking));
+    glrmask_matcher* thinker = NULL;
+    CHECK_OK(glrmask_matcher_new(thinking, 0, &thinker));
+    int32_t row[1] = {0};
+    bool taken = false;
+    CHECK_OK(glrmask_matcher_fill_next_token_bitmask(thinker, row, 1));
+    CHECK(row[0] == (1 << 2));
+    CHECK_OK(glrmask_matcher_accept_token(thinker, 5, &taken));
+    CHECK(!taken);
+    CHECK_OK(glrmask_matcher_accept_token(thinker, 2, &taken));
+    CHECK(taken);
+    CHECK_OK(glrmask_matcher_fill_next_token_bitmask(thinker, row, 1));
+    CHECK(row[0] == (1 << 0));
+    CHECK_OK(glrmask_matcher_accept_token(thinker, 0, &taken));
+    CHECK_OK(glrmask_matcher_fill_next_token_bitmask(thinker, row, 1));
+    CHECK(row[0] == ((1 << 0) | (1 << 3)));
+    CHECK_OK(glrmask_matcher_accept_token(thinker, 3, &taken));
+    CHECK(taken && glrmask_matcher_is_accepting(thinker));
+    const char* unknown_token = "root ::= <nothere>\n";
+    glrmask_grammar* unknown_grammar = NULL;
+    CHECK_OK(glrmask_grammar_from_source("gbnf", unknown_token, strlen(unknown_token),
+                                         "unknown.gbnf", NULL, NULL, &unknown_grammar));
+    glrmask_constraint* refused = NULL;
+    CHECK(glrmask_constraint_compile(unknown_grammar, with_tokens, NULL, &refused) ==
+          GLRMASK_GRAMMAR);
+    CHECK(glrmask_last_error_location().line == 1 && glrmask_last_error_location().column == 10);
+    glrmask_grammar_free(unknown_grammar);
+    glrmask_matcher_free(thinker);
+    glrmask_constraint_free(thinking);
+    glrmask_grammar_free(token_grammar);
+    glrmask_tokenizer_free(with_tokens);
+  }
   glrmask_matcher_free(matcher);
   glrmask_matcher_free(NULL);
   if (failures == 0) printf("all C ABI checks passed\n");

@@ -472,3 +472,48 @@ def test_a_gbnf_constraint_takes_exactly_the_grammar_language(case, engine):
             expected |= set(tokenizer.stop_ids)
         assert bits(bitmask[0], tokenizer.vocab_size) == expected, (text, prefix)
     assert "gbnf" in glrmask.grammar_formats()
+
+
+@pytest.mark.parametrize("engine", ["wfa", "lazy", "oracle", "spanner", "staged"])
+def test_special_tokens_in_a_grammar_are_matched_by_id_never_by_text(engine):
+    """GBNF's <name>, <[id]> and (!<...>)*: the token's id is allowed where the grammar names it,
+    its text never; inside the negation every token but the closing one (its text included), and
+    the masks along a token sequence are the oracle's."""
+    pieces = [b"<think>", b"</think>", b"<tool_call>"]            # specials 0-2
+    pieces += [bytes([c]) for c in range(0x20, 0x7F)] + [b"<think>", b"\xff", b"</s>"]
+    think, end_think, tool_call = 0, 1, 2
+    think_text, lead_byte, stop = len(pieces) - 3, len(pieces) - 2, len(pieces) - 1
+    tokenizer = glrmask.Tokenizer.from_vocab(pieces, "raw", stop_ids=[stop],
+                                             special_ids=[0, 1, 2, stop])
+    byte_token = {chr(c): 3 + c - 0x20 for c in range(0x20, 0x7F)}
+    grammar = glrmask.Grammar.from_source(
+        "gbnf", 'root ::= <think> (!<[1]>)* </think> "ok"\n')
+    constraint = glrmask.Constraint.compile(grammar, tokenizer, engine=engine)
+    oracle = glrmask.Constraint.compile(grammar, tokenizer, engine="oracle")
+    matcher, reference = glrmask.Matcher(constraint), glrmask.Matcher(oracle)
+    bitmask = glrmask.allocate_token_bitmask(1, tokenizer.vocab_size)
+    expected = glrmask.allocate_token_bitmask(1, tokenizer.vocab_size)
+
+    def mask():
+        matcher.fill_next_token_bitmask(bitmask, 0)
+        reference.fill_next_token_bitmask(expected, 0)
+        assert bits(bitmask[0], tokenizer.vocab_size) == bits(expected[0], tokenizer.vocab_size)
+        return bits(bitmask[0], tokenizer.vocab_size)
+
+    assert mask() == {think}
+    assert not glrmask.Matcher(constraint).accept_token(think_text)
+    assert not glrmask.Matcher(constraint).accept_bytes(b"<think>")
+    assert matcher.accept_token(think) and reference.accept_token(think)
+    for token in [byte_token[c] for c in "hi <"] + [tool_call, think_text, think]:
+        allowed = mask()
+        assert token in allowed and stop not in allowed and lead_byte not in allowed
+        assert end_think in allowed
+        assert matcher.accept_token(token) and reference.accept_token(token)
+    assert matcher.accept_token(end_think) and reference.accept_token(end_think)
+    assert mask() == {byte_token["o"]}
+    for token in (byte_token["o"], byte_token["k"]):
+        assert matcher.accept_token(token)
+    assert matcher.is_accepting()
+    with pytest.raises(glrmask.Error, match="no token of the"):
+        glrmask.Constraint.compile(glrmask.Grammar.from_source("gbnf", "root ::= <nothere>\n"),
+                                   tokenizer)

@@ -76,6 +76,8 @@ class FixpointReference {
       }
       case NodeKind::kRuleRef:
         return known(grammar_.rules[node.rule].body, i, j);
+      case NodeKind::kToken:
+        return false;  // texts only: the grammars with tokens are tested on token ids elsewhere
     }
     return false;
   }

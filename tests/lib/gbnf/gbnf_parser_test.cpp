@@ -53,6 +53,28 @@ TEST_CASE("GBNF parser: rules, alternatives, groups and references") {
   CHECK(empty.text.empty());
 }
 
+TEST_CASE("GBNF parser: tokens by id and by text, negated, repeated") {
+  const Grammar grammar = parse_gbnf("root ::= <[10]> (!<[11]>)* <|im_end|> !</think>\n", "g.gbnf");
+  const Node& root = rule_body(grammar);
+  REQUIRE(root.kind == NodeKind::kSequence);
+  REQUIRE(root.children.size() == 4);
+  const Node& by_id = grammar.nodes[root.children[0]];
+  CHECK(by_id.kind == NodeKind::kToken);
+  CHECK(by_id.token == "<[10]>");
+  CHECK_FALSE(by_id.token_negated);
+  const Node& star = grammar.nodes[root.children[1]];
+  REQUIRE(star.kind == NodeKind::kRepetition);
+  const Node& negated = grammar.nodes[star.children.front()];
+  CHECK(negated.kind == NodeKind::kToken);
+  CHECK(negated.token == "<[11]>");
+  CHECK(negated.token_negated);
+  CHECK(grammar.nodes[root.children[2]].token == "<|im_end|>");
+  const Node& last = grammar.nodes[root.children[3]];
+  CHECK(last.token == "</think>");
+  CHECK(last.token_negated);
+  CHECK(last.column == 39);
+}
+
 TEST_CASE("GBNF parser: newlines after ::= and | and inside groups, comments anywhere") {
   const Grammar grammar = parse_gbnf(
       "# a comment line\n"
@@ -161,9 +183,12 @@ TEST_CASE("GBNF parser: refusals name line and column") {
   CHECK(parse_refusal("root ::= \"a\"\nroot ::= \"b\"\n") ==
         "g.gbnf:2:1: rule 'root' is defined twice (first at line 1, column 1)");
   CHECK(parse_refusal("::= \"a\"\n") == "g.gbnf:1:1: expected a rule name, found ':'");
-  CHECK(parse_refusal("root ::= <[10]>\n") ==
-        "g.gbnf:1:10: special tokens (<[id]>, <name>, !<...>) are not supported in GBNF grammars "
-        "yet");
+  CHECK(parse_refusal("root ::= <[10]\n") ==
+        "g.gbnf:1:15: a token (<[id]> or <name>) cannot hold a blank; expected '>'");
+  CHECK(parse_refusal("root ::= \"a\" <think") == "g.gbnf:1:14: unterminated token: expected '>'");
+  CHECK(parse_refusal("root ::= <>\n") == "g.gbnf:1:10: an empty token '<>'");
+  CHECK(parse_refusal("root ::= <[4294967296]>\n") ==
+        "g.gbnf:1:10: <[4294967296]> is not a token id: expected <[digits]> below 2^32");
   CHECK(parse_refusal("root ::= \"a\"\n\xff") == "g.gbnf:2:1: invalid UTF-8 at byte offset 13");
 }
 
