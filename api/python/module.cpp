@@ -501,6 +501,25 @@ PYBIND11_MODULE(_glrmask, m) {
           py::arg("pattern"), py::arg("tokenizer"), py::kw_only(), py::arg("engine") = "auto",
           py::arg("limits") = Limits{},
           "Compiles a regex (Python re syntax): the texts are its matches.")
+      .def_static(
+          "from_structural_tag",
+          [](const py::object& tag, const Tokenizer& tokenizer, const std::string& whitespace,
+             const std::string& engine, std::size_t build_threads, const std::string& name,
+             const Limits& limits) {
+            const std::string text =
+                py::isinstance<py::str>(tag)
+                    ? tag.cast<std::string>()
+                    : py::module_::import("json").attr("dumps")(tag).cast<std::string>();
+            const JsonOptions options = json_options(whitespace, false);
+            py::gil_scoped_release release;
+            return Constraint::from_structural_tag(
+                text, tokenizer, options, {engine_of(engine), build_threads, limits}, name);
+          },
+          py::arg("tag"), py::arg("tokenizer"), py::kw_only(), py::arg("whitespace") = "default",
+          py::arg("engine") = "auto", py::arg("build_threads") = 0,
+          py::arg("name") = "<structural_tag>", py::arg("limits") = Limits{},
+          "Compiles a structural tag (XGrammar's shape, as JSON text or a dict): free text, and "
+          "after each trigger a tag's begin, content and end.")
       .def("save", &Constraint::save, py::arg("path"), py::call_guard<py::gil_scoped_release>(),
            "Writes the compiled constraint to a file (Constraint.load reads it in "
            "milliseconds).")

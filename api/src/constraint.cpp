@@ -186,6 +186,15 @@ Constraint Constraint::from_regex(std::string_view pattern, const Tokenizer& tok
   return Constraint::compile(Grammar::from_regex(pattern), tokenizer, compile);
 }
 
+Constraint Constraint::from_structural_tag(std::string_view tag, const Tokenizer& tokenizer,
+                                           const JsonOptions& options,
+                                           const CompileOptions& compile, std::string_view name) {
+  SourceOptions source;
+  source.json = options;
+  return Constraint::compile(Grammar::from_source("structural_tag", tag, source, name), tokenizer,
+                             compile);
+}
+
 namespace {
 
 // Constraint::load and deserialize: the stored source's grammar rebuilt, the compiled grammar and

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "api/src/constraint_source.h"
+#include "api/src/structural_tag.h"
 #include "lexer/regex/grammar_terminals.h"
 #include "lexer/regex/lexer_dfa_compiler.h"
 #include "lexer/regex/munch_cuts.h"
@@ -113,6 +114,10 @@ constexpr SourceFormat kFormats[] = {
      build_any_json},
     {4, "gbnf", "a grammar in GBNF, llama.cpp's format (docs/grammar.md)", "<gbnf>", "--gbnf",
      SourceArgument::kFile, true, false, build_gbnf},
+    {5, "structural_tag",
+     "free text with tagged segments (tool calls), XGrammar's structural tag (docs/grammar.md)",
+     "<structural_tag>", "--structural-tag", SourceArgument::kFile, false, true,
+     build_structural_tag},
 };
 
 }  // namespace

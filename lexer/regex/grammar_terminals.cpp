@@ -28,6 +28,7 @@ std::vector<TerminalSpec> terminal_specs(const GrammarModel& grammar) {
                                  .whole_language = t.whole_language,
                                  .token = std::nullopt,
                                  .token_negated = t.token_negated,
+                                 .byte_ranges = t.byte_ranges,
                                  .origin = t.origin.str()});
     if (!t.token.empty()) specs.back().token = token_id(t.token);
   }

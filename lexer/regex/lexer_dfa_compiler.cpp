@@ -52,6 +52,10 @@ Nfa build_nfa(std::span<const TerminalSpec> terminals, size_t max_states) {
       nfa.add_unmatchable_terminal();
       continue;
     }
+    if (!spec.byte_ranges.empty()) {
+      nfa.add_byte_terminal(spec.byte_ranges);
+      continue;
+    }
     if (spec.token) {
       nfa.add_token_terminal(*spec.token, spec.token_negated, where(spec), max_states);
       continue;

@@ -278,6 +278,23 @@ void Nfa::add_token_terminal(uint32_t id, bool negated, std::string_view origin,
   starts.push_back(entry);
 }
 
+void Nfa::add_byte_terminal(std::span<const std::pair<uint8_t, uint8_t>> ranges) {
+  const auto terminal = static_cast<uint32_t>(starts.size());
+  NfaState match;
+  match.kind = NfaKind::kMatch;
+  match.terminal = terminal;
+  states.push_back(match);
+  const auto match_state = static_cast<uint32_t>(states.size() - 1);
+  NfaState entry;
+  entry.kind = NfaKind::kBytes;
+  entry.terminal = terminal;
+  entry.edge_begin = static_cast<uint32_t>(edges.size());
+  for (const auto& [first, last] : ranges) edges.push_back(NfaEdge{first, last, match_state});
+  entry.edge_end = static_cast<uint32_t>(edges.size());
+  states.push_back(entry);
+  starts.push_back(static_cast<uint32_t>(states.size() - 1));
+}
+
 void Nfa::add_unmatchable_terminal() {
   NfaState dead;
   dead.kind = NfaKind::kBytes;

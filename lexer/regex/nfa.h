@@ -6,7 +6,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lexer/regex/regex_ast.h"
@@ -46,6 +48,8 @@ struct Nfa {
   // Appends a token terminal (lib/core/token_terminal.h): the bytes standing for token `id`, or
   // with `negated` those of every other id. Deterministic: at most ten states.
   void add_token_terminal(uint32_t id, bool negated, std::string_view origin, size_t max_states);
+  // Appends a byte terminal: one byte of `ranges` (sorted, disjoint, inclusive).
+  void add_byte_terminal(std::span<const std::pair<uint8_t, uint8_t>> ranges);
   // Appends a terminal that matches nothing (one produced after the lexer), so that terminal
   // indices stay those of the grammar.
   void add_unmatchable_terminal();

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace glrmask::lexer {
 
@@ -22,6 +24,8 @@ struct TerminalSpec {
   // `token_negated` every token's but that one. `regex` is then empty.
   std::optional<std::uint32_t> token;
   bool token_negated = false;
+  // A byte terminal (Terminal::byte_ranges): one byte of these inclusive ranges.
+  std::vector<std::pair<std::uint8_t, std::uint8_t>> byte_ranges;
   std::string origin;  // "file:line:col" of the definition, used in every error about it
 };
 

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "lib/core/check.h"
@@ -60,6 +61,10 @@ struct Terminal {
   // where text may stand beside it (`(!<[11]>)*`), since a byte-level mask cannot count tokens.
   std::string token;
   bool token_negated = false;
+  // A byte terminal: exactly one byte in one of `byte_ranges` (inclusive pairs); `pattern` is
+  // empty. Structural tags read their segments byte by byte (lexer/regex/byte_level_grammar.h),
+  // so that no segment's lexeme can run into its neighbours'.
+  std::vector<std::pair<std::uint8_t, std::uint8_t>> byte_ranges;
   SourceLocation origin;
 };
 

@@ -10,6 +10,13 @@ namespace {
 std::string pattern_text(const Terminal& terminal) {
   // GBNF's negation has no Lark form; it is printed as GBNF writes it.
   if (!terminal.token.empty()) return (terminal.token_negated ? "!" : "") + terminal.token;
+  if (!terminal.byte_ranges.empty()) {
+    // Raw bytes have no Lark form either; shown as the ranges.
+    std::string text = "<bytes";
+    for (const auto& [first, last] : terminal.byte_ranges)
+      text += fmt::format(" {:02x}-{:02x}", first, last);
+    return text + ">";
+  }
   return terminal.is_literal ? lark::lark_string_text(terminal.literal, terminal.flags)
                              : lark::lark_regexp_text(terminal.pattern, terminal.flags);
 }

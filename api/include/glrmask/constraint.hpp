@@ -111,6 +111,13 @@ class GLRMASK_API Constraint {
   // The whole output matches `pattern` (Python `re` syntax, a full match).
   static Constraint from_regex(std::string_view pattern, const Tokenizer& tokenizer,
                                const CompileOptions& compile = {});
+  // Free text with tagged segments, XGrammar's structural tag as JSON (docs/grammar.md,
+  // "Structural tags"); `options` apply to its JSON Schema contents. Throws glrmask::Error
+  // (ErrorCode::kSchema with the JSON pointer).
+  static Constraint from_structural_tag(std::string_view tag, const Tokenizer& tokenizer,
+                                        const JsonOptions& options = {},
+                                        const CompileOptions& compile = {},
+                                        std::string_view name = "<structural_tag>");
 
   // Writes the compiled constraint (grammar, options and the engine's automata) to `path`,
   // atomically (a temporary file renamed over it). Throws glrmask::Error (kIo). A kStaged

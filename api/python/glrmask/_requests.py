@@ -49,7 +49,8 @@ def json_constraint(compiler, schema, *, any_whitespace=True):
 
 def structural_tag_constraint(compiler, spec):
     """A structural-tag request (free text with tagged segments)."""
-    if hasattr(_glrmask.Constraint, "from_structural_tag"):
-        return _glrmask.Constraint.from_structural_tag(spec, compiler.tokenizer)
+    if "structural_tag" in _glrmask.grammar_formats():
+        text = spec if isinstance(spec, str) else json.dumps(spec)
+        return compiler.compile(_glrmask.Grammar.from_source("structural_tag", text))
     raise _unsupported("structural tags need glrmask's structural-tag constraint, which this "
                        "build does not have")

@@ -23,6 +23,11 @@ DATA = pathlib.Path(os.environ.get("GLRMASK_DATA", ""))
 FIXTURES = pathlib.Path(__file__).resolve().parents[2] / "fixtures"
 
 
+WEATHER_TAG = {"type": "structural_tag", "triggers": ["<tool_call>"], "structures": [
+    {"begin": "<tool_call>", "schema": {"type": "object", "properties": {"city": {"type": "string"}},
+                                        "required": ["city"]}, "end": "</tool_call>"}]}
+
+
 def tokenizer_or_skip():
     try:
         return glrmask.Tokenizer.load("llama3")
@@ -186,9 +191,16 @@ def test_vllm_speculative_rows_on_advanced_states():
     for kind, spec in [(vllm.StructuredOutputOptions.JSON_OBJECT, ""),
                        (vllm.StructuredOutputOptions.REGEX, "[0-9]+"),
                        (vllm.StructuredOutputOptions.CHOICE, json.dumps(["yes", "no"])),
-                       (vllm.StructuredOutputOptions.GRAMMAR, 'start: "a" | "b"\n')]:
+                       (vllm.StructuredOutputOptions.GRAMMAR, 'start: "a" | "b"\n'),
+                       (vllm.StructuredOutputOptions.STRUCTURAL_TAG, json.dumps(WEATHER_TAG))]:
         g = backend.compile_grammar(kind, spec)
         g.fill_bitmask(bitmask, 0)
+    # A structural tag (vLLM's structural_tag request): free text, then the forced tool call.
+    tagged = backend.compile_grammar(vllm.StructuredOutputOptions.STRUCTURAL_TAG,
+                                     json.dumps(WEATHER_TAG))
+    call = 'Sure. <tool_call>{"city": "Oslo"}</tool_call>'
+    assert tagged.accept_tokens("r", tokenizer.encode(call))
+    assert tagged.matcher.is_accepting()
     choice = backend.compile_grammar(vllm.StructuredOutputOptions.CHOICE, json.dumps(["yes", "no"]))
     assert choice.accept_tokens("r", tokenizer.encode("yes"))
     assert choice.matcher.is_accepting()
@@ -279,6 +291,8 @@ def test_sglang_batches_eagle_trees_copy_and_jump_forward():
     # A grammar SGLang sends as ebnf in Lark syntax, a regex, and a bad one.
     assert not backend.dispatch_ebnf('start: "x"+\n').is_terminated()
     assert not backend.dispatch_regex("[a-z]+").is_terminated()
+    tagged = backend.dispatch_structural_tag(json.dumps(WEATHER_TAG))
+    assert not tagged.is_terminated()
     with pytest.raises(glrmask.Error):
         backend.dispatch_regex("a(")
     backend.reset()

@@ -474,6 +474,58 @@ def test_a_gbnf_constraint_takes_exactly_the_grammar_language(case, engine):
     assert "gbnf" in glrmask.grammar_formats()
 
 
+@pytest.mark.parametrize("engine", ["wfa", "lazy", "spanner", "staged"])
+@pytest.mark.parametrize("trigger", ["text", "token"])
+def test_a_structural_tag_is_the_oracle_s_on_tool_calls_and_random_walks(engine, trigger):
+    """Constraint.from_structural_tag (a dict): free text, a trigger as text or as a special
+    token, two tools whose arguments are JSON Schemas; the engine's rows are the oracle's along
+    teacher-forced calls and random walks."""
+    import random
+
+    pieces = [b"<tool_call>", b"</tool_call>"] + [bytes([c]) for c in range(0x20, 0x7F)]
+    pieces += [b"<tool_call>", b'{"', b'": ', b"</s>"]
+    stop = len(pieces) - 1
+    tokenizer = glrmask.Tokenizer.from_vocab(pieces, "raw", stop_ids=[stop],
+                                             special_ids=[0, 1, stop])
+    byte = {chr(c): 2 + c - 0x20 for c in range(0x20, 0x7F)}
+    opening = "<tool_call>" if trigger == "text" else {"token": "<tool_call>"}
+    tool = lambda name, schema: {  # noqa: E731
+        "begin": [opening, '{"name": "%s", "arguments": ' % name],
+        "content": {"type": "json_schema", "json_schema": schema},
+        "end": ["}", {"token": "</tool_call>"}]}
+    tag = {"type": "structural_tag", "format": {"type": "triggered_tags", "triggers": [opening],
+           "tags": [tool("weather", {"type": "object", "properties": {"city": {"type": "string"}},
+                                     "required": ["city"]}),
+                    tool("add", {"type": "array", "items": {"type": "integer"}})]}}
+    constraint = glrmask.Constraint.from_structural_tag(tag, tokenizer, engine=engine)
+    oracle = glrmask.Constraint.from_structural_tag(json.dumps(tag), tokenizer, engine="oracle")
+    rows = glrmask.allocate_token_bitmask(2, tokenizer.vocab_size)
+
+    def compare(matcher, reference):
+        matcher.fill_next_token_bitmask(rows, 0)
+        reference.fill_next_token_bitmask(rows, 1)
+        assert (rows[0] == rows[1]).all()
+        return bits(rows[1], tokenizer.vocab_size)
+
+    opener = [byte[c] for c in "<tool_call>"] if trigger == "text" else [0]
+    call = opener + [byte[c] for c in '{"name": "add", "arguments": [1, 2]}'] + [1]
+    text = [byte[c] for c in 'Hi "x" {y}. '] + call + [byte[c] for c in " ok"]
+    matcher, reference = glrmask.Matcher(constraint), glrmask.Matcher(oracle)
+    for token in text:
+        assert token in compare(matcher, reference)
+        assert matcher.accept_token(token) and reference.accept_token(token)
+    assert matcher.is_accepting()
+    walker = random.Random(42)
+    for _ in range(4):
+        matcher, reference = glrmask.Matcher(constraint), glrmask.Matcher(oracle)
+        for _ in range(50):
+            allowed = sorted(compare(matcher, reference) - {stop})
+            if not allowed:
+                break
+            token = walker.choice(allowed)
+            assert matcher.accept_token(token) and reference.accept_token(token)
+
+
 @pytest.mark.parametrize("engine", ["wfa", "lazy", "oracle", "spanner", "staged"])
 def test_special_tokens_in_a_grammar_are_matched_by_id_never_by_text(engine):
     """GBNF's <name>, <[id]> and (!<...>)*: the token's id is allowed where the grammar names it,
