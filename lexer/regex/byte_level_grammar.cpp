@@ -168,10 +168,8 @@ void ByteLevelWriter::finish() {
     }
     if (used) blocks[membership].set(b);
   }
-  std::size_t index = 0;
   for (const auto& [membership, block] : blocks) {
     Terminal terminal;
-    terminal.name = fresh(fmt::format("{}BYTES_{}", upper(prefix_), index++));
     terminal.anonymous = true;
     for (unsigned b = 0; b < 256;) {
       if (!block.test(b)) {
@@ -184,6 +182,13 @@ void ByteLevelWriter::finish() {
                                         static_cast<std::uint8_t>(last));
       b = last + 1;
     }
+    // Named after its bytes, for messages ("expected BYTE_0x7d"): one range, or the first.
+    const auto [first, last] = terminal.byte_ranges.front();
+    terminal.name = fresh(
+        terminal.byte_ranges.size() == 1 && first == last
+            ? fmt::format("{}BYTE_0x{:02x}", upper(prefix_), first)
+            : fmt::format("{}BYTES_0x{:02x}_0x{:02x}{}", upper(prefix_), first, last,
+                          terminal.byte_ranges.size() > 1 ? "_etc" : ""));
     builder_.add_terminal(terminal);
     for (std::size_t k = 0; k < class_order_.size(); ++k)
       if (membership[k])
