@@ -184,11 +184,10 @@ void ByteLevelWriter::finish() {
     }
     // Named after its bytes, for messages ("expected BYTE_0x7d"): one range, or the first.
     const auto [first, last] = terminal.byte_ranges.front();
-    terminal.name = fresh(
-        terminal.byte_ranges.size() == 1 && first == last
-            ? fmt::format("{}BYTE_0x{:02x}", upper(prefix_), first)
-            : fmt::format("{}BYTES_0x{:02x}_0x{:02x}{}", upper(prefix_), first, last,
-                          terminal.byte_ranges.size() > 1 ? "_etc" : ""));
+    terminal.name = fresh(terminal.byte_ranges.size() == 1 && first == last
+                              ? fmt::format("{}BYTE_0x{:02x}", upper(prefix_), first)
+                              : fmt::format("{}BYTES_0x{:02x}_0x{:02x}{}", upper(prefix_), first,
+                                            last, terminal.byte_ranges.size() > 1 ? "_etc" : ""));
     builder_.add_terminal(terminal);
     for (std::size_t k = 0; k < class_order_.size(); ++k)
       if (membership[k])

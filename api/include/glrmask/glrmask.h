@@ -214,8 +214,9 @@ GLRMASK_EXPORT glrmask_status glrmask_tokenizer_token_bytes(const glrmask_tokeni
 
 /* ---- grammars ---- */
 /* `text` in `format` ("lark", "json_schema", "regex", "any_json", "gbnf", "structural_tag": the
- * front ends the library knows, glrmask::grammar_formats()). `name` (may be NULL) names it in messages; `options` and
- * `json` (may be NULL: the defaults) are read by the formats they concern. */
+ * front ends the library knows, glrmask::grammar_formats()). `name` (may be NULL) names it in
+ * messages; `options` and `json` (may be NULL: the defaults) are read by the formats they concern.
+ */
 GLRMASK_EXPORT glrmask_status glrmask_grammar_from_source(const char* format, const char* text,
                                                           size_t length, const char* name,
                                                           const glrmask_grammar_options* options,
