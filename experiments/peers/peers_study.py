@@ -26,6 +26,8 @@ How each peer is given the schema (the conversions this comparison rests on):
   - glrmask and its oracle: Constraint.from_json_schema(schema, whitespace="compact",
     assert_format=True) (the peers assert "format"; glrmask's default treats it as an annotation).
 Every engine is thus asked for the compact texts; any other difference is a finding.
+With --workload syncode: SynCode's JSON, Java, SQL and Go Lark grammars and programs; llguidance
+gets the Lark text without priorities (without_priorities), the others cannot express them.
 """
 import argparse
 import csv
@@ -33,6 +35,7 @@ import json
 import os
 import pathlib
 import platform
+import re
 import resource
 import statistics
 import subprocess
@@ -56,8 +59,8 @@ def data_dir():
 
 
 def workload(size):
-    """The schemas and texts: the first schemas (by name) whose instances glrmask's oracle can be
-    asked about; every engine sees exactly this list."""
+    """The schemas and texts: the first schemas (by name) with valid instances; every engine sees
+    exactly this list. Each item: (name, spec, texts), spec {"kind": "json_schema", "text": ...}."""
     count, per_schema = SIZES[size]
     folder = data_dir() / "jsonschema" / "maskbench-dev"
     items = []
@@ -66,10 +69,56 @@ def workload(size):
         texts = [json.dumps(v, separators=(",", ":"), ensure_ascii=False) for v in entry["valid"]]
         texts = [t for t in texts if len(t) <= 400][:per_schema]
         if texts:
-            items.append((path.stem, json.dumps(entry["schema"]), texts))
+            items.append((path.stem, {"kind": "json_schema", "text": json.dumps(entry["schema"])}, texts))
         if len(items) == count:
             break
     return items
+
+
+# SynCode's grammars and the programs they parse (each folder's parses.txt), as the C++ studies
+# read them (experiments/support/corpus.cpp): Lark's conflict policy, Go's EOS skippable (SynCode
+# lets the automatic semicolon be left out). Python is not here: no peer has its indenter.
+GRAMMARS = {"json": [], "java": [], "sql": [], "go": ["EOS"]}
+GRAMMAR_TEXTS = {"small": 2, "full": 8}
+MAX_STEPS = {"small": 120, "full": 600}  # teacher-forced steps per program (a prefix of long ones)
+
+
+def grammar_workload(size):
+    """(name, spec, texts) per SynCode grammar; spec {"kind": "lark", "text", "skippable"}."""
+    data = data_dir()
+    count = GRAMMAR_TEXTS[size]
+    items = []
+    for name, skippable in GRAMMARS.items():
+        grammar = (data / "grammars" / "syncode" / f"{name}_grammar.lark").read_text()
+        if name == "json":
+            texts = [text for _, _, many in workload(size) for text in many][:count * 4]
+        else:
+            folder = data / "programs" / name
+            texts = []
+            queries = (folder / "queries.sql").read_text().splitlines() if name == "sql" else []
+            for entry in (folder / "parses.txt").read_text().split():
+                if name == "sql":
+                    texts.append(queries[int(entry.split(":")[1]) - 1])
+                else:
+                    texts.append((folder / entry).read_text())
+                if len(texts) == (count * 4 if name == "sql" else count):
+                    break
+        items.append((f"syncode-{name}", {"kind": "lark", "text": grammar, "skippable": skippable}, texts))
+    return items
+
+
+def without_priorities(grammar):
+    """SynCode's Lark grammars with the `.N` of rule and terminal names removed, for llguidance
+    ("priority not supported yet"). A rule's priority only ranks the parses of an ambiguous text in
+    Lark, it does not change the language. A terminal's priority chooses between lexemes that
+    match the same text; llguidance's lexer keeps every lexeme the parser allows at once, so it
+    has no use for them, but the language it then accepts can differ from Lark's where they
+    mattered: such steps show up as differences from the oracle, which follows Lark."""
+    return re.sub(r"^(\??[A-Za-z_][A-Za-z0-9_]*)\.-?\d+(\s*:)", r"\1\2", grammar, flags=re.MULTILINE)
+
+
+class NotExpressible(Exception):
+    """The peer has no front end for the workload's grammar format (counted apart from refusals)."""
 
 
 def tokenizer_file(name):
@@ -85,8 +134,12 @@ class GlrmaskEngine:
         self.engine = engine
         self.bitmask = glrmask.allocate_token_bitmask(1, tokenizer.vocab_size)
 
-    def compile(self, schema):
-        return glrmask.Constraint.from_json_schema(schema, self.tokenizer, whitespace="compact",
+    def compile(self, spec):
+        if spec["kind"] == "lark":
+            grammar = glrmask.Grammar.from_source("lark", spec["text"], policy="lark",
+                                                  skippable=spec["skippable"])
+            return glrmask.Constraint.compile(grammar, self.tokenizer, engine=self.engine)
+        return glrmask.Constraint.from_json_schema(spec["text"], self.tokenizer, whitespace="compact",
                                                    assert_format=True, engine=self.engine)
 
     def start(self, constraint):
@@ -111,8 +164,10 @@ class XGrammarEngine:
         self.bitmask = xgrammar.allocate_token_bitmask(1, vocab_size)
         torch.set_num_threads(1)
 
-    def compile(self, schema):
-        return self.compiler.compile_json_schema(schema, any_whitespace=False, separators=(",", ":"),
+    def compile(self, spec):
+        if spec["kind"] != "json_schema":
+            raise NotExpressible("no Lark front end (its EBNF would need a converted grammar)")
+        return self.compiler.compile_json_schema(spec["text"], any_whitespace=False, separators=(",", ":"),
                                                  strict_mode=False)
 
     def start(self, compiled):
@@ -137,9 +192,17 @@ class LLGuidanceEngine:
         self.fill_into = llguidance.numpy.fill_next_token_bitmask
         self.bitmask = llguidance.numpy.allocate_token_bitmask(1, vocab_size)
 
-    def compile(self, schema):
-        grammar = self.llg.LLMatcher.grammar_from_json_schema(
-            schema, {"whitespace_flexible": False})
+    def compile(self, spec):
+        if spec["kind"] == "lark":
+            if spec["skippable"]:
+                raise NotExpressible("no skippable terminals (SynCode's optional Go EOS)")
+            grammar = self.llg.LLMatcher.grammar_from_lark(without_priorities(spec["text"]))
+            error = self.llg.LLMatcher.validate_grammar(grammar)
+            if error:
+                raise RuntimeError(error)
+        else:
+            grammar = self.llg.LLMatcher.grammar_from_json_schema(
+                spec["text"], {"whitespace_flexible": False})
         self.start(grammar)  # llguidance builds its parser here: part of the compile
         return grammar
 
@@ -176,8 +239,10 @@ class OutlinesCoreEngine:
         self.words = (tokenizer.vocab_size + 31) // 32
         self.bitmask = np.zeros((1, self.words), dtype=np.int32)
 
-    def compile(self, schema):
-        return self.oc.Index(self.to_regex(schema, whitespace_pattern=""), self.vocabulary)
+    def compile(self, spec):
+        if spec["kind"] != "json_schema":
+            raise NotExpressible("regular expressions only")
+        return self.oc.Index(self.to_regex(spec["text"], whitespace_pattern=""), self.vocabulary)
 
     def start(self, index):
         return self.oc.Guide(index)
@@ -234,7 +299,10 @@ def run_pass(args):
     stored = {}
     special = {t for t in range(vocab) if tokenizer.is_special(t)}
     result = {"engine": args.engine, "schemas": [], "steps": []}
-    for name, schema, texts in workload(args.size):
+    syncode = getattr(args, "workload", "maskbench") == "syncode"
+    items = grammar_workload(args.size) if syncode else workload(args.size)
+    limit = MAX_STEPS[args.size] if syncode else None
+    for name, schema, texts in items:
         record = {"schema": name, "status": "ok", "error": "", "compile_s": None, "rss_mib": None}
         result["schemas"].append(record)
         before = rss_mib()
@@ -243,13 +311,17 @@ def run_pass(args):
             compiled = engine.compile(schema)
             record["compile_s"] = time.perf_counter() - start
             record["rss_mib"] = rss_mib() - before
+        except NotExpressible as error:
+            record["status"], record["error"] = "not expressible", str(error)
+            continue
         except Exception as error:  # a refusal is a finding: counted and named
             record["status"], record["error"] = "refused", f"{type(error).__name__}: {error}"[:300]
             continue
         for index, text in enumerate(texts):
             ids = tokenizer.encode(text)
+            ids = ids[:limit] if limit and len(ids) > limit else ids + [tokenizer.stop_ids[0]]
             matcher = engine.start(compiled)
-            for step, token in enumerate(ids + [tokenizer.stop_ids[0]]):
+            for step, token in enumerate(ids):
                 try:
                     start = time.perf_counter_ns()
                     row = engine.fill(matcher)
@@ -302,14 +374,15 @@ def cpu_model():
 def summarize(args, engines, versions):
     out = pathlib.Path(args.out)
     tokenizer = glrmask.Tokenizer.load(args.tokenizer)
-    lines = [f"# Peers on MaskBench dev, {args.tokenizer}, size {args.size}", "",
+    title = "SynCode's grammars" if args.workload == "syncode" else "MaskBench dev"
+    lines = [f"# Peers on {title}, {args.tokenizer}, size {args.size}", "",
              f"Machine: {cpu_model()}, {os.cpu_count()} cores; "
              f"load average (1, 5, 15 min) at the start: {args.load}.", "",
              "Versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()), "",
-             "| engine | schemas compiled | refused | errors | rejected a valid token | steps |"
+             "| engine | compiled | not expressible | refused | errors | rejected a valid token | steps |"
              " fill mean µs | p50 | p90 | p99 | p99.9 | max | accept mean µs | compile p50 ms |"
              " compile max ms | RSS growth of a compile, max MiB | process peak RSS MiB | steps wrongly allowing | of them ordinary tokens | steps wrongly forbidding |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     details = []
     with open(out / "steps.csv", "w", newline="") as handle:
         writer = csv.writer(handle)
@@ -318,17 +391,18 @@ def summarize(args, engines, versions):
         for name in engines:
             data = json.loads((out / f"pass-{name}.json").read_text())
             steps = data["steps"]
-            fills = [s["fill_ns"] / 1000 for s in steps]
-            accepts = [s["accept_ns"] / 1000 for s in steps]
-            compiles = [r["compile_s"] * 1000 for r in data["schemas"] if r["compile_s"] is not None]
-            growth = [r["rss_mib"] for r in data["schemas"] if r["rss_mib"] is not None]
+            fills = [s["fill_ns"] / 1000 for s in steps] or [float("nan")]
+            accepts = [s["accept_ns"] / 1000 for s in steps] or [float("nan")]
+            compiles = [r["compile_s"] * 1000 for r in data["schemas"] if r["compile_s"] is not None] or [float("nan")]
+            growth = [r["rss_mib"] for r in data["schemas"] if r["rss_mib"] is not None] or [float("nan")]
             by = lambda status: [r for r in data["schemas"] if r["status"] == status]
             allow = sum(1 for s in steps if s.get("wrongly_allowed", 0))
             allow_ordinary = sum(1 for s in steps if s.get("wrongly_allowed_ordinary", 0))
             forbid = sum(1 for s in steps if s.get("wrongly_forbidden", 0))
-            compiled = len(data["schemas"]) - len(by("refused"))
+            compiled = len(data["schemas"]) - len(by("refused")) - len(by("not expressible"))
             lines.append(
-                f"| {name} | {compiled}/{len(data['schemas'])} | {len(by('refused'))} | "
+                f"| {name} | {compiled}/{len(data['schemas'])} | {len(by('not expressible'))} | "
+                f"{len(by('refused'))} | "
                 f"{len(by('error'))} | {len(by('rejected'))} | {len(steps)} | "
                 f"{statistics.fmean(fills):.1f} | {percentile(fills, .5):.1f} | "
                 f"{percentile(fills, .9):.1f} | {percentile(fills, .99):.1f} | "
@@ -365,6 +439,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--size", choices=sorted(SIZES), default="small")
     parser.add_argument("--tokenizer", default="llama3")
+    parser.add_argument("--workload", choices=["maskbench", "syncode"], default="maskbench",
+                        help="MaskBench dev schemas, or SynCode's JSON, Java, SQL and Go grammars "
+                             "with programs of the data folder")
     parser.add_argument("--engines", default=",".join(ENGINES[1:]))
     parser.add_argument("--engine", help=argparse.SUPPRESS)  # one pass, in its own process
     parser.add_argument("--out")
@@ -372,7 +449,7 @@ def main():
     parser.add_argument("--summarize", action="store_true",
                         help="only rewrite summary.md and steps.csv from the passes in --out")
     args = parser.parse_args()
-    args.out = args.out or str(ROOT / "experiments" / "results" / "peers" / f"{args.size}-{args.tokenizer}")
+    args.out = args.out or str(ROOT / "experiments" / "results" / "peers" / f"{args.size}-{args.tokenizer}" + ("-syncode" if args.workload == "syncode" else ""))
     if args.engine:
         return run_pass(args)
     pathlib.Path(args.out).mkdir(parents=True, exist_ok=True)
@@ -393,7 +470,8 @@ def main():
     for name in [] if args.summarize else engines:
         print(f"[peers] pass {name}", file=sys.stderr, flush=True)
         subprocess.run([sys.executable, __file__, "--engine", name, "--size", args.size,
-                        "--tokenizer", args.tokenizer, "--out", args.out], check=True)
+                        "--tokenizer", args.tokenizer, "--workload", args.workload, "--out", args.out],
+                       check=True)
     summarize(args, engines, versions)
 
 
