@@ -298,11 +298,15 @@ TextPos LineIndex::position(std::size_t offset) const {
   auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
   const auto line = static_cast<std::size_t>(it - line_starts_.begin());  // 1-based
   const std::size_t line_start = line_starts_[line - 1];
-  std::uint32_t column = 1;
-  for (std::size_t i = line_start; i < offset; ++i) {
+  const bool continues = last_.line == line && last_offset_ <= offset;
+  std::size_t from = continues ? last_offset_ : line_start;
+  std::uint32_t column = continues ? last_.column : 1;
+  for (std::size_t i = from; i < offset; ++i) {
     if ((static_cast<std::uint8_t>(text_[i]) & 0xC0) != 0x80) ++column;
   }
-  return TextPos{static_cast<std::uint32_t>(line), column};
+  last_offset_ = offset;
+  last_ = TextPos{static_cast<std::uint32_t>(line), column};
+  return last_;
 }
 
 std::string describe(const Lexeme& lexeme) {

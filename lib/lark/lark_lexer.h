@@ -54,7 +54,9 @@ struct Lexeme {
   TextPos pos;
 };
 
-// Maps byte offsets of a text to line and column (columns count code points).
+// Maps byte offsets of a text to line and column (columns count code points). Queries at rising
+// offsets on one line (the lexer's order) continue from the previous one, so a grammar written
+// on one long line costs linear time, not a scan from the line's start per lexeme.
 class LineIndex {
  public:
   explicit LineIndex(std::string_view text);
@@ -63,6 +65,9 @@ class LineIndex {
  private:
   std::string_view text_;
   std::vector<std::size_t> line_starts_;
+  // The last answer: its offset, line (1-based) and column.
+  mutable std::size_t last_offset_ = 0;
+  mutable TextPos last_{1, 1};
 };
 
 // A human name for a lexeme kind, for messages ("')'", "end of line").

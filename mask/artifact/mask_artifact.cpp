@@ -19,6 +19,7 @@
 #include "glr/compiled_grammar_image.h"
 #include "lib/core/binary_io.h"
 #include "lib/core/error.h"
+#include "lib/core/file_io.h"
 #include "lib/core/mapped_file.h"
 #include "lib/lark/lark_writer.h"
 #include "lib/token_set/dense_sources.h"
@@ -500,37 +501,7 @@ std::size_t write_artifact(const glr::CompiledGrammar& grammar, const CompiledMa
 }
 
 void write_artifact_file(std::string_view bytes, const std::filesystem::path& path) {
-  // A new file renamed over the old one: a process that has the old artifact loaded keeps
-  // reading its (mapped) bytes instead of seeing them change or shrink underneath.
-  // Errors name the path the caller gave, with the system's reason, not the temporary file.
-  auto cannot_write = [&](std::string_view reason) {
-    return Error(fmt::format("{}: cannot write the artifact: {}", path.string(), reason),
-                 ErrorCode::kIo, ErrorLocation::in_file(path.string()));
-  };
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) throw cannot_write("it is a directory");
-  std::filesystem::path temporary = path;
-  temporary += fmt::format(".{}.partial", ::getpid());
-  {
-    errno = 0;
-    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    if (!file) throw cannot_write(errno != 0 ? std::strerror(errno) : "cannot create it");
-    file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    file.close();
-    if (!file) {
-      const std::string reason = errno != 0 ? std::strerror(errno) : "write failed";
-      std::error_code ignored;
-      std::filesystem::remove(temporary, ignored);
-      throw cannot_write(reason);
-    }
-  }
-  std::filesystem::rename(temporary, path, error);
-  if (error) {
-    const std::string reason = error.message();
-    std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);
-    throw cannot_write(reason);
-  }
+  write_file_replacing(bytes, path, "artifact");
 }
 
 std::size_t write_mask_artifact(const CompiledMask& compiled, const Vocabulary& vocabulary,

@@ -133,6 +133,49 @@ TEST_CASE("compile -o names the path given and the system's reason when it canno
                  !Catch::Contains(".partial") && !Catch::Contains("Success"));
 }
 
+TEST_CASE("compile -o never follows a planted link and refuses a target that is not a file") {
+  ScratchDir scratch;
+  const fs::path grammar = scratch.write("g.lark", "start: \"a\"*\n");
+  const std::string compile =
+      "compile " + shell_quoted(grammar) + " --tokenizer " + tiny_tokenizer() + " -o ";
+  // A link at the target: refused, and the file it points to keeps its bytes.
+  const fs::path victim = scratch.write("victim.txt", "keep");
+  const fs::path link = scratch.path / "link.glrmask";
+  fs::create_symlink(victim, link);
+  const auto linked = run_glrmask(compile + shell_quoted(link));
+  CHECK(linked.exit_code == 2);
+  CHECK_THAT(linked.output, Catch::Contains(link.string() + ": cannot write the artifact: it is "
+                                                            "a symbolic link"));
+  CHECK(glrmask::testing::read_file(victim) == "keep");
+  CHECK(fs::is_symlink(link));
+  // A FIFO at the target: refused instead of replaced by a regular file.
+  const fs::path fifo = scratch.path / "out.fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const auto piped = run_glrmask(compile + shell_quoted(fifo));
+  CHECK(piped.exit_code == 2);
+  CHECK_THAT(piped.output, Catch::Contains("it is a FIFO"));
+  CHECK(fs::is_fifo(fifo));
+  // Links planted under every name the old scheme used (PATH.<pid>.partial for the next pids)
+  // are not followed: the artifact is written, the victim untouched, no temporary left behind.
+  const fs::path out = scratch.path / "a.glrmask";
+  for (int pid = 2; pid < 200; ++pid) {
+    std::error_code ignored;
+    fs::create_symlink(victim, fs::path(out.string() + "." + std::to_string(pid) + ".partial"),
+                       ignored);
+  }
+  const auto written = run_glrmask(compile + shell_quoted(out));
+  CHECK(written.exit_code == 0);
+  CHECK(fs::is_regular_file(out));
+  CHECK(fs::file_size(out) > 1000);
+  CHECK(glrmask::testing::read_file(victim) == "keep");
+  std::size_t regular_partials = 0;
+  for (const auto& entry : fs::directory_iterator(scratch.path)) {
+    if (entry.path().extension() == ".partial" && !fs::is_symlink(entry.path()))
+      ++regular_partials;
+  }
+  CHECK(regular_partials == 0);
+}
+
 TEST_CASE("error messages stay on one line: control bytes escaped, long names cut") {
   ScratchDir scratch;
   const fs::path text = scratch.write("in.txt", "a");
