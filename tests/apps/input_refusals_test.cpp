@@ -170,8 +170,7 @@ TEST_CASE("compile -o never follows a planted link and refuses a target that is 
   CHECK(glrmask::testing::read_file(victim) == "keep");
   std::size_t regular_partials = 0;
   for (const auto& entry : fs::directory_iterator(scratch.path)) {
-    if (entry.path().extension() == ".partial" && !fs::is_symlink(entry.path()))
-      ++regular_partials;
+    if (entry.path().extension() == ".partial" && !fs::is_symlink(entry.path())) ++regular_partials;
   }
   CHECK(regular_partials == 0);
 }
