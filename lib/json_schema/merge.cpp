@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
 
 #include "lib/json_schema/ecma_regex.h"
 #include "lib/json_schema/internal_keywords.h"
@@ -87,28 +90,37 @@ void split_dependencies(const JsonValue& dependencies, JsonValue& rest) {
   if (!schemas.members.empty()) rest.members.emplace_back("dependentSchemas", schemas);
 }
 
-void collect(const SchemaDocument& document, const JsonValue& schema, const std::string& pointer,
-             int depth, std::vector<Part>& parts, std::vector<std::string>& refs);
+// The $ref targets of one conjunction: those on the current path (meeting one again is a loop:
+// the schema would be its own conjunct, refused with the chain) and those already merged.
+struct RefTrail {
+  std::vector<std::string> path;
+  std::unordered_set<std::string> merged;
+};
 
-// Merges the target of the `$ref` at `pointer` into `parts`. `refs` holds the $ref targets being
-// merged on the current path: meeting one again is a loop (the schema would be its own
-// conjunct), refused with the chain.
+void collect(const SchemaDocument& document, const JsonValue& schema, const std::string& pointer,
+             int depth, std::vector<Part>& parts, RefTrail& refs);
+
+// Merges the target of the `$ref` at `pointer` into `parts`, once: A and A is A, and merging a
+// target again for every path that reaches it would make a chain of n levels, each the allOf of
+// two $refs to the level below, cost 2^n parts.
 void collect_ref(const SchemaDocument& document, const JsonValue& ref, const std::string& pointer,
-                 int depth, std::vector<Part>& parts, std::vector<std::string>& refs) {
+                 int depth, std::vector<Part>& parts, RefTrail& refs) {
   const std::string target = document.resolve_ref(ref, pointer_append(pointer, "$ref"));
-  if (std::find(refs.begin(), refs.end(), target) != refs.end()) {
+  if (std::find(refs.path.begin(), refs.path.end(), target) != refs.path.end()) {
     std::string chain;
-    for (const std::string& step : refs) chain += "#" + step + " -> ";
+    for (const std::string& step : refs.path) chain += "#" + step + " -> ";
     document.fail(pointer_append(pointer, "$ref"),
                   fmt::format("$ref loops with no schema in between: {}#{}", chain, target));
   }
-  refs.push_back(target);
+  if (refs.merged.contains(target)) return;
+  refs.path.push_back(target);
   collect(document, document.at(target), target, depth + 1, parts, refs);
-  refs.pop_back();
+  refs.path.pop_back();
+  refs.merged.insert(target);
 }
 
 void collect(const SchemaDocument& document, const JsonValue& schema, const std::string& pointer,
-             int depth, std::vector<Part>& parts, std::vector<std::string>& refs) {
+             int depth, std::vector<Part>& parts, RefTrail& refs) {
   if (depth > kMaxDepth)
     document.fail(pointer, fmt::format("$ref / allOf nesting is deeper than {}", kMaxDepth));
   if (schema.is_bool()) {
@@ -385,7 +397,7 @@ JsonValue flatten_conjunction(const SchemaDocument& document, const JsonValue& s
   if (has_unevaluated_in_place(document, schema))
     return flatten_conjunction(document, resolve_unevaluated(document, schema, pointer), pointer);
   std::vector<Part> parts;
-  std::vector<std::string> refs;
+  RefTrail refs;
   collect(document, schema, pointer, 0, parts, refs);
   for (const Part& part : parts)
     if (part.schema.is_bool()) return make_bool(false);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "lib/core/error.h"
@@ -30,8 +32,18 @@ bool own_unevaluated(const SchemaDocument& document, const JsonValue& schema) {
          (schema.find("unevaluatedProperties") || schema.find("unevaluatedItems"));
 }
 
-bool in_place_walk(const SchemaDocument& document, const JsonValue& schema,
-                   std::vector<std::string>& refs, int depth) {
+// The $ref targets of one walk: those on the current path (not entered again: a loop) and those
+// already walked without finding an unevaluated keyword (not walked again: a chain of n levels,
+// each two $refs to the level below, would cost 2^n). A target walked with a cut at a loop can
+// only have missed what an enclosing target is still looking for, and the walk ends at the
+// first find, so the second set stays exact.
+struct WalkTrail {
+  std::vector<std::string> path;
+  std::unordered_set<std::string> without;
+};
+
+bool in_place_walk(const SchemaDocument& document, const JsonValue& schema, WalkTrail& refs,
+                   int depth) {
   if (!schema.is_object() || depth > kMaxDepth) return false;
   if (own_unevaluated(document, schema)) return true;
   auto walk = [&](const JsonValue& sub) { return in_place_walk(document, sub, refs, depth + 1); };
@@ -43,11 +55,14 @@ bool in_place_walk(const SchemaDocument& document, const JsonValue& schema,
       } catch (const Error&) {
         continue;  // the merge reports it, with its pointer
       }
-      if (std::find(refs.begin(), refs.end(), target) != refs.end()) continue;
-      refs.push_back(target);
+      if (refs.without.contains(target) ||
+          std::find(refs.path.begin(), refs.path.end(), target) != refs.path.end())
+        continue;
+      refs.path.push_back(target);
       const bool found = walk(document.at(target));
-      refs.pop_back();
+      refs.path.pop_back();
       if (found) return true;
+      refs.without.insert(target);
     } else if (key == "allOf" || key == "anyOf" || key == "oneOf" || key == internal::kAlso) {
       for (const JsonValue& item : value.items)
         if (walk(item)) return true;
@@ -560,7 +575,7 @@ class Resolver {
 
 bool has_unevaluated_in_place(const SchemaDocument& document, const JsonValue& schema) {
   if (document.draft() < Draft::k2019_09) return false;
-  std::vector<std::string> refs;
+  unevaluated_impl::WalkTrail refs;
   return unevaluated_impl::in_place_walk(document, schema, refs, 0);
 }
 

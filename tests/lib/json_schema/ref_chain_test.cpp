@@ -1,11 +1,15 @@
 // $ref chains merged at one place (lib/json_schema/merge.cpp): a long chain of distinct $refs is
-// an ordinary schema and compiles; a chain that comes back to a schema it is merging is a loop,
-// refused with the JSON pointer of the $ref that closes it and the chain.
+// an ordinary schema and compiles, and a target reached by many paths is merged once; a chain that
+// comes back to a schema it is merging is a loop, refused with the JSON pointer of the $ref that
+// closes it and the chain.
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <memory>
 #include <string>
 
+#include "glr/compiled_grammar.h"
+#include "glr/session.h"
 #include "lib/core/error.h"
 #include "lib/json_schema/compiler.h"
 
@@ -23,7 +27,36 @@ std::string ref_chain(int length, const std::string& last) {
   return fmt::format("{{\"$ref\": \"#/$defs/d0\", \"$defs\": {{{}}}}}", defs);
 }
 
+// d_i = allOf [$ref d_{i-1}, $ref d_{i-1}, {"maximum": 1000 - i}] under 2020-12, d_0 an integer of
+// at least 3: 2^levels paths reach d_0, one conjunction of levels + 1 distinct parts.
+std::string doubling_chain(int levels) {
+  std::string defs = "\"d0\": {\"type\": \"integer\", \"minimum\": 3}";
+  for (int i = 1; i <= levels; ++i)
+    defs += fmt::format(
+        ", \"d{0}\": {{\"allOf\": [{{\"$ref\": \"#/$defs/d{1}\"}}, {{\"$ref\": "
+        "\"#/$defs/d{1}\"}}, {{\"maximum\": {2}}}]}}",
+        i, i - 1, 1000 - i);
+  return fmt::format("{{\"$ref\": \"#/$defs/d{}\", \"$defs\": {{{}}}}}", levels, defs);
+}
+
+bool chain_accepts(const std::shared_ptr<const glr::CompiledGrammar>& grammar,
+                   const std::string& instance) {
+  glr::Session session(grammar);
+  return session.try_commit_bytes(instance) && session.is_accepting();
+}
+
 }  // namespace
+
+TEST_CASE("a $ref target reached by 2 to the 60 paths is merged once, with every level's bound") {
+  // Without merging each target once this takes 2^60 steps (the test would never end).
+  const auto grammar =
+      glr::CompiledGrammar::compile(compile_json_schema_text(doubling_chain(60), "doubling.json"));
+  CHECK(chain_accepts(grammar, "3"));
+  CHECK(chain_accepts(grammar, "940"));  // the bound of the top level: 1000 - 60
+  CHECK_FALSE(chain_accepts(grammar, "941"));
+  CHECK_FALSE(chain_accepts(grammar, "2"));
+  CHECK_FALSE(chain_accepts(grammar, "\"3\""));
+}
 
 TEST_CASE("a chain of 65 and of 500 distinct $refs compiles") {
   for (const int length : {65, 500}) {
