@@ -95,14 +95,17 @@ Nfa build_nfa(std::span<const TerminalSpec> terminals, size_t max_states) {
     const Nfa alone = build_nfa(terminals.subspan(i, 1), limits.max_nfa_states);
     if (!build_leftmost_first_dfa(alone, limits.max_dfa_states)) {
       throw Error(
-          fmt::format("{}: /{}/ needs more than {} DFA states (limit Limits::max_lexer_states)",
-                      where(terminals[i]), terminals[i].regex, limits.max_dfa_states),
+          fmt::format("{}: /{}/ needs more than {} DFA states, or {} NFA threads in them (limit "
+                      "Limits::max_lexer_states)",
+                      where(terminals[i]), terminals[i].regex, limits.max_dfa_states,
+                      limits.max_dfa_states * kMaxThreadsPerState),
           ErrorCode::kLimit, parse_source_location(terminals[i].origin));
     }
   }
-  throw Error(fmt::format("lexer: the {} terminals together need more than {} DFA states "
-                          "(limit Limits::max_lexer_states)",
-                          terminals.size(), limits.max_dfa_states),
+  throw Error(fmt::format("lexer: the {} terminals together need more than {} DFA states, or {} "
+                          "NFA threads in them (limit Limits::max_lexer_states)",
+                          terminals.size(), limits.max_dfa_states,
+                          limits.max_dfa_states * kMaxThreadsPerState),
               ErrorCode::kLimit);
 }
 

@@ -1,6 +1,7 @@
 #include "lexer/regex/subset_construction.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <span>
 
 #include "lib/core/flat_id_index.h"
@@ -62,8 +63,14 @@ class SubsetBuilder {
     classes_ = &dfa.classes;
     class_edges_begin_.assign(nfa_.states.size(), kNoTable);
     class_edges_end_.assign(nfa_.states.size(), 0);
+    // The states' thread lists are bounded as well as their number: nested counted repetitions
+    // such as ((a{1,100}){1,100}){1,100} reach few states an hour, each holding thousands of
+    // threads. kMaxThreadsPerState times the state budget (64 MiB at the default) is far more
+    // than real lexers use and stops such a pattern within seconds.
+    const size_t max_threads =
+        max_states > SIZE_MAX / kMaxThreadsPerState ? SIZE_MAX : max_states * kMaxThreadsPerState;
     for (uint32_t state = 0; state < num_states(); ++state) {
-      if (num_states() > max_states) return std::nullopt;
+      if (num_states() > max_states || threads_.size() > max_threads) return std::nullopt;
       const size_t row = dfa.next.size();
       dfa.next.resize(row + num_classes);
       expand(state, dfa.next.data() + row);

@@ -39,7 +39,11 @@ struct ClassDfa {
   std::vector<int16_t> matched_veto;    // per entry of `matched`: NfaState::veto of its match
 };
 
-// Returns nothing when more than `max_states` states would be needed.
+// On average a DFA state may hold this many NFA threads (see build_leftmost_first_dfa).
+inline constexpr size_t kMaxThreadsPerState = 64;
+
+// Returns nothing when more than `max_states` states would be needed, or more than
+// kMaxThreadsPerState * max_states NFA threads in all the states' lists together.
 std::optional<ClassDfa> build_leftmost_first_dfa(const Nfa& nfa, size_t max_states);
 
 }  // namespace glrmask::lexer

@@ -137,6 +137,12 @@ TEST_CASE("compile errors name the terminal and its origin") {
   CHECK_THAT(error_of({pattern("OK", "[a-z]+"), pattern("BIG", "(?:a|b)*a(?:a|b){12}c")}, small),
              Catch::Contains("fixture:BIG: terminal BIG: /(?:a|b)*a(?:a|b){12}c/ needs more than "
                              "1000 DFA states"));
+  // Nested counted repetitions: states that hold hundreds of threads each. a{1,900}b needs about
+  // 900 states, within the budget, but their threads exceed 64 per state of it (64,000).
+  CHECK(error_of({pattern("FLAT", "a{1,900}b")}, small).empty());
+  CHECK_THAT(error_of({pattern("NEST", "((a{1,30}){1,30})b")}, small),
+             Catch::Contains("fixture:NEST: terminal NEST:") &&
+                 Catch::Contains("needs more than 1000 DFA states, or 64000 NFA threads in them"));
   LexerDfaLimits tiny_nfa;
   tiny_nfa.max_nfa_states = 100;
   CHECK_THAT(error_of({pattern("LONG", "\\w{50}")}, tiny_nfa),
