@@ -1,19 +1,13 @@
-// libstdc++'s <regex> trips GCC 12's -Wmaybe-uninitialized inside std::function when built with
-// the sanitizers (a false positive in the header); it is confined to this file.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
 #include "lib/json_schema/ecma_regex.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <regex>
 #include <string_view>
 
 #include "lib/core/error.h"
 #include "lib/core/unicode_utf8.h"
+#include "lib/json_schema/backtracking_matcher.h"
 #include "lib/json_schema/document.h"
 #include "lib/json_schema/pattern_ast.h"
 #include "lib/json_schema/pattern_nfa.h"
@@ -42,17 +36,6 @@ const char* feature_name(PatternFeature feature) {
   return "construct";
 }
 
-// The patterns the automaton cannot hold, on a value where std::regex is exact and bounded.
-bool std_regex_search(const std::string& pattern, const std::string& text,
-                      const std::string& where) {
-  try {
-    return std::regex_search(text, std::regex(pattern, std::regex::ECMAScript));
-  } catch (const std::regex_error& e) {
-    throw Error(fmt::format("{}: pattern cannot be evaluated: {}", where, e.what()),
-                ErrorCode::kSchema, schema_location(where));
-  }
-}
-
 }  // namespace
 
 bool ecma_search(const std::string& pattern, const std::string& text, const std::string& where) {
@@ -67,7 +50,7 @@ bool ecma_search(const std::string& pattern, const std::string& text, const std:
   } catch (const PatternError& e) {
     if (e.feature() == PatternFeature::kNone) throw;
     if (ecma_is_ascii(pattern) && ecma_is_ascii(text) && text.size() <= kMaxFallbackBytes)
-      return std_regex_search(pattern, text, where);
+      return backtracking_search(pattern, text, where);
     throw Error(fmt::format("{}: pattern column {}: the pattern's {} cannot be evaluated on this "
                             "value (only an ASCII pattern on an ASCII value of at most {} bytes "
                             "is evaluated with one)",

@@ -9,11 +9,10 @@
 // value nor an ambiguous repetition such as ^(a|aa)*$ can exhaust the stack or the clock.
 //
 // Lookaround, backreferences and \b \B (and anchors inside the pattern) have no automaton here;
-// schemas that filter enum values with them compiled before this matcher existed, so they still
-// go to std::regex (ECMAScript grammar, backtracking, recursive), but only where that is both
-// exact and bounded: an ASCII pattern on an ASCII value of at most kMaxFallbackBytes bytes. On
-// any other value such a pattern is refused rather than evaluated on bytes or at the risk of
-// overflowing the stack.
+// they go to a backtracking machine (backtracking_matcher.h: an explicit stack, a budget of
+// steps, a clear kLimit error when a pattern backtracks too much), on an ASCII pattern and an
+// ASCII value of at most kMaxFallbackBytes bytes, where its classes are exact. On any other value
+// such a pattern is refused rather than evaluated on bytes.
 #pragma once
 
 #include <cstddef>
@@ -21,12 +20,13 @@
 
 namespace glrmask::json_schema {
 
-inline constexpr std::size_t kMaxFallbackBytes = 1000;
+inline constexpr std::size_t kMaxFallbackBytes = std::size_t{1} << 16;
 
 // re.search semantics (not anchored). Throws glrmask::Error naming `where` when the pattern cannot
 // be read (the parse error of translate_pattern, with its column), when its automaton would be
 // too large (pattern_nfa.h), when `text` is not valid UTF-8, or when a lookaround, backreference
-// or word boundary would have to be evaluated outside the std::regex fallback above.
+// or word boundary would have to be evaluated outside the backtracking fallback above, and (kLimit)
+// when that fallback exceeds its budget of steps.
 bool ecma_search(const std::string& pattern, const std::string& text, const std::string& where);
 
 }  // namespace glrmask::json_schema

@@ -1,5 +1,5 @@
 // ecma_search (lib/json_schema/ecma_regex.h): a pattern evaluated on a concrete string by the
-// automaton over code points (pattern_nfa.h), with the std::regex fallback for lookaround and
+// automaton over code points (pattern_nfa.h), with the backtracking fallback for lookaround and
 // backreferences on short ASCII values only, and the enum filtering it decides end to end.
 #include <catch2/catch.hpp>
 #include <memory>
@@ -132,13 +132,13 @@ TEST_CASE("ecma matcher: a pattern too large for the automaton is refused") {
   CHECK(json_schema::PatternNfa::kMaxStates == 200000);
 }
 
-TEST_CASE("ecma matcher: lookaround and backreferences fall back to std::regex on short ASCII") {
+TEST_CASE("ecma matcher: lookaround and backreferences go to the backtracking machine on ASCII") {
   CHECK(matcher_search("^(?!a)", "cd"));
   CHECK_FALSE(matcher_search("^(?!a)", "ab"));
   CHECK(matcher_search("^(a)\\1$", "aa"));
   CHECK_FALSE(matcher_search("^(a)\\1$", "ab"));
   CHECK(matcher_search("\\bcd", "ab cd"));
-  CHECK(matcher_search("a^|b", "b"));  // an anchor inside: std::regex reads it
+  CHECK(matcher_search("a^|b", "b"));  // an anchor inside the pattern
   CHECK(matcher_search("^(?=.{2}$)", std::string(2, 'x')));
 }
 
