@@ -99,7 +99,10 @@ class Parser {
     result.kind = Node::Kind::kAlternation;
     result.children.push_back(alternative(depth));
     while (eat("|")) result.children.push_back(alternative(depth));
-    if (result.children.size() == 1) result = std::move(result.children[0]);
+    if (result.children.size() == 1) {
+      Node only = std::move(result.children[0]);  // moved out first: it lives inside `result`
+      result = std::move(only);
+    }
     result.first_group = first;
     result.end_group = groups_ + 1;
     return result;
